@@ -1,0 +1,73 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "remote-config-server",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "remote-config-server", targets: ["remote-config-server"]),
+        .executable(name: "rcctl", targets: ["rcctl"]),
+        .library(name: "ConfigClient", targets: ["ConfigClient"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // C and system libraries.
+        .target(name: "CLinuxIO"),
+        .systemLibrary(name: "RCSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // Templates, validation, conditions and evaluation: pure code, no I/O.
+        .target(
+            name: "ConfigCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
+        // Versioned template storage in SQLite.
+        .target(name: "ConfigStore", dependencies: ["ConfigCore", "RCSQLite"], swiftSettings: strictSettings),
+        // HTTP/1.1 request parser and response encoder; no sockets.
+        .target(name: "HTTP1", swiftSettings: strictSettings),
+        // Sockets, the epoll loop, connections and the HTTP server on top of HTTP1.
+        .target(
+            name: "EventLoop",
+            dependencies: ["CLinuxIO", "HTTP1", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        // Routes, admin API, fetch, real-time hub, workers and supervisor.
+        .target(
+            name: "ConfigServer",
+            dependencies: [
+                "ConfigCore", "ConfigStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(name: "remote-config-server", dependencies: ["ConfigServer"], swiftSettings: strictSettings),
+
+        // Client library and admin CLI: speak only the public HTTP API.
+        .target(name: "ConfigClient", dependencies: ["CCurl"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "rcctl",
+            dependencies: ["ConfigClient", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSettings
+        ),
+
+        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: strictSettings),
+        .testTarget(name: "ConfigCoreTests", dependencies: ["ConfigCore"], resources: [.copy("Fixtures")], swiftSettings: strictSettings),
+        .testTarget(name: "ConfigStoreTests", dependencies: ["ConfigStore", "ConfigCore"], swiftSettings: strictSettings),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "HTTP1", "CLinuxIO"], swiftSettings: strictSettings),
+        .testTarget(name: "ConfigServerTests", dependencies: ["ConfigServer", "ConfigCore", "ConfigStore", "CLinuxIO"], swiftSettings: strictSettings),
+        .testTarget(name: "ConfigClientTests", dependencies: ["ConfigClient", "ConfigServer"], swiftSettings: strictSettings),
+    ]
+)

@@ -1,0 +1,63 @@
+#ifndef CLINUXIO_H
+#define CLINUXIO_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+
+/// One readiness event, unpacked from the packed `struct epoll_event` Swift cannot lay out.
+typedef struct {
+    uint32_t events;
+    uint64_t data;
+} rcs_event;
+
+enum {
+    RCS_EPOLLIN = 0x001,
+    RCS_EPOLLOUT = 0x004,
+    RCS_EPOLLERR = 0x008,
+    RCS_EPOLLHUP = 0x010,
+    RCS_EPOLLRDHUP = 0x2000,
+};
+
+int rcs_epoll_create(void);
+int rcs_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
+/// Waits for events; returns the count, or -1 with errno set (EINTR included).
+int rcs_epoll_wait(int epfd, rcs_event *events, int max_events, int timeout_ms);
+enum { RCS_EPOLL_ADD = 1, RCS_EPOLL_DEL = 2, RCS_EPOLL_MOD = 3 };
+
+int rcs_eventfd(void);
+int rcs_eventfd_signal(int fd);
+int rcs_eventfd_drain(int fd);
+
+/// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC. Writes the peer's IPv4/IPv6 address as text.
+int rcs_accept(int listen_fd, char *peer, size_t peer_len);
+/// A non-blocking TCP listening socket with SO_REUSEADDR and SO_REUSEPORT.
+int rcs_listen_tcp(const char *host, int port, int backlog, int *out_errno);
+/// The port a socket is bound to, or -1.
+int rcs_local_port(int fd);
+/// send with MSG_NOSIGNAL | MSG_DONTWAIT.
+ssize_t rcs_send(int fd, const void *buf, size_t len);
+/// A blocking TCP connection to a loopback or numeric address (tests and tools).
+int rcs_connect_tcp(const char *host, int port);
+
+/// Datagram sockets in the abstract Unix namespace: workers tell each other of publishes.
+int rcs_dgram_bind(const char *name);
+int rcs_dgram_send(int fd, const char *name, const void *buf, size_t len);
+
+/// Raises the soft RLIMIT_NOFILE to the hard limit; returns the new soft limit.
+long rcs_raise_nofile_limit(void);
+
+/// Anonymous shared memory for the worker group (memfd), and atomics over it.
+int rcs_memfd(const char *name, size_t size);
+void *rcs_map_shared(int fd, size_t size);
+int64_t rcs_atomic_load(int64_t *p);
+int64_t rcs_atomic_add(int64_t *p, int64_t delta);
+/// Adds one to *p if that keeps it at or below limit; returns 1 on success.
+int rcs_atomic_increment_below(int64_t *p, int64_t limit);
+
+/// Ask the kernel to send SIGTERM to this process when its parent dies.
+int rcs_die_with_parent(void);
+/// Clear the FD_CLOEXEC flag so a spawned child inherits fd.
+int rcs_inherit_fd(int fd);
+
+#endif

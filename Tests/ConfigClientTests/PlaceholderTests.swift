@@ -1,0 +1,5 @@
+import Testing
+
+@Suite struct ConfigClientPlaceholderTests {
+    @Test func builds() { #expect(Bool(true)) }
+}

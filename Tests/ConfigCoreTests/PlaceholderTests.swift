@@ -1,0 +1,5 @@
+import Testing
+
+@Suite struct ConfigCorePlaceholderTests {
+    @Test func builds() { #expect(Bool(true)) }
+}

@@ -1,0 +1,5 @@
+import Testing
+
+@Suite struct ConfigStorePlaceholderTests {
+    @Test func builds() { #expect(Bool(true)) }
+}

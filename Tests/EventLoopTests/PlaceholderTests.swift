@@ -1,0 +1,5 @@
+import Testing
+
+@Suite struct EventLoopPlaceholderTests {
+    @Test func builds() { #expect(Bool(true)) }
+}
