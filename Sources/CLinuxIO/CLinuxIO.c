@@ -17,6 +17,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 int rcs_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
@@ -71,7 +72,7 @@ int rcs_accept(int listen_fd, char *peer, size_t peer_len) {
     return fd;
 }
 
-int rcs_listen_tcp(const char *host, int port, int backlog, int *out_errno) {
+static int rcs_bound_socket(const char *host, int port, int *out_errno) {
     struct addrinfo hints, *res = NULL;
     memset(&hints, 0, sizeof hints);
     hints.ai_family = AF_UNSPEC;
@@ -86,13 +87,42 @@ int rcs_listen_tcp(const char *host, int port, int backlog, int *out_errno) {
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
-    if (bind(fd, res->ai_addr, res->ai_addrlen) != 0 || listen(fd, backlog) != 0) {
+    if (bind(fd, res->ai_addr, res->ai_addrlen) != 0) {
         *out_errno = errno;
         close(fd);
         freeaddrinfo(res);
         return -1;
     }
     freeaddrinfo(res);
+    return fd;
+}
+
+int rcs_bind_reserve_tcp(const char *host, int port, int *out_errno) {
+    return rcs_bound_socket(host, port, out_errno);
+}
+
+ssize_t rcs_recv(int fd, void *buf, size_t len) { return recv(fd, buf, len, MSG_DONTWAIT); }
+
+int64_t rcs_monotonic_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (int64_t)ts.tv_sec;
+}
+
+int64_t rcs_monotonic_millis(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int rcs_listen_tcp(const char *host, int port, int backlog, int *out_errno) {
+    int fd = rcs_bound_socket(host, port, out_errno);
+    if (fd < 0) return -1;
+    if (listen(fd, backlog) != 0) {
+        *out_errno = errno;
+        close(fd);
+        return -1;
+    }
     return fd;
 }
 

@@ -18,6 +18,8 @@ enum {
     RCS_EPOLLHUP = 0x010,
     RCS_EPOLLRDHUP = 0x2000,
 };
+/// Edge-triggered registration (EPOLLET does not fit a Swift enum constant).
+#define RCS_EPOLLET (1u << 31)
 
 int rcs_epoll_create(void);
 int rcs_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
@@ -33,6 +35,15 @@ int rcs_eventfd_drain(int fd);
 int rcs_accept(int listen_fd, char *peer, size_t peer_len);
 /// A non-blocking TCP listening socket with SO_REUSEADDR and SO_REUSEPORT.
 int rcs_listen_tcp(const char *host, int port, int backlog, int *out_errno);
+/// A TCP socket with SO_REUSEPORT bound but not listening: reserves a port (0 = any) for a
+/// group of worker processes without taking any of the group's connections.
+int rcs_bind_reserve_tcp(const char *host, int port, int *out_errno);
+/// recv with MSG_DONTWAIT; -1 with errno on failure.
+ssize_t rcs_recv(int fd, void *buf, size_t len);
+/// Seconds of CLOCK_MONOTONIC_COARSE (cheap; the event loop's clock).
+int64_t rcs_monotonic_seconds(void);
+/// Milliseconds of CLOCK_MONOTONIC.
+int64_t rcs_monotonic_millis(void);
 /// The port a socket is bound to, or -1.
 int rcs_local_port(int fd);
 /// send with MSG_NOSIGNAL | MSG_DONTWAIT.

@@ -1,0 +1,115 @@
+import ConfigCore
+import Foundation
+
+/// The body of a fetch or real-time request, read in either field spelling (spec §1.3, §3.2):
+/// Android sends lowerCamelCase, iOS and JS send snake_case.
+struct ClientRequest {
+    struct Invalid: Error {
+        let message: String
+    }
+
+    private let members: [String: JSONValue]
+
+    /// Reads a request body: gzip or not (sniffed, spec §1.5), strict or lenient JSON.
+    init(body: [UInt8], maxInflatedBytes: Int) throws(Invalid) {
+        var bytes = body
+        if Gzip.isCompressed(body) {
+            do {
+                bytes = try Gzip.inflate(body, limit: maxInflatedBytes)
+            } catch {
+                throw Invalid(message: error.message)
+            }
+        }
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            members = [:]
+            return
+        }
+        let value: JSONValue
+        do {
+            value = try LenientJSON.parse(bytes)
+        } catch {
+            throw Invalid(message: "Invalid JSON payload: \(error.message) at byte \(error.offset).")
+        }
+        guard case .object(let members) = value else { throw Invalid(message: "The request body must be a JSON object.") }
+        self.members = members
+    }
+
+    /// The field named `camelName` or its snake_case spelling, as text (numbers rendered as written).
+    func string(_ camelName: String) -> String? {
+        guard let value = members[camelName] ?? members[Self.snakeCase(camelName)] else { return nil }
+        return Self.text(value)
+    }
+
+    /// A map field (`customSignals`, `analyticsUserProperties`), values as text.
+    func map(_ camelName: String) -> [String: String] {
+        guard case .object(let entries)? = members[camelName] ?? members[Self.snakeCase(camelName)] else { return [:] }
+        var result: [String: String] = [:]
+        for (key, value) in entries {
+            if let text = Self.text(value) { result[key] = text }
+        }
+        return result
+    }
+
+    /// An int64 field sent as a string or a number (`lastKnownVersionNumber`).
+    func int64(_ camelName: String) -> Int64? {
+        string(camelName).flatMap { Int64($0) }
+    }
+
+    /// The evaluation context this request describes.
+    func evaluationContext(now: Date, defaultPercentSeed: String) -> EvaluationContext {
+        let appId = string("appId")
+        return EvaluationContext(
+            appId: appId,
+            appVersion: string("appVersion"),
+            appBuild: string("appBuild"),
+            platform: string("platform") ?? appId.flatMap(Self.platform(ofAppId:)),
+            countryCode: string("countryCode"),
+            languageCode: string("languageCode"),
+            appInstanceId: string("appInstanceId") ?? string("randomizationId"),
+            customSignals: map("customSignals"),
+            userProperties: map("analyticsUserProperties"),
+            firstOpenTime: string("firstOpenTime").flatMap(Self.parseTimestamp),
+            timeZone: string("timeZone"),
+            now: now,
+            defaultPercentSeed: defaultPercentSeed
+        )
+    }
+
+    /// `1:123456789012:android:0a1b…` → `android` (the app id format, spec §1.2).
+    static func platform(ofAppId appId: String) -> String? {
+        let parts = appId.split(separator: ":")
+        guard parts.count >= 4 else { return nil }
+        let platform = parts[2].lowercased()
+        return ["android", "ios", "web"].contains(platform) ? platform : nil
+    }
+
+    private static func snakeCase(_ camel: String) -> String {
+        var result = ""
+        for character in camel {
+            if character.isUppercase {
+                result += "_" + character.lowercased()
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    private static func text(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): return text
+        case .bool(let flag): return flag ? "true" : "false"
+        case .number(let number):
+            if number.rounded() == number, abs(number) < 1e15 { return String(Int64(number)) }
+            return String(number)
+        default: return nil
+        }
+    }
+
+    private static func parseTimestamp(_ text: String) -> Date? {
+        let withFraction = ISO8601DateFormatter()
+        withFraction.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = withFraction.date(from: text) { return date }
+        return ISO8601DateFormatter().date(from: text)
+    }
+}

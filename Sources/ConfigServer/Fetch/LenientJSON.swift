@@ -1,0 +1,176 @@
+import ConfigCore
+
+/// A JSON reader that also accepts what the iOS SDK sends (spec §3.2): unquoted keys and
+/// single-quoted strings, JSON5-style. Strict JSON reads the same as with any parser.
+struct LenientJSON {
+    struct SyntaxError: Error {
+        let message: String
+        let offset: Int
+    }
+
+    private let bytes: [UInt8]
+    private var position = 0
+    private var depth = 0
+
+    /// Parses one value filling the whole input.
+    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+        var reader = LenientJSON(bytes: bytes)
+        let value = try reader.value()
+        reader.skipWhitespace()
+        guard reader.position == bytes.count else { throw reader.error("unexpected text after the JSON value") }
+        return value
+    }
+
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    private func error(_ message: String) -> SyntaxError {
+        SyntaxError(message: message, offset: position)
+    }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
+    }
+
+    private mutating func value() throws(SyntaxError) -> JSONValue {
+        skipWhitespace()
+        guard position < bytes.count else { throw error("unexpected end of input") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return try object()
+        case UInt8(ascii: "["): return try array()
+        case UInt8(ascii: "\""), UInt8(ascii: "'"): return .string(try string())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+        default:
+            let word = identifier()
+            switch word {
+            case "true": return .bool(true)
+            case "false": return .bool(false)
+            case "null": return .null
+            default: throw error("unexpected character")
+            }
+        }
+    }
+
+    private mutating func object() throws(SyntaxError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        position += 1
+        var members: [String: JSONValue] = [:]
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard position < bytes.count else { throw error("unterminated object") }
+            let key: String
+            if bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'") {
+                key = try string()
+            } else {
+                key = identifier()
+                guard !key.isEmpty else { throw error("expected a member name") }
+            }
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
+            position += 1
+            members[key] = try value()
+            skipWhitespace()
+            guard position < bytes.count else { throw error("unterminated object") }
+            if bytes[position] == UInt8(ascii: ",") {
+                position += 1
+                continue
+            }
+            guard bytes[position] == UInt8(ascii: "}") else { throw error("expected ',' or '}'") }
+            position += 1
+            return .object(members)
+        }
+    }
+
+    private mutating func array() throws(SyntaxError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        position += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            return .array(elements)
+        }
+        while true {
+            elements.append(try value())
+            skipWhitespace()
+            guard position < bytes.count else { throw error("unterminated array") }
+            if bytes[position] == UInt8(ascii: ",") {
+                position += 1
+                continue
+            }
+            guard bytes[position] == UInt8(ascii: "]") else { throw error("expected ',' or ']'") }
+            position += 1
+            return .array(elements)
+        }
+    }
+
+    /// Nesting is bounded so a hostile body cannot exhaust the stack.
+    private mutating func enter() throws(SyntaxError) {
+        depth += 1
+        guard depth <= 64 else { throw error("nesting deeper than 64 levels") }
+    }
+
+    private mutating func identifier() -> String {
+        let start = position
+        while position < bytes.count {
+            let byte = bytes[position]
+            let isWordByte = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$")
+            guard isWordByte else { break }
+            position += 1
+        }
+        return String(decoding: bytes[start..<position], as: UTF8.self)
+    }
+
+    private mutating func number() throws(SyntaxError) -> JSONValue {
+        let start = position
+        while position < bytes.count, "+-0123456789.eE".utf8.contains(bytes[position]) { position += 1 }
+        let text = String(decoding: bytes[start..<position], as: UTF8.self)
+        guard let number = Double(text) else { throw SyntaxError(message: "malformed number", offset: start) }
+        return .number(number)
+    }
+
+    private mutating func string() throws(SyntaxError) -> String {
+        let quote = bytes[position]
+        position += 1
+        var scalars: [UInt8] = []
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            if byte == quote { return String(decoding: scalars, as: UTF8.self) }
+            guard byte == UInt8(ascii: "\\") else {
+                scalars.append(byte)
+                continue
+            }
+            guard position < bytes.count else { break }
+            let escaped = bytes[position]
+            position += 1
+            switch escaped {
+            case UInt8(ascii: "n"): scalars.append(0x0A)
+            case UInt8(ascii: "t"): scalars.append(0x09)
+            case UInt8(ascii: "r"): scalars.append(0x0D)
+            case UInt8(ascii: "b"): scalars.append(0x08)
+            case UInt8(ascii: "f"): scalars.append(0x0C)
+            case UInt8(ascii: "u"):
+                guard position + 4 <= bytes.count,
+                      let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
+                else { throw error("malformed \\u escape") }
+                position += 4
+                let scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
+                scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
+            default: scalars.append(escaped)
+            }
+        }
+        throw error("unterminated string")
+    }
+}

@@ -1,0 +1,49 @@
+/// Google's error envelope, the one every Firebase client and Admin SDK understands.
+public enum ErrorBody {
+    /// `{"error":{"code":…,"message":"…","status":"…"}}` as UTF-8 bytes.
+    public static func encode(status: Int, message: String, canonicalStatus: String? = nil) -> [UInt8] {
+        let name = canonicalStatus ?? canonicalName(for: status)
+        var text = "{\"error\":{\"code\":\(status),\"message\":"
+        appendJSONString(message, to: &text)
+        text += ",\"status\":\"\(name)\"}}"
+        return Array(text.utf8)
+    }
+
+    /// The canonical Google status name for an HTTP status.
+    public static func canonicalName(for status: Int) -> String {
+        switch status {
+        case 400, 411, 414, 431: "INVALID_ARGUMENT"
+        case 401: "UNAUTHENTICATED"
+        case 403: "PERMISSION_DENIED"
+        case 404: "NOT_FOUND"
+        case 405, 501, 505: "UNIMPLEMENTED"
+        case 408, 504: "DEADLINE_EXCEEDED"
+        case 409: "ABORTED"
+        case 412: "FAILED_PRECONDITION"
+        case 413: "OUT_OF_RANGE"
+        case 429: "RESOURCE_EXHAUSTED"
+        case 503: "UNAVAILABLE"
+        case 500..<600: "INTERNAL"
+        default: "UNKNOWN"
+        }
+    }
+
+    /// Appends `value` as a JSON string literal, escaping what RFC 8259 requires.
+    public static func appendJSONString(_ value: String, to text: inout String) {
+        text += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+}

@@ -1,0 +1,206 @@
+import CLinuxIO
+import Foundation
+import Glibc
+import Synchronization
+
+/// One epoll loop on its own thread.
+///
+/// The loop thread owns every socket registered with it; such state is touched only there.
+/// Other threads hand work over with ``execute(_:)``, which appends to a mutex-guarded inbox
+/// and pokes an eventfd. Once a second the loop runs its tick handlers: that single sweep
+/// replaces per-connection timers (deadlines, heartbeats, lifetimes).
+public final class EventLoop: @unchecked Sendable {
+    // @unchecked: everything but `inbox`, `wakeFD` and `stopRequested` is confined to the loop
+    // thread, which is the only caller of the methods marked "loop thread only".
+
+    /// Monotonic seconds, refreshed once per loop iteration (loop thread only).
+    public private(set) var now: Int64 = rcs_monotonic_seconds()
+
+    /// The buffer every socket read on this loop lands in first: connections keep no read
+    /// buffer of their own while idle.
+    let readBuffer: UnsafeMutableRawBufferPointer
+
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private let inbox = Mutex<[@Sendable () -> Void]>([])
+    private let stopRequested = Atomic<Bool>(false)
+    private var sources: [(any EventSource)?]
+    private var tickHandlers: [() -> Void] = []
+    private var timers: [(due: Int64, work: () -> Void)] = []
+    private var deferred: [() -> Void] = []
+    private var threadID: pthread_t?
+    private let finished = DispatchSemaphore(value: 0)
+    private static let wakeToken: UInt64 = .max
+
+    /// Creates a loop; call ``start(name:)`` to run it on a new thread.
+    public init() throws(SocketError) {
+        let epollFD = rcs_epoll_create()
+        guard epollFD >= 0 else { throw SocketError("epoll_create1") }
+        let wakeFD = rcs_eventfd()
+        guard wakeFD >= 0 else {
+            close(epollFD)
+            throw SocketError("eventfd")
+        }
+        self.epollFD = epollFD
+        self.wakeFD = wakeFD
+        self.readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
+        self.sources = []
+        guard rcs_epoll_ctl(epollFD, Int32(RCS_EPOLL_ADD), wakeFD, UInt32(RCS_EPOLLIN), Self.wakeToken) == 0 else {
+            throw SocketError("epoll_ctl")
+        }
+    }
+
+    deinit {
+        close(epollFD)
+        close(wakeFD)
+        readBuffer.deallocate()
+    }
+
+    /// Runs the loop on a new thread.
+    public func start(name: String) {
+        let thread = Thread { [self] in run() }
+        thread.name = name
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Asks the loop to stop after its current iteration; waits until it has.
+    public func stopAndWait() {
+        stopRequested.store(true, ordering: .releasing)
+        rcs_eventfd_signal(wakeFD)
+        finished.wait()
+    }
+
+    /// True when called on this loop's thread.
+    public var inLoop: Bool {
+        guard let threadID else { return false }
+        return pthread_equal(threadID, pthread_self()) != 0
+    }
+
+    /// Runs `work` on the loop thread, soon. Safe from any thread.
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        let wasEmpty = inbox.withLock { queue in
+            queue.append(work)
+            return queue.count == 1
+        }
+        if wasEmpty { rcs_eventfd_signal(wakeFD) }
+    }
+
+    /// Runs `work` on the loop thread: at once when already there, otherwise via the inbox.
+    public func run(_ work: @escaping @Sendable () -> Void) {
+        if inLoop { work() } else { execute(work) }
+    }
+
+    /// Calls `handler` once a second on the loop thread (loop thread only, or before start).
+    public func onTick(_ handler: @escaping () -> Void) {
+        tickHandlers.append(handler)
+    }
+
+    /// Runs `work` on the loop thread after `seconds` (loop thread only; coarse, for rare events).
+    public func schedule(afterSeconds seconds: Int64, _ work: @escaping () -> Void) {
+        timers.append((now + seconds, work))
+    }
+
+    /// Runs `work` at the end of this loop iteration (loop thread only): lets a source that
+    /// stopped reading for fairness resume without waiting for a new edge.
+    func deferUntilEndOfIteration(_ work: @escaping () -> Void) {
+        deferred.append(work)
+    }
+
+    // MARK: Registration (loop thread only)
+
+    func register(_ source: any EventSource, events: UInt32) throws(SocketError) {
+        let fd = Int(source.fd)
+        if fd >= sources.count {
+            sources.append(contentsOf: repeatElement(nil, count: max(fd + 1 - sources.count, 1024)))
+        }
+        sources[fd] = source
+        let data = UInt64(UInt32(bitPattern: source.fd)) | UInt64(source.generation) << 32
+        guard rcs_epoll_ctl(epollFD, Int32(RCS_EPOLL_ADD), source.fd, events, data) == 0 else {
+            sources[fd] = nil
+            throw SocketError("epoll_ctl")
+        }
+    }
+
+    /// Forgets `source`; closing the descriptor removes it from epoll.
+    func unregister(_ source: any EventSource) {
+        let fd = Int(source.fd)
+        if fd < sources.count, sources[fd] === source { sources[fd] = nil }
+    }
+
+    /// Stops watching a descriptor that stays open (a paused listener).
+    func removeFromEpoll(_ source: any EventSource) {
+        _ = rcs_epoll_ctl(epollFD, Int32(RCS_EPOLL_DEL), source.fd, 0, 0)
+        unregister(source)
+    }
+
+    /// The live source on `fd` with `generation`, if any.
+    func source(fd: Int32, generation: UInt32) -> (any EventSource)? {
+        let index = Int(fd)
+        guard index >= 0, index < sources.count, let source = sources[index], source.generation == generation else {
+            return nil
+        }
+        return source
+    }
+
+    // MARK: The loop
+
+    private func run() {
+        threadID = pthread_self()
+        var events = [rcs_event](repeating: rcs_event(), count: 256)
+        var nextTick = rcs_monotonic_millis() + 1000
+        while !stopRequested.load(ordering: .acquiring) {
+            let timeout = deferred.isEmpty ? Int32(max(0, min(1000, nextTick - rcs_monotonic_millis()))) : 0
+            let count = events.withUnsafeMutableBufferPointer { buffer in
+                rcs_epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout)
+            }
+            now = rcs_monotonic_seconds()
+            if count > 0 {
+                for index in 0..<Int(count) { dispatch(events[index]) }
+            }
+            runInbox()
+            runDeferred()
+            let millis = rcs_monotonic_millis()
+            if millis >= nextTick {
+                nextTick = millis + 1000
+                for handler in tickHandlers { handler() }
+                runDueTimers()
+            }
+        }
+        runInbox()
+        finished.signal()
+    }
+
+    private func dispatch(_ event: rcs_event) {
+        if event.data == Self.wakeToken {
+            rcs_eventfd_drain(wakeFD)
+            return
+        }
+        let fd = Int32(truncatingIfNeeded: event.data & 0xFFFF_FFFF)
+        let generation = UInt32(truncatingIfNeeded: event.data >> 32)
+        source(fd: fd, generation: generation)?.handle(events: event.events)
+    }
+
+    private func runInbox() {
+        let work = inbox.withLock { queue -> [@Sendable () -> Void] in
+            let taken = queue
+            queue.removeAll(keepingCapacity: false)
+            return taken
+        }
+        for item in work { item() }
+    }
+
+    private func runDeferred() {
+        guard !deferred.isEmpty else { return }
+        let work = deferred
+        deferred.removeAll()
+        for item in work { item() }
+    }
+
+    private func runDueTimers() {
+        guard !timers.isEmpty else { return }
+        let due = timers.filter { $0.due <= now }
+        timers.removeAll { $0.due <= now }
+        for timer in due { timer.work() }
+    }
+}

@@ -1,0 +1,314 @@
+import CLinuxIO
+import Glibc
+import HTTP1
+
+/// One accepted TCP connection: reads and parses requests, hands them to the handler one at
+/// a time (responses stay in order under pipelining), writes responses with back-pressure.
+///
+/// Loop thread only. An idle connection holds no read or write buffer: reads land in the
+/// loop's shared buffer and only the bytes of an unfinished request are kept by the parser.
+final class HTTPConnection: EventSource {
+    enum State: UInt8 {
+        /// Waiting for (more of) a request.
+        case reading
+        /// A request was handed to the handler; its response is not written yet.
+        case handling
+        /// A chunked response is held open by the handler.
+        case streaming
+        /// Writing what is queued, then closing.
+        case closing
+    }
+
+    let fd: Int32
+    let generation: UInt32
+    let peer: String
+    unowned let server: HTTPServer
+    /// Position in the server's connection list (for O(1) removal).
+    var index = 0
+    private(set) var state: State = .reading
+    private var parser: HTTPRequestParser
+    private var output: [UInt8] = []
+    private var outputSent = 0
+    /// Loop-clock second the current phase began (request started, stream opened…).
+    private(set) var phaseStarted: Int64
+    /// Loop-clock second of the last byte read or written.
+    private(set) var lastProgress: Int64
+    /// Edge-triggered epoll: the kernel may still hold unread bytes.
+    private var readPending = true
+    private var processing = false
+    private var keepAlive = true
+    private var isHeadRequest = false
+    private var peerClosed = false
+    private var sentContinue = false
+    private var onStreamClose: (() -> Void)?
+    private var logLine: AccessLogLine?
+
+    init(fd: Int32, generation: UInt32, peer: String, server: HTTPServer) {
+        self.fd = fd
+        self.generation = generation
+        self.peer = peer
+        self.server = server
+        self.parser = HTTPRequestParser(limits: server.configuration.limits)
+        self.phaseStarted = server.loop.now
+        self.lastProgress = server.loop.now
+    }
+
+    var handle: ConnectionHandle { ConnectionHandle(server: server, fd: fd, generation: generation) }
+    var hasPendingOutput: Bool { outputSent < output.count }
+    var isMidRequest: Bool { parser.isMidRequest }
+    var isReadingBody: Bool { parser.isReadingBody }
+
+    // MARK: Events
+
+    func handle(events: UInt32) {
+        if events & UInt32(RCS_EPOLLOUT) != 0, hasPendingOutput {
+            flush()
+            if state == .closing, !hasPendingOutput { return }
+        }
+        if events & (UInt32(RCS_EPOLLIN) | UInt32(RCS_EPOLLRDHUP) | UInt32(RCS_EPOLLHUP) | UInt32(RCS_EPOLLERR)) != 0 {
+            readPending = true
+            readAndProcess()
+        }
+    }
+
+    /// Reads while the connection wants input; stops after a bounded number of reads so one
+    /// busy client cannot starve the others, and resumes at the end of the loop iteration.
+    func readAndProcess() {
+        var reads = 0
+        while readPending, state == .reading || state == .streaming {
+            if reads == 16 {
+                server.loop.deferUntilEndOfIteration { [weak self] in self?.readAndProcess() }
+                return
+            }
+            reads += 1
+            let count = rcs_recv(fd, server.loop.readBuffer.baseAddress, server.loop.readBuffer.count)
+            if count > 0 {
+                lastProgress = server.loop.now
+                // A held stream answers no further request; what a client sends meanwhile is dropped.
+                guard state == .reading else { continue }
+                if !parser.isMidRequest { phaseStarted = server.loop.now }
+                parser.append(UnsafeRawBufferPointer(rebasing: server.loop.readBuffer[0..<count]))
+                processInput()
+            } else if count == 0 {
+                readPending = false
+                peerClosedInput()
+            } else {
+                switch errno {
+                case EAGAIN, EWOULDBLOCK: readPending = false
+                case EINTR: continue
+                default: close()
+                }
+                return
+            }
+        }
+    }
+
+    /// Parses and dispatches buffered requests, one at a time.
+    private func processInput() {
+        guard !processing else { return }
+        processing = true
+        defer { processing = false }
+        while state == .reading {
+            let event: HTTPParserEvent?
+            do {
+                event = try parser.next()
+            } catch {
+                fail(error.status, error.reason)
+                return
+            }
+            guard let event else {
+                parser.releaseBufferIfEmpty()
+                return
+            }
+            switch event {
+            case .head(let head):
+                if head.expectsContinue, !sentContinue {
+                    sentContinue = true
+                    write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                }
+                phaseStarted = server.loop.now
+            case .request(let request):
+                dispatch(request)
+            }
+        }
+    }
+
+    private func dispatch(_ request: HTTPRequest) {
+        state = .handling
+        sentContinue = false
+        keepAlive = request.head.keepAlive && !server.isShuttingDown
+        isHeadRequest = request.head.method == .head
+        if server.configuration.accessLog {
+            logLine = AccessLogLine(method: request.head.method.rawValue, target: request.head.target, startedMillis: rcs_monotonic_millis())
+        }
+        let context = RequestContext(peer: peer, loop: server.loop)
+        server.handler.handle(request, context: context, responder: Responder(handle: handle))
+    }
+
+    private func peerClosedInput() {
+        peerClosed = true
+        switch state {
+        case .reading:
+            if hasPendingOutput { state = .closing } else { close() }
+        case .streaming:
+            close()
+        case .handling, .closing:
+            // The response is still written (a half-closed peer may read it), then we close.
+            break
+        }
+    }
+
+    // MARK: Responses
+
+    func respond(_ response: HTTPResponse) {
+        guard state == .handling else { return }
+        var response = response
+        if !keepAlive || peerClosed { response.headers.add(name: "Connection", value: "close") }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256 + (isHeadRequest ? 0 : response.body.count))
+        HTTPResponseEncoder.writeHead(status: response.status, headers: response.headers, contentLength: response.body.count, into: &bytes)
+        if !isHeadRequest { bytes.append(contentsOf: response.body) }
+        logResponse(status: response.status, bytes: response.body.count)
+        write(bytes)
+        guard keepAlive, !peerClosed else {
+            state = .closing
+            if !hasPendingOutput { close() }
+            return
+        }
+        state = .reading
+        phaseStarted = server.loop.now
+        processInput()
+        if state == .reading, readPending {
+            server.loop.deferUntilEndOfIteration { [weak self] in self?.readAndProcess() }
+        }
+    }
+
+    /// Answers a request the parser rejected, then closes: nothing after it is trusted.
+    func fail(_ status: Int, _ reason: String) {
+        if state == .reading || state == .handling {
+            let body = ErrorBody.encode(status: status, message: reason)
+            var headers = HTTPHeaders()
+            headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+            headers.add(name: "Connection", value: "close")
+            var bytes: [UInt8] = []
+            HTTPResponseEncoder.writeHead(status: status, headers: headers, contentLength: body.count, into: &bytes)
+            bytes.append(contentsOf: body)
+            if logLine == nil, server.configuration.accessLog {
+                logLine = AccessLogLine(method: "-", target: "-", startedMillis: rcs_monotonic_millis())
+            }
+            logResponse(status: status, bytes: body.count)
+            write(bytes)
+        }
+        state = .closing
+        readPending = false
+        if !hasPendingOutput { close() }
+    }
+
+    func startStream(headers: HTTPHeaders, onClose: @escaping () -> Void) {
+        guard state == .handling else { return }
+        var headers = headers
+        headers.add(name: "Transfer-Encoding", value: "chunked")
+        headers.add(name: "Connection", value: "close")
+        var bytes: [UInt8] = []
+        HTTPResponseEncoder.writeHead(status: 200, headers: headers, contentLength: nil, into: &bytes)
+        logResponse(status: 200, bytes: 0)
+        state = .streaming
+        phaseStarted = server.loop.now
+        onStreamClose = onClose
+        parser = HTTPRequestParser(limits: server.configuration.limits)
+        write(bytes)
+    }
+
+    func writeStreamChunk(_ chunk: [UInt8]) -> Bool {
+        guard state == .streaming else { return false }
+        if output.count - outputSent > server.configuration.streamOutputCap {
+            close()
+            return false
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(chunk.count + 12)
+        HTTPResponseEncoder.writeChunk(chunk, into: &bytes)
+        write(bytes)
+        return state == .streaming
+    }
+
+    func finishStream() {
+        guard state == .streaming else { return }
+        var bytes: [UInt8] = []
+        HTTPResponseEncoder.writeLastChunk(into: &bytes)
+        state = .closing
+        write(bytes)
+        if !hasPendingOutput { close() }
+    }
+
+    // MARK: Writing
+
+    private func write(_ bytes: [UInt8]) {
+        if !hasPendingOutput {
+            let sent = bytes.withUnsafeBytes { rcs_send(fd, $0.baseAddress, $0.count) }
+            if sent == bytes.count {
+                lastProgress = server.loop.now
+                return
+            }
+            if sent < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
+                close()
+                return
+            }
+            output = Array(bytes[max(sent, 0)...])
+            outputSent = 0
+            return
+        }
+        output.append(contentsOf: bytes)
+    }
+
+    /// Writes queued output until the socket would block; the next EPOLLOUT edge resumes it.
+    private func flush() {
+        while hasPendingOutput {
+            let sent = output.withUnsafeBytes { buffer in
+                rcs_send(fd, buffer.baseAddress! + outputSent, buffer.count - outputSent)
+            }
+            if sent > 0 {
+                outputSent += sent
+                lastProgress = server.loop.now
+            } else if sent < 0, errno == EINTR {
+                continue
+            } else if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                return
+            } else {
+                close()
+                return
+            }
+        }
+        output = []
+        outputSent = 0
+        if state == .closing { close() }
+    }
+
+    // MARK: Closing
+
+    private(set) var isClosed = false
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        server.connectionClosed(self)
+        Glibc.close(fd)
+        output = []
+        let onClose = onStreamClose
+        onStreamClose = nil
+        onClose?()
+    }
+
+    private func logResponse(status: Int, bytes: Int) {
+        guard let line = logLine else { return }
+        logLine = nil
+        server.logAccess(line, status: status, bytes: bytes, peer: peer)
+    }
+}
+
+/// What the access log needs of a request until its response is written.
+struct AccessLogLine {
+    let method: String
+    let target: String
+    let startedMillis: Int64
+}

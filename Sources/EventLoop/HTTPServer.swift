@@ -1,0 +1,242 @@
+import CLinuxIO
+import Dispatch
+import Glibc
+import HTTP1
+public import Logging
+
+/// An HTTP/1.1 server on one ``EventLoop``: accepts connections on a listening socket and
+/// serves them with an ``HTTPRequestHandler``.
+///
+/// Several worker processes each run one server on their own listening socket bound to the
+/// same port (SO_REUSEPORT); the kernel spreads connections among them.
+public final class HTTPServer: @unchecked Sendable {
+    // @unchecked: mutable state is confined to `loop`'s thread; `configuration`, `handler`,
+    // `logger` and `loop` are immutable.
+
+    public let loop: EventLoop
+    public let configuration: HTTPServerConfiguration
+    let handler: any HTTPRequestHandler
+    let logger: Logger
+
+    /// Connections currently open (loop thread only).
+    public private(set) var connectionCount = 0
+    /// True once shutdown began (loop thread only).
+    public private(set) var isShuttingDown = false
+
+    private var connections: [HTTPConnection] = []
+    private var listener: Listener?
+    private var nextGeneration: UInt32 = 1
+    private var shutdownHooks: [() -> Void] = []
+    private var shutdownDeadline: Int64 = 0
+    private var drained: DispatchSemaphore?
+    /// Kept open so that at EMFILE one descriptor can be freed to accept and refuse cleanly.
+    private var spareFD: Int32 = Glibc.open("/dev/null", O_RDONLY | O_CLOEXEC)
+
+    public init(configuration: HTTPServerConfiguration, handler: any HTTPRequestHandler, loop: EventLoop, logger: Logger) {
+        self.configuration = configuration
+        self.handler = handler
+        self.loop = loop
+        self.logger = logger
+        loop.onTick { [unowned self] in self.tick() }
+    }
+
+    /// Binds and listens on `host:port` (0 = any free port); returns the bound port.
+    /// Call before the loop starts, or on the loop thread.
+    public func listen(host: String, port: Int, backlog: Int = 4096) throws(SocketError) -> Int {
+        var error: Int32 = 0
+        let fd = rcs_listen_tcp(host, Int32(port), Int32(backlog), &error)
+        guard fd >= 0 else { throw SocketError("listen on \(host):\(port)", errno: error) }
+        let listener = Listener(fd: fd, server: self)
+        do {
+            try loop.register(listener, events: UInt32(RCS_EPOLLIN))
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        self.listener = listener
+        return Int(rcs_local_port(fd))
+    }
+
+    /// Runs `hook` on the loop thread when shutdown begins (e.g. to say goodbye to streams).
+    /// Loop thread only, or before the loop starts.
+    public func onShutdown(_ hook: @escaping () -> Void) {
+        shutdownHooks.append(hook)
+    }
+
+    /// Stops accepting, closes idle connections, runs the shutdown hooks and waits (at most the
+    /// grace period) for in-flight requests and streams to end; then stops the loop.
+    /// Call from any thread but the loop's.
+    public func shutdown() {
+        let drained = DispatchSemaphore(value: 0)
+        loop.execute { [self] in beginShutdown(signalling: drained) }
+        drained.wait()
+        loop.stopAndWait()
+    }
+
+    private func beginShutdown(signalling drained: DispatchSemaphore) {
+        guard !isShuttingDown else { return }
+        isShuttingDown = true
+        self.drained = drained
+        shutdownDeadline = loop.now + configuration.shutdownGracePeriod
+        if let listener {
+            Glibc.close(listener.fd)
+            loop.unregister(listener)
+            self.listener = nil
+        }
+        for hook in shutdownHooks { hook() }
+        for connection in connections where connection.state == .reading && !connection.isMidRequest {
+            connection.close()
+        }
+        checkDrained()
+    }
+
+    private func checkDrained() {
+        guard isShuttingDown, let drained else { return }
+        if connections.isEmpty || loop.now >= shutdownDeadline {
+            for connection in connections { connection.close() }
+            self.drained = nil
+            drained.signal()
+        }
+    }
+
+    // MARK: Accepting (loop thread)
+
+    fileprivate func acceptConnections(from listener: Listener) {
+        var peer = [CChar](repeating: 0, count: 64)
+        for _ in 0..<128 {
+            let fd = rcs_accept(listener.fd, &peer, peer.count)
+            if fd < 0 {
+                switch errno {
+                case EAGAIN, EWOULDBLOCK: return
+                case EINTR, ECONNABORTED: continue
+                case EMFILE, ENFILE: refuseAtDescriptorLimit(listener); return
+                default:
+                    logger.warning("accept failed", metadata: ["errno": "\(errno)"])
+                    return
+                }
+            }
+            let address = String(cString: peer)
+            guard connectionCount < configuration.maxConnections, !isShuttingDown else {
+                refuse(fd)
+                continue
+            }
+            open(fd: fd, peer: address)
+        }
+    }
+
+    private func open(fd: Int32, peer: String) {
+        let generation = nextGeneration
+        nextGeneration = nextGeneration == UInt32.max ? 1 : nextGeneration + 1
+        let connection = HTTPConnection(fd: fd, generation: generation, peer: peer, server: self)
+        let events = UInt32(RCS_EPOLLIN) | UInt32(RCS_EPOLLOUT) | UInt32(RCS_EPOLLRDHUP) | RCS_EPOLLET
+        do {
+            try loop.register(connection, events: events)
+        } catch {
+            Glibc.close(fd)
+            return
+        }
+        connection.index = connections.count
+        connections.append(connection)
+        connectionCount += 1
+        connection.readAndProcess()
+    }
+
+    /// At the connection limit a client gets a short 503 rather than a hanging accept queue.
+    private func refuse(_ fd: Int32) {
+        Self.refusal.withUnsafeBytes { _ = rcs_send(fd, $0.baseAddress, $0.count) }
+        Glibc.close(fd)
+    }
+
+    private static let refusal: [UInt8] = {
+        let body = ErrorBody.encode(status: 503, message: "The server is at its connection limit; retry later.")
+        let head = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n"
+            + "Retry-After: 5\r\nConnection: close\r\nContent-Length: \(body.count)\r\n\r\n"
+        return Array(head.utf8) + body
+    }()
+
+    /// Out of descriptors: free the spare one, accept and refuse a waiting client, and stop
+    /// listening until the next tick so a full accept queue does not spin the loop.
+    private func refuseAtDescriptorLimit(_ listener: Listener) {
+        logger.warning("out of file descriptors; refusing connections", metadata: ["open": "\(connectionCount)"])
+        if spareFD >= 0 {
+            Glibc.close(spareFD)
+            spareFD = -1
+            var peer = [CChar](repeating: 0, count: 64)
+            let fd = rcs_accept(listener.fd, &peer, peer.count)
+            if fd >= 0 { refuse(fd) }
+            spareFD = Glibc.open("/dev/null", O_RDONLY | O_CLOEXEC)
+        }
+        loop.removeFromEpoll(listener)
+        listener.paused = true
+    }
+
+    // MARK: Bookkeeping (loop thread)
+
+    func connectionClosed(_ connection: HTTPConnection) {
+        loop.unregister(connection)
+        let index = connection.index
+        let last = connections.removeLast()
+        if last !== connection {
+            connections[index] = last
+            last.index = index
+        }
+        connectionCount -= 1
+        if isShuttingDown, connections.isEmpty { checkDrained() }
+    }
+
+    /// Once a second: deadlines of every connection, a paused listener, shutdown progress.
+    private func tick() {
+        let now = loop.now
+        let config = configuration
+        var expired: [(HTTPConnection, Int)] = []
+        for connection in connections {
+            switch connection.state {
+            case .reading where connection.isMidRequest:
+                let limit = connection.isReadingBody ? config.bodyTimeout : config.headerTimeout
+                if now - connection.phaseStarted >= limit { expired.append((connection, 408)) }
+            case .reading:
+                if now - connection.lastProgress >= config.idleTimeout { expired.append((connection, 0)) }
+            case .handling, .streaming, .closing:
+                if connection.hasPendingOutput, now - connection.lastProgress >= config.writeTimeout {
+                    expired.append((connection, 0))
+                }
+            }
+        }
+        for (connection, status) in expired {
+            if status == 408 {
+                connection.fail(408, "The client took too long to send its request.")
+            } else {
+                connection.close()
+            }
+        }
+        if let listener, listener.paused {
+            listener.paused = false
+            try? loop.register(listener, events: UInt32(RCS_EPOLLIN))
+        }
+        checkDrained()
+    }
+
+    func logAccess(_ line: AccessLogLine, status: Int, bytes: Int, peer: String) {
+        let millis = rcs_monotonic_millis() - line.startedMillis
+        logger.info("\(line.method) \(line.target) \(status)", metadata: [
+            "peer": "\(peer)", "bytes": "\(bytes)", "ms": "\(millis)",
+        ])
+    }
+}
+
+/// The listening socket, as an event source of the loop.
+private final class Listener: EventSource {
+    let fd: Int32
+    let generation: UInt32 = 0
+    unowned let server: HTTPServer
+    var paused = false
+
+    init(fd: Int32, server: HTTPServer) {
+        self.fd = fd
+        self.server = server
+    }
+
+    func handle(events: UInt32) {
+        server.acceptConnections(from: self)
+    }
+}

@@ -1,0 +1,45 @@
+public import HTTP1
+
+/// Limits and deadlines of the HTTP server. Every field has a production default.
+public struct HTTPServerConfiguration: Sendable {
+    /// Request size limits handed to the parser.
+    public var limits: HTTPLimits
+    /// Seconds a client has to send a complete request head once it started one (slowloris).
+    public var headerTimeout: Int64
+    /// Seconds a client has to send a request body once its head is complete.
+    public var bodyTimeout: Int64
+    /// Seconds an idle keep-alive connection is kept.
+    public var idleTimeout: Int64
+    /// Seconds a response may wait for the client to read it before the connection is cut.
+    public var writeTimeout: Int64
+    /// Connections this process holds at most; beyond, new ones get a 503 and are closed.
+    public var maxConnections: Int
+    /// Bytes a streaming response may have queued for a client that does not read, then close.
+    public var streamOutputCap: Int
+    /// Seconds in-flight requests get to finish on shutdown.
+    public var shutdownGracePeriod: Int64
+    /// Log one line per request.
+    public var accessLog: Bool
+
+    public init(
+        limits: HTTPLimits = HTTPLimits(),
+        headerTimeout: Int64 = 10,
+        bodyTimeout: Int64 = 30,
+        idleTimeout: Int64 = 75,
+        writeTimeout: Int64 = 30,
+        maxConnections: Int = 10_000,
+        streamOutputCap: Int = 64 * 1024,
+        shutdownGracePeriod: Int64 = 10,
+        accessLog: Bool = true
+    ) {
+        self.limits = limits
+        self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
+        self.idleTimeout = idleTimeout
+        self.writeTimeout = writeTimeout
+        self.maxConnections = maxConnections
+        self.streamOutputCap = streamOutputCap
+        self.shutdownGracePeriod = shutdownGracePeriod
+        self.accessLog = accessLog
+    }
+}

@@ -1,0 +1,88 @@
+public import HTTP1
+
+/// Handles complete requests. Called on the loop thread of the connection.
+public protocol HTTPRequestHandler: Sendable {
+    /// Answers `request` through `responder`: at once on the loop thread (cheap handlers), or
+    /// later from any thread (work that blocks, e.g. a database write). The connection reads
+    /// no further request until this one is answered, so pipelined responses stay in order.
+    func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder)
+}
+
+/// Where a request came from.
+public struct RequestContext: Sendable {
+    /// The peer's IP address as text.
+    public let peer: String
+    /// The loop the connection lives on.
+    public let loop: EventLoop
+}
+
+/// Identifies one connection of one server; stale once the connection is closed, even if the
+/// descriptor number is reused.
+public struct ConnectionHandle: Sendable, Hashable {
+    let server: HTTPServer
+    let fd: Int32
+    let generation: UInt32
+
+    public static func == (lhs: ConnectionHandle, rhs: ConnectionHandle) -> Bool {
+        lhs.fd == rhs.fd && lhs.generation == rhs.generation && lhs.server === rhs.server
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fd)
+        hasher.combine(generation)
+    }
+
+    /// The live connection, when called on its loop thread.
+    var connection: HTTPConnection? {
+        server.loop.source(fd: fd, generation: generation) as? HTTPConnection
+    }
+}
+
+/// The one way to answer a request.
+public struct Responder: Sendable {
+    let handle: ConnectionHandle
+
+    /// The loop of the connection.
+    public var loop: EventLoop { handle.server.loop }
+
+    /// Sends a complete response. Safe from any thread; ignored if the client has gone.
+    public func respond(_ response: HTTPResponse) {
+        let handle = handle
+        handle.server.loop.run {
+            handle.connection?.respond(response)
+        }
+    }
+
+    /// Starts a chunked response that stays open (loop thread only). The head is written at
+    /// once; `onClose` runs on the loop thread when the connection ends for any reason.
+    public func startStream(headers: HTTPHeaders, onClose: @escaping () -> Void) -> ResponseStream? {
+        precondition(loop.inLoop, "startStream must be called on the connection's loop")
+        guard let connection = handle.connection else { return nil }
+        connection.startStream(headers: headers, onClose: onClose)
+        return ResponseStream(handle: handle)
+    }
+}
+
+/// A chunked response held open by a handler.
+public struct ResponseStream: Sendable, Hashable {
+    let handle: ConnectionHandle
+
+    /// The loop of the connection.
+    public var loop: EventLoop { handle.server.loop }
+
+    /// Writes one chunk (loop thread only). Returns false when the connection is gone, or was
+    /// just closed because the client stopped reading and the output cap was reached.
+    @discardableResult
+    public func write(chunk: [UInt8]) -> Bool {
+        guard let connection = handle.connection else { return false }
+        return connection.writeStreamChunk(chunk)
+    }
+
+    /// Ends the response with the last chunk and closes the connection (loop thread only).
+    public func finish() {
+        handle.connection?.finishStream()
+    }
+
+    /// True while the connection is open (loop thread only).
+    public var isOpen: Bool { handle.connection != nil }
+}

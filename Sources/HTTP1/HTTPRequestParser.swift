@@ -1,0 +1,323 @@
+/// An incremental, strict HTTP/1.1 request parser (RFC 9112) with no I/O.
+///
+/// Feed bytes with ``append(_:)`` and pull events with ``next()``. Anything ambiguous is an
+/// error — the defences against request smuggling are here: Content-Length together with
+/// Transfer-Encoding, differing or malformed lengths, any transfer coding but `chunked`,
+/// obs-fold, bare CR or LF, whitespace before a colon, a missing or repeated Host. After an
+/// error the parser stays failed.
+///
+/// Only the bytes of an unfinished request are kept; ``releaseBufferIfEmpty()`` frees the
+/// buffer between requests so an idle connection holds none.
+public struct HTTPRequestParser: Sendable {
+    enum State: Sendable {
+        case head
+        case fixedBody(HTTPRequestHead, length: Int)
+        case chunkSize(HTTPRequestHead)
+        case chunkData(HTTPRequestHead, remaining: Int)
+        case chunkDataEnd(HTTPRequestHead)
+        case trailers(HTTPRequestHead, trailerBytes: Int)
+        case failed(HTTPParseError)
+    }
+
+    public let limits: HTTPLimits
+    var state: State = .head
+    var buffer: [UInt8] = []
+    /// Start of the unconsumed bytes in `buffer`.
+    var start = 0
+    /// Offset (from `start`) up to which the head was already searched for its end.
+    var scanned = 0
+    /// Decoded chunked body so far.
+    var chunkedBody: [UInt8] = []
+    var announcedHead = false
+
+    public init(limits: HTTPLimits = HTTPLimits()) {
+        self.limits = limits
+    }
+
+    /// Adds received bytes.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        if start > 0, start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start > 4096, start * 2 > buffer.count {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    public mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    /// True while part of a request has arrived but not all of it.
+    public var isMidRequest: Bool {
+        if case .head = state { return start < buffer.count }
+        if case .failed = state { return false }
+        return true
+    }
+
+    /// True while the head is complete and the body is still arriving.
+    public var isReadingBody: Bool {
+        switch state {
+        case .head, .failed: false
+        default: true
+        }
+    }
+
+    /// Drops the buffer when nothing unconsumed is left in it.
+    public mutating func releaseBufferIfEmpty() {
+        if start == buffer.count, buffer.capacity > 0 {
+            buffer = []
+            start = 0
+            scanned = 0
+        }
+    }
+
+    /// The next event, or `nil` when more bytes are needed.
+    public mutating func next() throws(HTTPParseError) -> HTTPParserEvent? {
+        do {
+            return try step()
+        } catch {
+            state = .failed(error)
+            throw error
+        }
+    }
+
+    private mutating func step() throws(HTTPParseError) -> HTTPParserEvent? {
+        while true {
+            switch state {
+            case .failed(let error):
+                throw error
+            case .head:
+                guard let head = try parseHead() else { return nil }
+                if let event = try beginBody(head) { return event }
+            case .fixedBody(let head, let length):
+                guard buffer.count - start >= length else { return announce(head) }
+                let body = Array(buffer[start..<start + length])
+                start += length
+                return finish(head, body: body)
+            case .chunkSize(let head):
+                guard let line = try takeLine(limit: 1024, what: "chunk size line") else { return announce(head) }
+                let size = try Self.chunkSize(line)
+                if size == 0 {
+                    state = .trailers(head, trailerBytes: 0)
+                } else {
+                    guard size <= limits.maxBodyBytes - chunkedBody.count else { throw Self.bodyTooLarge(limits) }
+                    state = .chunkData(head, remaining: size)
+                }
+            case .chunkData(let head, let remaining):
+                let available = min(remaining, buffer.count - start)
+                if available > 0 {
+                    chunkedBody.append(contentsOf: buffer[start..<start + available])
+                    start += available
+                }
+                if available < remaining {
+                    state = .chunkData(head, remaining: remaining - available)
+                    return announce(head)
+                }
+                state = .chunkDataEnd(head)
+            case .chunkDataEnd(let head):
+                guard buffer.count - start >= 2 else { return announce(head) }
+                guard buffer[start] == .cr, buffer[start + 1] == .lf else {
+                    throw .bad("Chunk data is not followed by CRLF.")
+                }
+                start += 2
+                state = .chunkSize(head)
+            case .trailers(let head, let trailerBytes):
+                guard let line = try takeLine(limit: limits.maxHeaderBytes - trailerBytes, what: "trailer section") else {
+                    return announce(head)
+                }
+                if line.isEmpty {
+                    let body = chunkedBody
+                    chunkedBody = []
+                    return finish(head, body: body)
+                }
+                // Trailer fields are checked for syntax and dropped (RFC 9112 §7.1.2).
+                _ = try HeadParser.field(line)
+                state = .trailers(head, trailerBytes: trailerBytes + line.count + 2)
+            }
+        }
+    }
+
+    /// Finds and parses a complete head, or returns nil while it is incomplete.
+    private mutating func parseHead() throws(HTTPParseError) -> HTTPRequestHead? {
+        // RFC 9112 §2.2: ignore empty lines before the request line.
+        while buffer.count - start >= 2, buffer[start] == .cr, buffer[start + 1] == .lf {
+            start += 2
+        }
+        let checkedUpTo = start + max(0, scanned - 1)
+        guard let end = findHeadEnd() else {
+            try checkLineEndings(from: checkedUpTo)
+            let pending = buffer.count - start
+            if pending > limits.maxHeaderBytes {
+                if !buffer[start...].contains(.lf), pending > limits.maxURILength + 32 {
+                    throw HTTPParseError(status: 414, reason: "The request target is longer than \(limits.maxURILength) bytes.")
+                }
+                throw HTTPParseError(status: 431, reason: "The request header section is larger than \(limits.maxHeaderBytes) bytes.")
+            }
+            if let firstLF = buffer[start...].firstIndex(of: .lf), firstLF - start > limits.maxURILength + 32 {
+                throw HTTPParseError(status: 414, reason: "The request target is longer than \(limits.maxURILength) bytes.")
+            }
+            return nil
+        }
+        let head = try buffer.withUnsafeBufferPointer { all throws(HTTPParseError) in
+            try HeadParser(bytes: UnsafeBufferPointer(rebasing: all[start..<end]), limits: limits).parse()
+        }
+        start = end + 4
+        scanned = 0
+        return head
+    }
+
+    /// Index of the CRLFCRLF ending the head, resuming where the last search stopped.
+    private mutating func findHeadEnd() -> Int? {
+        let from = start + max(0, scanned - 3)
+        let result: Int? = buffer.withUnsafeBufferPointer { bytes in
+            var i = from
+            while i + 3 < bytes.count {
+                if bytes[i + 3] != .lf { i += bytes[i + 3] == .cr ? 1 : 4; continue }
+                if bytes[i] == .cr, bytes[i + 1] == .lf, bytes[i + 2] == .cr { return i }
+                i += 1
+            }
+            return nil
+        }
+        if result == nil { scanned = buffer.count - start }
+        return result
+    }
+
+    /// Rejects a bare CR or LF as soon as it arrives, instead of waiting for a head end that a
+    /// client using bare LF never sends.
+    private func checkLineEndings(from: Int) throws(HTTPParseError) {
+        var i = max(from, start)
+        while i < buffer.count {
+            let byte = buffer[i]
+            if byte == .lf, i == start || buffer[i - 1] != .cr {
+                throw .bad("A bare LF ends a line; lines must end with CRLF.")
+            }
+            if byte == .cr, i + 1 < buffer.count, buffer[i + 1] != .lf {
+                throw .bad("A bare CR appears in the request head.")
+            }
+            i += 1
+        }
+    }
+
+    /// Decides how the body is framed (RFC 9112 §6.3) and enters the matching state.
+    private mutating func beginBody(_ head: HTTPRequestHead) throws(HTTPParseError) -> HTTPParserEvent? {
+        let transferEncodings = head.headers.values("Transfer-Encoding")
+        let contentLengths = head.headers.values("Content-Length")
+        announcedHead = false
+        if !transferEncodings.isEmpty {
+            guard contentLengths.isEmpty else {
+                throw .bad("Content-Length and Transfer-Encoding must not be sent together.")
+            }
+            guard head.minorVersion == 1 else { throw .bad("Transfer-Encoding is not allowed in HTTP/1.0.") }
+            guard transferEncodings.count == 1,
+                  transferEncodings[0].utf8.count == 7,
+                  HTTPHeaders.namesEqual(transferEncodings[0], "chunked") else {
+                throw .bad("Only 'Transfer-Encoding: chunked' is supported.")
+            }
+            chunkedBody = []
+            state = .chunkSize(head)
+            return nil
+        }
+        guard !contentLengths.isEmpty else {
+            state = .head
+            return finish(head, body: [])
+        }
+        let length = try Self.contentLength(contentLengths, limits: limits)
+        if length == 0 {
+            state = .head
+            return finish(head, body: [])
+        }
+        state = .fixedBody(head, length: length)
+        return nil
+    }
+
+    /// Emits the head once when the client waits for `100 Continue`.
+    private mutating func announce(_ head: HTTPRequestHead) -> HTTPParserEvent? {
+        guard head.expectsContinue, !announcedHead else { return nil }
+        announcedHead = true
+        return .head(head)
+    }
+
+    private mutating func finish(_ head: HTTPRequestHead, body: [UInt8]) -> HTTPParserEvent {
+        state = .head
+        announcedHead = false
+        return .request(HTTPRequest(head: head, body: body))
+    }
+
+    /// Takes one CRLF-terminated line (without the CRLF), or nil if it has not fully arrived.
+    private mutating func takeLine(limit: Int, what: String) throws(HTTPParseError) -> ArraySlice<UInt8>? {
+        guard let lf = buffer[start...].firstIndex(of: .lf) else {
+            if buffer.count - start > limit { throw Self.tooLong(what, limit: limit) }
+            return nil
+        }
+        guard lf > start, buffer[lf - 1] == .cr else { throw .bad("A bare LF ends a line in the \(what).") }
+        guard lf - 1 - start <= limit else { throw Self.tooLong(what, limit: limit) }
+        let line = buffer[start..<lf - 1]
+        if line.contains(.cr) { throw .bad("A bare CR appears in the \(what).") }
+        start = lf + 1
+        return line
+    }
+
+    private static func tooLong(_ what: String, limit: Int) -> HTTPParseError {
+        what == "trailer section"
+            ? HTTPParseError(status: 431, reason: "The trailer section is too large.")
+            : .bad("The \(what) is longer than \(limit) bytes.")
+    }
+
+    static func bodyTooLarge(_ limits: HTTPLimits) -> HTTPParseError {
+        HTTPParseError(status: 413, reason: "The request body is larger than \(limits.maxBodyBytes) bytes.")
+    }
+
+    /// All Content-Length values must be the same valid decimal number (RFC 9110 §8.6).
+    static func contentLength(_ values: [String], limits: HTTPLimits) throws(HTTPParseError) -> Int {
+        var result: Int?
+        for field in values {
+            for item in field.split(separator: ",", omittingEmptySubsequences: false) {
+                let digits = item.utf8.drop { $0 == .space || $0 == .tab }.reversed().drop { $0 == .space || $0 == .tab }
+                guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0 >= .zero && $0 <= .nine }) else {
+                    throw .bad("Content-Length is not a valid non-negative integer.")
+                }
+                let value = digits.reversed().reduce(0) { $0 * 10 + Int($1 - .zero) }
+                if let result, result != value { throw .bad("Content-Length values differ.") }
+                result = value
+            }
+        }
+        guard let result else { throw .bad("Content-Length is empty.") }
+        guard result <= limits.maxBodyBytes else { throw bodyTooLarge(limits) }
+        return result
+    }
+
+    /// `chunk-size [ chunk-ext ]` (RFC 9112 §7.1): hex digits, then optional `;ext` parts.
+    static func chunkSize(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> Int {
+        var size = 0
+        var digits = 0
+        var index = line.startIndex
+        while index < line.endIndex, let value = RequestURI.hexValue(line[index]) {
+            digits += 1
+            guard digits <= 15 else { throw .bad("The chunk size is too large.") }
+            size = size << 4 | Int(value)
+            index += 1
+        }
+        guard digits > 0 else { throw .bad("The chunk size is not a hexadecimal number.") }
+        let rest = line[index...].drop { $0 == .space || $0 == .tab }
+        guard rest.isEmpty || rest.first == UInt8(ascii: ";") else {
+            throw .bad("Unexpected characters after the chunk size.")
+        }
+        guard rest.allSatisfy({ $0 == .tab || ($0 >= .space && $0 != 0x7F) }) else {
+            throw .bad("Invalid characters in a chunk extension.")
+        }
+        return size
+    }
+}
+
+extension UInt8 {
+    static let cr = UInt8(ascii: "\r")
+    static let lf = UInt8(ascii: "\n")
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+    static let colon = UInt8(ascii: ":")
+    static let zero = UInt8(ascii: "0")
+    static let nine = UInt8(ascii: "9")
+}

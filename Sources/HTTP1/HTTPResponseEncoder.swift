@@ -1,0 +1,97 @@
+import Glibc
+import Synchronization
+
+/// Writes response heads and chunks (RFC 9112 §4, §7.1).
+public enum HTTPResponseEncoder {
+    /// Writes the status line, `Date`, the given fields and, when `contentLength` is not nil,
+    /// `Content-Length`; then the empty line.
+    public static func writeHead(status: Int, headers: HTTPHeaders, contentLength: Int?, into bytes: inout [UInt8]) {
+        bytes.append(contentsOf: "HTTP/1.1 \(status) \(reasonPhrase(status))\r\n".utf8)
+        bytes.append(contentsOf: HTTPDate.current())
+        for field in headers {
+            bytes.append(contentsOf: field.name.utf8)
+            bytes.append(.colon)
+            bytes.append(.space)
+            bytes.append(contentsOf: field.value.utf8)
+            bytes.append(.cr)
+            bytes.append(.lf)
+        }
+        if let contentLength {
+            bytes.append(contentsOf: "Content-Length: \(contentLength)\r\n".utf8)
+        }
+        bytes.append(.cr)
+        bytes.append(.lf)
+    }
+
+    /// One chunk of a chunked body; an empty `chunk` writes nothing (it would end the body).
+    public static func writeChunk(_ chunk: [UInt8], into bytes: inout [UInt8]) {
+        guard !chunk.isEmpty else { return }
+        bytes.append(contentsOf: String(chunk.count, radix: 16).utf8)
+        bytes.append(.cr)
+        bytes.append(.lf)
+        bytes.append(contentsOf: chunk)
+        bytes.append(.cr)
+        bytes.append(.lf)
+    }
+
+    /// The last chunk, with no trailers.
+    public static func writeLastChunk(into bytes: inout [UInt8]) {
+        bytes.append(contentsOf: "0\r\n\r\n".utf8)
+    }
+
+    public static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 304: "Not Modified"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 411: "Length Required"
+        case 412: "Precondition Failed"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 415: "Unsupported Media Type"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        case 505: "HTTP Version Not Supported"
+        default: "Status"
+        }
+    }
+}
+
+/// The `Date` header line, formatted at most once a second (IMF-fixdate, RFC 9110 §5.6.7).
+enum HTTPDate {
+    private static let cache = Mutex<(second: Int, line: [UInt8])>((-1, []))
+
+    static func current() -> [UInt8] {
+        var now = time(nil)
+        let second = Int(now)
+        return cache.withLock { cache in
+            if cache.second != second {
+                cache = (second, Array("Date: \(format(&now))\r\n".utf8))
+            }
+            return cache.line
+        }
+    }
+
+    static func format(_ time: inout time_t) -> String {
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
+}
