@@ -29,6 +29,8 @@ public struct HTTPRequestParser: Sendable {
     /// Decoded chunked body so far.
     var chunkedBody: [UInt8] = []
     var announcedHead = false
+    /// Where the request line ends, once its LF has arrived.
+    var firstLineEnd: Int?
 
     public init(limits: HTTPLimits = HTTPLimits()) {
         self.limits = limits
@@ -41,6 +43,7 @@ public struct HTTPRequestParser: Sendable {
             start = 0
         } else if start > 4096, start * 2 > buffer.count {
             buffer.removeFirst(start)
+            firstLineEnd = firstLineEnd.map { $0 - start }
             start = 0
         }
         buffer.append(contentsOf: bytes)
@@ -71,6 +74,7 @@ public struct HTTPRequestParser: Sendable {
             buffer = []
             start = 0
             scanned = 0
+            firstLineEnd = nil
         }
     }
 
@@ -148,16 +152,15 @@ public struct HTTPRequestParser: Sendable {
         }
         let checkedUpTo = start + max(0, scanned - 1)
         guard let end = findHeadEnd() else {
+            // Only the newly arrived bytes are examined, so a byte-by-byte sender costs O(n).
             try checkLineEndings(from: checkedUpTo)
             let pending = buffer.count - start
-            if pending > limits.maxHeaderBytes {
-                if !buffer[start...].contains(.lf), pending > limits.maxURILength + 32 {
-                    throw HTTPParseError(status: 414, reason: "The request target is longer than \(limits.maxURILength) bytes.")
-                }
-                throw HTTPParseError(status: 431, reason: "The request header section is larger than \(limits.maxHeaderBytes) bytes.")
-            }
-            if let firstLF = buffer[start...].firstIndex(of: .lf), firstLF - start > limits.maxURILength + 32 {
+            let requestLineLength = firstLineEnd.map { $0 - start } ?? pending
+            if requestLineLength > limits.maxURILength + 32 {
                 throw HTTPParseError(status: 414, reason: "The request target is longer than \(limits.maxURILength) bytes.")
+            }
+            if pending > limits.maxHeaderBytes {
+                throw HTTPParseError(status: 431, reason: "The request header section is larger than \(limits.maxHeaderBytes) bytes.")
             }
             return nil
         }
@@ -166,6 +169,7 @@ public struct HTTPRequestParser: Sendable {
         }
         start = end + 4
         scanned = 0
+        firstLineEnd = nil
         return head
     }
 
@@ -187,13 +191,14 @@ public struct HTTPRequestParser: Sendable {
 
     /// Rejects a bare CR or LF as soon as it arrives, instead of waiting for a head end that a
     /// client using bare LF never sends.
-    private func checkLineEndings(from: Int) throws(HTTPParseError) {
+    private mutating func checkLineEndings(from: Int) throws(HTTPParseError) {
         var i = max(from, start)
         while i < buffer.count {
             let byte = buffer[i]
             if byte == .lf, i == start || buffer[i - 1] != .cr {
                 throw .bad("A bare LF ends a line; lines must end with CRLF.")
             }
+            if byte == .lf, firstLineEnd == nil { firstLineEnd = i }
             if byte == .cr, i + 1 < buffer.count, buffer[i + 1] != .lf {
                 throw .bad("A bare CR appears in the request head.")
             }

@@ -1,0 +1,33 @@
+import HTTP1
+import Testing
+
+@Suite struct HTTPResponseEncoderTests {
+    @Test func headHasStatusDateFieldsAndLength() {
+        var bytes: [UInt8] = []
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        HTTPResponseEncoder.writeHead(status: 404, headers: headers, contentLength: 2, into: &bytes)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 404 Not Found\r\nDate: "))
+        #expect(text.hasSuffix(" GMT\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n"))
+    }
+
+    @Test func chunksAreHexFramedAndEmptyChunksSkipped() {
+        var bytes: [UInt8] = []
+        HTTPResponseEncoder.writeChunk(Array(repeating: 0x61, count: 26), into: &bytes)
+        HTTPResponseEncoder.writeChunk([], into: &bytes)
+        HTTPResponseEncoder.writeLastChunk(into: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "1a\r\n" + String(repeating: "a", count: 26) + "\r\n0\r\n\r\n")
+    }
+
+    @Test func headersAreOrderedAndReplaceable() {
+        var headers = HTTPHeaders()
+        headers.add(name: "A", value: "1")
+        headers.add(name: "b", value: "2")
+        headers.add(name: "a", value: "3")
+        #expect(headers.values("a") == ["1", "3"])
+        headers.replace(name: "A", value: "4")
+        #expect(headers.values("a") == ["4"])
+        #expect(headers["B"] == "2")
+    }
+}
