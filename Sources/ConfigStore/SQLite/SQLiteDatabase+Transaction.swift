@@ -14,6 +14,7 @@ extension SQLiteDatabase {
     ///
     /// If `body` or `COMMIT` throws, the transaction is rolled back and the *first* error is
     /// rethrown (a failing `ROLLBACK` never hides it). Transactions do not nest.
+    @discardableResult
     public func inTransaction<Result>(
         _ kind: TransactionKind = .deferred, _ body: () throws -> Result
     ) throws -> Result {
