@@ -130,6 +130,9 @@ public final class SQLiteDatabase {
     }
 
     /// A prepared statement for `sql` from the cache, reset and with cleared bindings.
+    ///
+    /// Not re-entrant: running the same SQL again while iterating its rows resets the first use.
+    /// Use `prepare` for SQL built at run time; the cache is meant for fixed statements.
     public func cachedStatement(_ sql: String) throws -> SQLiteStatement {
         if let statement = statementCache[sql] {
             _ = try connection(for: sql)
