@@ -1,0 +1,103 @@
+extension RemoteConfigStore {
+    private static let projectColumns = "id, number, display_name, percent_seed"
+
+    /// Creates the project, or updates the number, name and seed of the one with this ID.
+    /// - Throws: `StoreError.invalidArgument` for an empty/long ID or a number that is not
+    ///   1 to 32 digits; `StoreError.projectNumberTaken` when another project has the number.
+    public func upsertProject(_ project: StoredProject) throws {
+        guard (1...128).contains(project.id.utf8.count) else {
+            throw StoreError.invalidArgument("project id must be 1 to 128 bytes, got '\(project.id)'")
+        }
+        guard (1...32).contains(project.number.utf8.count),
+            project.number.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else {
+            throw StoreError.invalidArgument("project number must be 1 to 32 digits, got '\(project.number)'")
+        }
+        let createdAt = Self.milliseconds(clock())
+        try write { database in
+            let owner = try database.queryFirst("SELECT id FROM projects WHERE number = ?", [.text(project.number)]) {
+                $0.text(at: 0)
+            }
+            if let owner, owner != project.id {
+                throw StoreError.projectNumberTaken(number: project.number, project: owner)
+            }
+            try database.execute(
+                """
+                INSERT INTO projects (id, number, display_name, percent_seed, created_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET
+                    number = excluded.number, display_name = excluded.display_name,
+                    percent_seed = excluded.percent_seed
+                """,
+                [.text(project.id), .text(project.number), .text(project.displayName),
+                 .text(project.percentSeed), .integer(createdAt)])
+        }
+    }
+
+    /// The project whose ID or number is `idOrNumber` (clients send either); an ID match wins.
+    public func project(idOrNumber: String) throws -> StoredProject? {
+        try read { database in
+            try database.queryFirst(
+                "SELECT \(Self.projectColumns) FROM projects WHERE id = ?1 OR number = ?1 ORDER BY id = ?1 DESC LIMIT 1",
+                [.text(idOrNumber)], row: Self.decodeProject)
+        }
+    }
+
+    /// Every project, by ID.
+    public func projects() throws -> [StoredProject] {
+        try read { database in
+            try database.query("SELECT \(Self.projectColumns) FROM projects ORDER BY id", row: Self.decodeProject)
+        }
+    }
+
+    /// Records an API key hash for `project` (re-adding renames it).
+    /// - Throws: `StoreError.projectNotFound` for an unknown project ID.
+    public func addAPIKey(project: String, keyHash: String, name: String) throws {
+        let createdAt = Self.milliseconds(clock())
+        try write { database in
+            try Self.requireProject(project, in: database)
+            try database.execute(
+                """
+                INSERT INTO api_keys (project, key_hash, name, created_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (project, key_hash) DO UPDATE SET name = excluded.name
+                """,
+                [.text(project), .text(keyHash), .text(name), .integer(createdAt)])
+        }
+    }
+
+    /// Forgets an API key hash.
+    /// - Returns: whether it was recorded.
+    @discardableResult
+    public func removeAPIKey(project: String, keyHash: String) throws -> Bool {
+        try write { database in
+            try database.execute(
+                "DELETE FROM api_keys WHERE project = ? AND key_hash = ?", [.text(project), .text(keyHash)]) > 0
+        }
+    }
+
+    /// The API key hashes of `project`, oldest first.
+    public func apiKeyHashes(project: String) throws -> [String] {
+        try read { database in
+            try database.query(
+                "SELECT key_hash FROM api_keys WHERE project = ? ORDER BY created_at, key_hash", [.text(project)]
+            ) { $0.text(at: 0) }
+        }
+    }
+
+    /// The IDs of the projects that accept the API key with this hash.
+    public func projectIDs(forAPIKeyHash keyHash: String) throws -> [String] {
+        try read { database in
+            try database.query("SELECT project FROM api_keys WHERE key_hash = ? ORDER BY project", [.text(keyHash)]) {
+                $0.text(at: 0)
+            }
+        }
+    }
+
+    static func requireProject(_ id: String, in database: SQLiteDatabase) throws {
+        let exists = try database.queryFirst("SELECT 1 FROM projects WHERE id = ?", [.text(id)]) { _ in true }
+        guard exists != nil else { throw StoreError.projectNotFound(id) }
+    }
+
+    private static func decodeProject(_ row: SQLiteStatement) -> StoredProject {
+        StoredProject(id: row.text(at: 0), number: row.text(at: 1), displayName: row.text(at: 2), percentSeed: row.text(at: 3))
+    }
+}

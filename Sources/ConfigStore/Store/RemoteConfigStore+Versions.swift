@@ -1,0 +1,107 @@
+public import Foundation
+
+extension RemoteConfigStore {
+    /// The active (newest) version, or nil before the first publish.
+    public func activeVersion(project: String, namespace: String) throws -> StoredVersion? {
+        try read { database in
+            try database.queryFirst(
+                """
+                SELECT \(Self.versionColumns(includeTemplateJSON: true)) FROM template_heads h
+                JOIN template_versions v ON v.project = h.project AND v.namespace = h.namespace
+                    AND v.version_number = h.active_version
+                WHERE h.project = ? AND h.namespace = ?
+                """,
+                [.text(project), .text(namespace)]
+            ) { Self.decodeVersion($0, includeTemplateJSON: true) }
+        }
+    }
+
+    /// Version `number`, or nil if it was never published or has been pruned.
+    public func version(project: String, namespace: String, number: Int64) throws -> StoredVersion? {
+        try read { database in
+            try Self.version(project: project, namespace: namespace, number: number, includeTemplateJSON: true, in: database)
+        }
+    }
+
+    /// Stored versions, newest first, one page at a time (the `listVersions` API).
+    /// - Parameters:
+    ///   - pageSize: maximum versions per page (≥ 1); nil returns all that match.
+    ///   - pageToken: `nextPageToken` of the previous page; nil or empty for the first page.
+    ///   - endVersionNumber: newest version to include (≥ 1).
+    ///   - startTime: omit versions updated before this (inclusive lower bound).
+    ///   - endTime: omit versions updated at or after this (exclusive upper bound).
+    ///   - includeTemplateJSON: whether to load each version's template bytes.
+    /// - Returns: the page and, if more versions match, the token for the next page. Pass the
+    ///   same filters with the token.
+    /// - Throws: `StoreError.invalidArgument` naming the bad parameter, `StoreError.invalidPageToken`.
+    public func listVersions(
+        project: String, namespace: String, pageSize: Int? = nil, pageToken: String? = nil,
+        endVersionNumber: Int64? = nil, startTime: Date? = nil, endTime: Date? = nil,
+        includeTemplateJSON: Bool = false
+    ) throws -> (versions: [StoredVersion], nextPageToken: String?) {
+        if let pageSize, pageSize < 1 {
+            throw StoreError.invalidArgument("pageSize must be at least 1, got \(pageSize)")
+        }
+        if let endVersionNumber, endVersionNumber < 1 {
+            throw StoreError.invalidArgument("endVersionNumber must be greater than 0, got \(endVersionNumber)")
+        }
+        let tokenNewest = try pageToken.flatMap { $0.isEmpty ? nil : try Self.decodePageToken($0) }
+        let newest = min(endVersionNumber ?? .max, tokenNewest ?? .max)
+        let limit = pageSize.map { Int64($0) + 1 } ?? -1  // one extra row tells whether a next page exists
+        var versions = try read { database in
+            try database.query(
+                """
+                SELECT \(Self.versionColumns(includeTemplateJSON: includeTemplateJSON)) FROM template_versions v
+                WHERE v.project = ? AND v.namespace = ? AND v.version_number <= ?
+                    AND v.update_time >= ? AND v.update_time < ?
+                ORDER BY v.version_number DESC LIMIT ?
+                """,
+                [.text(project), .text(namespace), .integer(newest),
+                 .integer(startTime.map(Self.milliseconds) ?? .min), .integer(endTime.map(Self.milliseconds) ?? .max),
+                 .integer(limit)]
+            ) { Self.decodeVersion($0, includeTemplateJSON: includeTemplateJSON) }
+        }
+        guard let pageSize, versions.count > pageSize else { return (versions, nil) }
+        let next = versions.removeLast()
+        return (versions, Self.encodePageToken(next.versionNumber))
+    }
+
+    // MARK: Rows
+
+    static func version(
+        project: String, namespace: String, number: Int64, includeTemplateJSON: Bool, in database: SQLiteDatabase
+    ) throws -> StoredVersion? {
+        try database.queryFirst(
+            """
+            SELECT \(versionColumns(includeTemplateJSON: includeTemplateJSON)) FROM template_versions v
+            WHERE v.project = ? AND v.namespace = ? AND v.version_number = ?
+            """,
+            [.text(project), .text(namespace), .integer(number)]
+        ) { decodeVersion($0, includeTemplateJSON: includeTemplateJSON) }
+    }
+
+    private static func versionColumns(includeTemplateJSON: Bool) -> String {
+        "v.project, v.namespace, v.version_number, v.update_time, v.update_user, v.description, "
+            + "v.update_origin, v.update_type, v.rollback_source" + (includeTemplateJSON ? ", v.template_json" : "")
+    }
+
+    private static func decodeVersion(_ row: SQLiteStatement, includeTemplateJSON: Bool) -> StoredVersion {
+        StoredVersion(
+            project: row.text(at: 0), namespace: row.text(at: 1), versionNumber: row.int64(at: 2),
+            updateTime: date(milliseconds: row.int64(at: 3)), updateUser: row.optionalText(at: 4),
+            description: row.optionalText(at: 5), updateOrigin: row.text(at: 6), updateType: row.text(at: 7),
+            rollbackSource: row.optionalInt64(at: 8), templateJSON: includeTemplateJSON ? row.blob(at: 9) : [])
+    }
+
+    // MARK: Page tokens
+
+    // Opaque to callers: "v" and the newest version number of the next page.
+    private static func encodePageToken(_ newest: Int64) -> String { "v\(newest)" }
+
+    private static func decodePageToken(_ token: String) throws -> Int64 {
+        guard token.hasPrefix("v"), let number = Int64(token.dropFirst()), number >= 1 else {
+            throw StoreError.invalidPageToken(token)
+        }
+        return number
+    }
+}

@@ -1,0 +1,154 @@
+public import Foundation
+import Synchronization
+
+/// Versioned storage of template JSON per (project, namespace), plus projects and API key hashes,
+/// in one SQLite file shared safely by several threads and processes.
+///
+/// Threading: every method is synchronous and blocks the calling thread (keep it off event-loop
+/// threads). The store owns three connections, each behind its own `Mutex`:
+/// - the *writer* runs every write in a `BEGIN IMMEDIATE` transaction. The mutex serializes
+///   this process's writers; SQLite's write lock, waited for with `busy_timeout`, serializes
+///   them with other processes. That is what keeps version numbers gap-free and monotonic.
+/// - the *reader* (`query_only`) serves lookups; in WAL mode they run while a write is in
+///   progress and always see the last committed state.
+/// - the *feed* connection only answers `PRAGMA data_version`. Since it never writes, every
+///   commit, including this store's own, is "another connection's" change to it.
+///
+/// A publish returns only after its commit is durable (`synchronous=FULL`).
+public final class RemoteConfigStore: Sendable {
+    /// How many versions are kept per (project, namespace); the active one is always kept.
+    public let retention: Int
+    /// The database file.
+    public let databasePath: String
+    let migrator: Migrator
+    let clock: @Sendable () -> Date
+    let writer: Mutex<SQLiteDatabase>
+    let reader: Mutex<SQLiteDatabase>
+    private let feed: Mutex<SQLiteDatabase>
+
+    /// Opens (creating as needed) the database and its directory, and applies the migrations
+    /// found in `migrationsDirectory`.
+    /// - Parameters:
+    ///   - databasePath: the SQLite file; must be a real file (each connection opens it).
+    ///   - migrationsDirectory: holds `NNNN_name.sql`; see `Migrator.defaultMigrationsDirectory()`.
+    ///   - retention: versions kept per (project, namespace), at least 1.
+    ///   - clock: the source of `updateTime`.
+    /// - Throws: `MigrationError` (including `schemaTooNew`), `SQLiteError`, or
+    ///   `StoreError.invalidArgument` for a retention below 1.
+    public convenience init(
+        databasePath: String,
+        migrationsDirectory: URL,
+        retention: Int = 300,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        try self.init(
+            databasePath: databasePath, migrator: Migrator(directory: migrationsDirectory),
+            retention: retention, clock: clock)
+    }
+
+    /// Like `init(databasePath:migrationsDirectory:retention:clock:)` with migrations given
+    /// directly.
+    public init(
+        databasePath: String,
+        migrator: Migrator,
+        retention: Int = 300,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        guard retention >= 1 else {
+            throw StoreError.invalidArgument("retention must be at least 1, got \(retention)")
+        }
+        let directory = URL(fileURLWithPath: databasePath).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+
+        let writer = try SQLiteDatabase(path: databasePath)
+        try migrator.migrate(writer)
+        let readOnly = SQLiteDatabase.Configuration(createIfMissing: false, journalMode: nil, queryOnly: true)
+        let reader = try SQLiteDatabase(path: databasePath, configuration: readOnly)
+        let feed = try SQLiteDatabase(path: databasePath, configuration: readOnly)
+
+        self.databasePath = databasePath
+        self.retention = retention
+        self.migrator = migrator
+        self.clock = clock
+        self.writer = Mutex(writer)
+        self.reader = Mutex(reader)
+        self.feed = Mutex(feed)
+    }
+
+    /// Closes the connections. Later calls throw `SQLiteError` (misuse, "database is closed")
+    /// and `isHealthy()` returns false. Idempotent; also done on deinit.
+    public func close() {
+        feed.withLock { $0.close() }
+        reader.withLock { $0.close() }
+        writer.withLock { $0.close() }
+    }
+
+    /// Whether the store is open and its schema is exactly the known migrations (for /readyz).
+    public func isHealthy() -> Bool {
+        reader.withLock { database in
+            database.isOpen && ((try? migrator.isUpToDate(database)) ?? false)
+        }
+    }
+
+    // MARK: Change feed
+
+    /// SQLite's `PRAGMA data_version`: changes whenever any connection, in this or another
+    /// process, commits. Poll it cheaply and call `heads()` when it moved.
+    public func dataVersion() throws -> Int64 {
+        try feed.withLock { database in
+            try database.queryFirst("PRAGMA data_version") { $0.int64(at: 0) } ?? 0
+        }
+    }
+
+    /// The active version of every (project, namespace) that has one.
+    public func heads() throws -> [HeadKey: Int64] {
+        try read { database in
+            let rows = try database.query("SELECT project, namespace, active_version FROM template_heads") {
+                (HeadKey(project: $0.text(at: 0), namespace: $0.text(at: 1)), $0.int64(at: 2))
+            }
+            return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    // MARK: Connection access
+
+    // `body` is @Sendable so that handing it the connection does not merge the connection's
+    // region with the caller's; the connection never leaves the mutex.
+
+    /// Runs `body` on the reader connection.
+    func read<Result: Sendable>(_ body: @Sendable (SQLiteDatabase) throws -> Result) throws -> Result {
+        try reader.withLock { database in try body(database) }
+    }
+
+    /// Runs `body` in an IMMEDIATE transaction on the writer connection.
+    func write<Result: Sendable>(_ body: @Sendable (SQLiteDatabase) throws -> Result) throws -> Result {
+        try writer.withLock { database in
+            try database.inTransaction(.immediate) { try body(database) }
+        }
+    }
+
+    /// `updateTime` for a new version: now, in ms, but never before `previous` so that time
+    /// filters agree with version order even if the wall clock steps back.
+    func nextUpdateTime(after previous: Int64?) -> Int64 {
+        let now = Self.milliseconds(clock())
+        return max(now, previous ?? now)
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 {
+        let value = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        guard value > Double(Int64.min) else { return .min }
+        guard value < Double(Int64.max) else { return .max }
+        return Int64(value)
+    }
+
+    static func date(milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    static func validate(namespace: String) throws {
+        guard TemplateNamespace.all.contains(namespace) else {
+            throw StoreError.invalidArgument(
+                "namespace must be 'firebase' or 'firebase-server', got '\(namespace)'")
+        }
+    }
+}

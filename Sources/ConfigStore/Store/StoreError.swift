@@ -1,0 +1,36 @@
+/// Errors of the store that callers map to API responses. SQLite failures stay `SQLiteError`.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `expectedVersion` was not the active version; `current` is (0 before the first publish).
+    case versionMismatch(current: Int64)
+    /// The version does not exist: never published, or pruned by retention.
+    case versionNotFound(Int64)
+    /// A rollback must name a version older than the active one.
+    case rollbackTargetNotOlder(target: Int64, current: Int64)
+    /// No project has this ID.
+    case projectNotFound(String)
+    /// `upsertProject` would give a second project the same number.
+    case projectNumberTaken(number: String, project: String)
+    /// A `pageToken` this store did not issue.
+    case invalidPageToken(String)
+    /// An argument out of range; the message names it.
+    case invalidArgument(String)
+
+    public var description: String {
+        switch self {
+        case .versionMismatch(let current):
+            "version mismatch: the active version is \(current)"
+        case .versionNotFound(let number):
+            "version \(number) not found (never published or no longer retained)"
+        case .rollbackTargetNotOlder(let target, let current):
+            "cannot roll back to version \(target): it must be older than the active version \(current)"
+        case .projectNotFound(let id):
+            "project '\(id)' not found"
+        case .projectNumberTaken(let number, let project):
+            "project number \(number) already belongs to project '\(project)'"
+        case .invalidPageToken(let token):
+            "invalid pageToken '\(token)'"
+        case .invalidArgument(let message):
+            message
+        }
+    }
+}

@@ -1,0 +1,47 @@
+public import Foundation
+
+/// One stored template version and its metadata.
+///
+/// `templateJSON` holds the template bytes exactly as published; listings made without
+/// `includeTemplateJSON` leave it empty.
+public struct StoredVersion: Sendable, Equatable {
+    /// The project ID.
+    public var project: String
+    /// `firebase` (client template) or `firebase-server` (server template).
+    public var namespace: String
+    /// 1 for the first publish, then +1 per publish or rollback, without gaps.
+    public var versionNumber: Int64
+    /// When the version was committed, at millisecond precision; never earlier than the
+    /// previous version's time.
+    public var updateTime: Date
+    /// Who published it (an email address), if known.
+    public var updateUser: String?
+    /// The publisher's description.
+    public var description: String?
+    /// `REST_API`, `CONSOLE`, `ADMIN_SDK_NODE`, ...
+    public var updateOrigin: String
+    /// `INCREMENTAL_UPDATE`, `FORCED_UPDATE` or `ROLLBACK` (see `TemplateUpdateType`).
+    public var updateType: String
+    /// For a rollback, the version whose content it copied.
+    public var rollbackSource: Int64?
+    /// The template JSON bytes.
+    public var templateJSON: [UInt8]
+
+    /// - Parameters: see the properties.
+    public init(
+        project: String, namespace: String, versionNumber: Int64, updateTime: Date,
+        updateUser: String?, description: String?, updateOrigin: String, updateType: String,
+        rollbackSource: Int64?, templateJSON: [UInt8]
+    ) {
+        self.project = project
+        self.namespace = namespace
+        self.versionNumber = versionNumber
+        self.updateTime = updateTime
+        self.updateUser = updateUser
+        self.description = description
+        self.updateOrigin = updateOrigin
+        self.updateType = updateType
+        self.rollbackSource = rollbackSource
+        self.templateJSON = templateJSON
+    }
+}

@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct ConfigStorePlaceholderTests {
-    @Test func builds() { #expect(Bool(true)) }
-}
