@@ -48,6 +48,7 @@ let package = Package(
             name: "ConfigServer",
             dependencies: [
                 "ConfigCore", "ConfigStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

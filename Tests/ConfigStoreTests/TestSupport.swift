@@ -64,7 +64,7 @@ extension RemoteConfigStore {
 
     /// Publishes `{"n":<tag>}` to p1/firebase without a version check.
     @discardableResult
-    func publishTag(_ tag: Int, namespace: String = TemplateNamespace.client) throws -> StoredVersion {
+    func publishTag(_ tag: Int, namespace: String = StoredNamespace.client) throws -> StoredVersion {
         try publish(
             project: "p1", namespace: namespace, templateJSON: Array("{\"n\":\(tag)}".utf8), expectedVersion: nil,
             metadata: PublishMetadata(updateUser: "dev@example.com", description: "tag \(tag)"))

@@ -113,3 +113,14 @@ struct ClientRequest {
         return ISO8601DateFormatter().date(from: text)
     }
 }
+
+extension ClientRequest {
+    /// Reads a JSON body for an admin or client endpoint; malformed input is a 400.
+    static func parseBody(_ body: [UInt8], limit: Int) throws(APIError) -> ClientRequest {
+        do {
+            return try ClientRequest(body: body, maxInflatedBytes: limit)
+        } catch {
+            throw APIError.badRequest(error.message)
+        }
+    }
+}

@@ -35,7 +35,7 @@ public enum TemplateUpdateType {
 }
 
 /// The template namespaces the store accepts.
-public enum TemplateNamespace {
+public enum StoredNamespace {
     /// Client templates.
     public static let client = "firebase"
     /// Server templates.

@@ -146,7 +146,7 @@ public final class RemoteConfigStore: Sendable {
     }
 
     static func validate(namespace: String) throws {
-        guard TemplateNamespace.all.contains(namespace) else {
+        guard StoredNamespace.all.contains(namespace) else {
             throw StoreError.invalidArgument(
                 "namespace must be 'firebase' or 'firebase-server', got '\(namespace)'")
         }
