@@ -107,7 +107,7 @@ import Testing
         #expect(compiled.entries(for: ConditionOutcomes([false])).isEmpty)
         #expect(compiled.entries(for: ConditionOutcomes([true])).map(\.value) == ["x"])
         let explanation = compiled.explain(for: ConditionOutcomes([false]))
-        #expect(explanation.parameters == [ParameterExplanation(key: "bare", group: nil, source: .none, condition: nil, effect: .noValue, value: nil)])
+        #expect(explanation.parameters == [ParameterExplanation(key: "bare", group: nil, source: .unset, condition: nil, effect: .noValue, value: nil)])
     }
 
     @Test func toleratesTemplatesThatSkippedValidation() throws {

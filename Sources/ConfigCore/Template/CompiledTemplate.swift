@@ -80,7 +80,7 @@ public struct CompiledTemplate: Sendable {
         let explanations = parameters.map { parameter in
             let (conditionIndex, value) = parameter.resolve(outcomes)
             let source: ParameterExplanation.Source =
-                conditionIndex != nil ? .conditionalValue : value != nil ? .defaultValue : .none
+                conditionIndex != nil ? .conditionalValue : value != nil ? .defaultValue : .unset
             let effect: ParameterExplanation.Effect
             var served: String?
             switch value {

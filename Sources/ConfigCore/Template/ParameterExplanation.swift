@@ -7,7 +7,7 @@ public struct ParameterExplanation: Sendable, Equatable, Codable {
         /// The default value: no true condition has a conditional value.
         case defaultValue
         /// Nothing: no conditional value applied and there is no default value.
-        case none
+        case unset
     }
 
     /// What the client gets.

@@ -1,7 +1,8 @@
 /// A template (or template ETag) that Firebase would refuse: answered `400 INVALID_ARGUMENT`.
 ///
 /// Holds every problem found (up to `TemplateLimits.maxReportedIssues`), in a stable order:
-/// version, conditions in list order, parameters by key, then template-wide totals.
+/// version, conditions in list order, groups by name, parameters by key, then template-wide
+/// totals.
 public struct TemplateValidationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One problem at one place in the template JSON.
     public struct Issue: Sendable, Equatable, Codable, CustomStringConvertible {
