@@ -1,0 +1,58 @@
+/// A condition ready to evaluate: its expression or structured rule parsed once.
+enum CompiledCondition: Sendable {
+    /// A client-template expression.
+    case expression(ConditionExpression)
+    /// A server-template rule, with the `OneOfCondition` JSON that `serverRemoteConfig` returns.
+    case structured(ServerCondition, json: JSONValue)
+
+    func evaluate(in context: EvaluationContext) -> Bool {
+        switch self {
+        case .expression(let expression): expression.evaluate(in: context)
+        case .structured(let condition, _): condition.evaluate(in: context)
+        }
+    }
+
+    /// Parses the condition at `conditions[index]` for a template of `namespace`.
+    ///
+    /// Client templates need an `expression`. Server templates take either a structured
+    /// `condition` or an expression that compiles to one (spec §5.1). The issue names the member
+    /// at fault and, for syntax errors, the offset into the expression.
+    static func compile(
+        _ condition: RemoteConfigCondition, at index: Int, namespace: TemplateNamespace
+    ) throws(TemplateValidationError) -> CompiledCondition {
+        func failure(_ path: String, _ message: String) -> TemplateValidationError {
+            TemplateValidationError(issues: [.init(path: path, message: message)])
+        }
+        let path = "conditions[\(index)]"
+        switch (condition.expression, condition.condition) {
+        case (.some, .some):
+            throw failure(path, "condition '\(condition.name)' has both an expression and a structured condition; give one")
+        case (nil, nil):
+            let wanted = namespace == .client ? "an expression" : "an expression or a structured condition"
+            throw failure(path, "condition '\(condition.name)' needs \(wanted)")
+        case (nil, .some(let json)):
+            guard namespace == .server else {
+                throw failure(path + ".condition", "structured conditions are only for firebase-server templates; give an expression")
+            }
+            do {
+                return .structured(try ServerCondition(json: json), json: json)
+            } catch {
+                throw failure(path + ".condition", "invalid condition '\(condition.name)': \(error.message)")
+            }
+        case (.some(let source), nil):
+            let parsed: ConditionExpression
+            do {
+                parsed = try ConditionExpression.parse(source)
+            } catch {
+                throw failure(path + ".expression", "condition '\(condition.name)' does not parse: \(error.message) at offset \(error.offset)")
+            }
+            guard namespace == .server else { return .expression(parsed) }
+            do {
+                let structured = try parsed.serverCondition()
+                return .structured(structured, json: structured.json)
+            } catch {
+                throw failure(path + ".expression", "condition '\(condition.name)' cannot be used in a server template: \(error.message) at offset \(error.offset)")
+            }
+        }
+    }
+}
