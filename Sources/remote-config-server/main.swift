@@ -1,1 +1,3 @@
-print("remote-config-server")
+import ConfigServer
+
+ServeCommand.runFromCommandLine()

@@ -1,0 +1,65 @@
+import ConfigStore
+import EventLoop
+import Foundation
+import HTTP1
+
+/// Projects and their client API keys, beyond the config file's declarations.
+extension Application {
+    private struct ProjectJSON: Encodable {
+        let projectId: String
+        let projectNumber: String
+        let displayName: String
+    }
+
+    /// `GET /v1/projects` lists; `POST /v1/projects` `{"projectId", "projectNumber", "displayName"}` creates.
+    func handleProjects(_ exchange: Exchange) throws {
+        try exchange.allow([.get, .post])
+        _ = try requireAdmin(exchange)
+        if exchange.request.head.method == .get {
+            let list = projects.all.map { ProjectJSON(projectId: $0.id, projectNumber: $0.number, displayName: $0.displayName) }
+            exchange.respond(.json(Self.encode(["projects": list])))
+            return
+        }
+        let body = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
+        guard let id = body.string("projectId"), let number = body.string("projectNumber") else {
+            throw APIError.badRequest("A project needs 'projectId' and 'projectNumber'.")
+        }
+        var declaration = ProjectDeclaration(id: id, number: number, displayName: body.string("displayName"))
+        declaration.percentSeed = body.string("percentSeed")
+        var probe = ServerConfiguration()
+        probe.projects = [declaration]
+        do { try probe.validate() } catch { throw APIError.badRequest("\(error)") }
+        if let existing = projects.project(id) ?? projects.project(number), existing.id != id || existing.number != number {
+            throw APIError(409, "Project id or number already in use by '\(existing.id)'.")
+        }
+        let project = StoredProject(id: id, number: number, displayName: declaration.displayName ?? id,
+                                    percentSeed: declaration.percentSeed ?? "")
+        exchange.answerFromStore { [self] in
+            try store.upsertProject(project)
+            projects.add(project)
+            return .json(Self.encode(ProjectJSON(projectId: id, projectNumber: number, displayName: project.displayName)))
+        }
+    }
+
+    /// `POST /v1/projects/{p}/apiKeys` `{"name": "ios-app"}` → a new client API key, shown once.
+    func handleAPIKeys(_ exchange: Exchange, project: StoredProject) throws {
+        try exchange.allow([.post])
+        _ = try requireAdmin(exchange)
+        let body = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
+        let name = body.string("name") ?? "client"
+        var generator = SystemRandomNumberGenerator()
+        let key = "rcs_" + (0..<24).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let digest = AccessControl.digest(key)
+        exchange.answerFromStore { [self] in
+            try store.addAPIKey(project: project.id, keyHash: AccessControl.hex(digest), name: name)
+            access.addAPIKeyDigest(digest, project: project.id)
+            return .json(Self.encode(["name": name, "key": key, "project": project.id]))
+        }
+    }
+
+    static func encode(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? Array(encoder.encode(value))) ?? Array("{}".utf8)
+    }
+}

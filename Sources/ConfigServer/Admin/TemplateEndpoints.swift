@@ -1,0 +1,153 @@
+import ConfigCore
+import ConfigStore
+import EventLoop
+import Foundation
+import HTTP1
+
+/// The management API of spec §2: get, publish, validate.
+extension Application {
+    func handleTemplate(_ exchange: Exchange, project: StoredProject, namespace: String, customMethod: String?) throws {
+        let identity = try requireAdmin(exchange)
+        let key = HeadKey(project: project.id, namespace: namespace)
+        switch customMethod {
+        case nil:
+            try exchange.allow([.get, .put])
+            if exchange.request.head.method == .get {
+                try getTemplate(exchange, project: project, key: key)
+            } else {
+                try publish(exchange, project: project, key: key, identity: identity)
+            }
+        case "listVersions":
+            try exchange.allow([.get])
+            try listVersions(exchange, key: key)
+        case "rollback":
+            try exchange.allow([.post])
+            try rollback(exchange, project: project, key: key, identity: identity)
+        case "diff":
+            try exchange.allow([.get])
+            try diff(exchange, project: project, key: key)
+        case "evaluate":
+            try exchange.allow([.post])
+            try evaluate(exchange, project: project, key: key)
+        case "adoption":
+            try exchange.allow([.get])
+            exchange.respond(.json(realtime.adoptionJSON(key: key)))
+        case "downloadDefaults":
+            try exchange.allow([.get])
+            try downloadDefaults(exchange, key: key)
+        default:
+            throw APIError.notFound("Unknown method 'remoteConfig:\(customMethod ?? "")'.")
+        }
+    }
+
+    /// `GET …/remoteConfig[?versionNumber=N]` (spec §2.3); before the first publish an empty
+    /// template with ETag `etag-<number>-0`.
+    private func getTemplate(_ exchange: Exchange, project: StoredProject, key: HeadKey) throws {
+        if let requested = exchange.uri["versionNumber"] ?? exchange.uri["version_number"] {
+            let number = try Self.versionNumber(requested, field: "versionNumber")
+            exchange.answerFromStore { [self] in
+                guard let stored = try store.version(project: key.project, namespace: key.namespace, number: number) else {
+                    throw APIError.notFound("Version \(number) of project '\(project.id)' not found (never published or no longer retained).")
+                }
+                let active = try ActiveTemplate(stored: stored, projectNumber: project.number)
+                return Self.templateResponse(active.rendered, etag: active.etag)
+            }
+            return
+        }
+        if let active = templates.active(key) {
+            exchange.respond(Self.templateResponse(active.rendered, etag: active.etag))
+        } else {
+            let empty = Array(TemplateJSON.encode(RemoteConfigTemplate()))
+            exchange.respond(Self.templateResponse(empty, etag: TemplateETag(projectNumber: project.number, versionNumber: 0).description))
+        }
+    }
+
+    /// `PUT …/remoteConfig` with `If-Match` (spec §2.4).
+    private func publish(_ exchange: Exchange, project: StoredProject, key: HeadKey, identity: AccessControl.AdminIdentity) throws {
+        guard let ifMatch = exchange.request.head.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), !ifMatch.isEmpty else {
+            throw APIError.badRequest("The If-Match header is required: send the ETag of the template you edited, or '*' to force.")
+        }
+        let namespace = TemplateNamespace(rawValue: key.namespace) ?? .client
+        var template = try decodeValidTemplate(exchange.request.body, namespace: namespace)
+        let description = template.version?.description
+        template.version = nil
+        if Self.isTrue(exchange.uri["validateOnly"] ?? exchange.uri["validate_only"]) {
+            let etag = TemplateETag.validateOnly(projectNumber: project.number).description
+            exchange.respond(Self.templateResponse(Array(TemplateJSON.encode(template)), etag: etag))
+            return
+        }
+        let expected = try expectedVersion(ifMatch: ifMatch, project: project)
+        let metadata = PublishMetadata(
+            updateUser: identity.name, description: description, updateOrigin: "REST_API",
+            updateType: expected == nil ? TemplateUpdateType.forcedUpdate : TemplateUpdateType.incrementalUpdate)
+        let json = Array(TemplateJSON.encode(template))
+        exchange.answerFromStore { [self] in
+            let stored: StoredVersion
+            do {
+                stored = try store.publish(project: key.project, namespace: key.namespace, templateJSON: json,
+                                           expectedVersion: expected, metadata: metadata)
+            } catch StoreError.versionMismatch(let current) {
+                throw Self.versionMismatch(expected: expected ?? 0, current: current, project: project)
+            }
+            return published(stored, project: project)
+        }
+    }
+
+    /// After a commit: serve the new version here, tell held clients and other workers.
+    func published(_ stored: StoredVersion, project: StoredProject) -> HTTPResponse {
+        metrics.recordPublish()
+        let active = templates.install(stored)
+        realtime.announce(HeadKey(project: stored.project, namespace: stored.namespace), version: stored.versionNumber)
+        guard let active else { return APIError(500, "The version was stored but cannot be served.").response }
+        return Self.templateResponse(active.rendered, etag: active.etag)
+    }
+
+    /// Decodes and validates a template body; every problem is a 400 naming its path.
+    func decodeValidTemplate(_ body: [UInt8], namespace: TemplateNamespace) throws -> RemoteConfigTemplate {
+        guard !body.isEmpty else { throw APIError.badRequest("The request body must be a template (JSON object).") }
+        do {
+            let template = try RemoteConfigTemplate.decode(json: Data(body))
+            try validator.validate(template, namespace: namespace)
+            _ = try CompiledTemplate(template, namespace: namespace)
+            return template
+        } catch {
+            throw APIError.badRequest("Invalid template: \(error.message)")
+        }
+    }
+
+    private func expectedVersion(ifMatch: String, project: StoredProject) throws -> Int64? {
+        if ifMatch == "*" { return nil }
+        let unquoted = ifMatch.hasPrefix("\"") && ifMatch.hasSuffix("\"") && ifMatch.count >= 2
+            ? String(ifMatch.dropFirst().dropLast()) : ifMatch
+        guard let etag = TemplateETag(unquoted) else {
+            throw APIError.badRequest("If-Match '\(ifMatch)' is not a template ETag (etag-<projectNumber>-<version>) or '*'.")
+        }
+        guard etag.projectNumber == project.number || etag.projectNumber == project.id else {
+            throw APIError(400, "[VERSION_MISMATCH]: The ETag belongs to project \(etag.projectNumber), not \(project.number).",
+                           canonicalStatus: "FAILED_PRECONDITION")
+        }
+        return etag.versionNumber
+    }
+
+    static func versionMismatch(expected: Int64, current: Int64, project: StoredProject) -> APIError {
+        APIError(400, "[VERSION_MISMATCH]: Expected version \(expected), found \(current) for project: \(project.number)",
+                 canonicalStatus: "FAILED_PRECONDITION")
+    }
+
+    static func templateResponse(_ body: [UInt8], etag: String) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add(name: "ETag", value: etag)
+        return .json(body, headers: headers)
+    }
+
+    static func versionNumber(_ text: String, field: String) throws -> Int64 {
+        guard let number = Int64(text), number > 0 else {
+            throw APIError.badRequest("\(field) must be a positive integer, got '\(text)'.")
+        }
+        return number
+    }
+
+    static func isTrue(_ value: String?) -> Bool {
+        value?.lowercased() == "true" || value == "1"
+    }
+}

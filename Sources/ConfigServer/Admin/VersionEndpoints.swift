@@ -1,0 +1,153 @@
+import ConfigCore
+import ConfigStore
+import EventLoop
+import Foundation
+import HTTP1
+
+/// Version history (spec §2.5, §2.6) and the endpoints beyond Firebase: diff, dry-run
+/// evaluation, defaults download, the compiled server template.
+extension Application {
+    private struct VersionList: Encodable {
+        let versions: [TemplateVersion]
+        let nextPageToken: String?
+    }
+
+    /// `GET …/remoteConfig:listVersions`, newest first.
+    func listVersions(_ exchange: Exchange, key: HeadKey) throws {
+        let uri = exchange.uri
+        let pageSize = try (uri["pageSize"] ?? uri["page_size"]).map { text -> Int in
+            guard let size = Int(text), (1...300).contains(size) else {
+                throw APIError.badRequest("pageSize must be an integer from 1 to 300, got '\(text)'.")
+            }
+            return size
+        } ?? 100
+        let endVersion = try (uri["endVersionNumber"] ?? uri["end_version_number"]).map {
+            try Self.versionNumber($0, field: "endVersionNumber")
+        }
+        let startTime = try Self.timestamp(uri["startTime"] ?? uri["start_time"], field: "startTime")
+        let endTime = try Self.timestamp(uri["endTime"] ?? uri["end_time"], field: "endTime")
+        let pageToken = uri["pageToken"] ?? uri["page_token"]
+        exchange.answerFromStore { [self] in
+            do {
+                let page = try store.listVersions(
+                    project: key.project, namespace: key.namespace, pageSize: pageSize, pageToken: pageToken,
+                    endVersionNumber: endVersion, startTime: startTime, endTime: endTime)
+                let list = VersionList(versions: page.versions.map(TemplateVersion.init), nextPageToken: page.nextPageToken)
+                return .json(Array(TemplateJSON.encode(list)))
+            } catch let error as StoreError {
+                throw APIError.badRequest(error.description)
+            }
+        }
+    }
+
+    /// `POST …/remoteConfig:rollback` with `versionNumber` in the body or the query.
+    func rollback(_ exchange: Exchange, project: StoredProject, key: HeadKey, identity: AccessControl.AdminIdentity) throws {
+        var text = exchange.uri["versionNumber"] ?? exchange.uri["version_number"]
+        if text == nil, !exchange.request.body.isEmpty {
+            let body = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
+            text = body.string("versionNumber")
+        }
+        guard let text else { throw APIError.badRequest("rollback needs 'versionNumber' in the body or the query.") }
+        let target = try Self.versionNumber(text, field: "versionNumber")
+        let metadata = PublishMetadata(updateUser: identity.name, description: nil, updateOrigin: "REST_API",
+                                       updateType: TemplateUpdateType.rollback)
+        exchange.answerFromStore { [self] in
+            do {
+                let stored = try store.rollback(project: key.project, namespace: key.namespace, to: target, metadata: metadata)
+                return published(stored, project: project)
+            } catch StoreError.versionNotFound(let number) {
+                throw APIError.notFound("Version \(number) of project '\(project.id)' not found (never published or no longer retained).")
+            } catch let error as StoreError {
+                throw APIError.badRequest(error.description)
+            }
+        }
+    }
+
+    /// `GET …/remoteConfig:diff?from=A&to=B` (B defaults to the active version).
+    func diff(_ exchange: Exchange, project: StoredProject, key: HeadKey) throws {
+        guard let fromText = exchange.uri["from"] else { throw APIError.badRequest("diff needs 'from' (a version number).") }
+        let from = try Self.versionNumber(fromText, field: "from")
+        let to = try exchange.uri["to"].map { try Self.versionNumber($0, field: "to") }
+        exchange.answerFromStore { [self] in
+            func load(_ number: Int64) throws -> RemoteConfigTemplate {
+                guard let stored = try store.version(project: key.project, namespace: key.namespace, number: number) else {
+                    throw APIError.notFound("Version \(number) of project '\(project.id)' not found.")
+                }
+                return try RemoteConfigTemplate.decode(json: Data(stored.templateJSON))
+            }
+            let target = to ?? templates.currentVersion(key)
+            let diff = TemplateDiff(from: try load(from), to: try load(target))
+            return .json(Array(TemplateJSON.encode(DiffAnswer(from: "\(from)", to: "\(target)", diff: diff))))
+        }
+    }
+
+    private struct DiffAnswer: Encodable {
+        let from: String
+        let to: String
+        let diff: TemplateDiff
+    }
+
+    /// `POST …/remoteConfig:evaluate`: what a client with this context would get, and why.
+    func evaluate(_ exchange: Exchange, project: StoredProject, key: HeadKey) throws {
+        let request = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
+        let context = request.evaluationContext(now: Date(), defaultPercentSeed: project.percentSeed)
+        guard let active = templates.active(key) else {
+            throw APIError.notFound("Project '\(project.id)' has no '\(key.namespace)' template yet.")
+        }
+        let outcomes = active.compiled.conditionOutcomes(for: context)
+        let entries = Dictionary(active.compiled.entries(for: outcomes).map { ($0.key, $0.value) }) { first, _ in first }
+        let answer = EvaluationAnswer(templateVersion: "\(active.versionNumber)", entries: entries,
+                                      explanation: active.compiled.explain(for: outcomes))
+        exchange.respond(.json(Array(TemplateJSON.encode(answer))))
+    }
+
+    private struct EvaluationAnswer: Encodable {
+        let templateVersion: String
+        let entries: [String: String]
+        let explanation: TemplateExplanation
+    }
+
+    /// `GET …/remoteConfig:downloadDefaults?format=JSON|XML|PLIST` (spec §2.7).
+    func downloadDefaults(_ exchange: Exchange, key: HeadKey) throws {
+        let format = (exchange.uri["format"] ?? "JSON").uppercased()
+        var defaults: [(String, String)] = []
+        if let template = templates.active(key)?.template {
+            for entry in template.allParameters {
+                if case .value(let value)? = entry.parameter.defaultValue { defaults.append((entry.key, value)) }
+            }
+        }
+        let body: String
+        var headers = HTTPHeaders()
+        switch format {
+        case "JSON":
+            body = String(decoding: TemplateJSON.encode(Dictionary(defaults) { first, _ in first }), as: UTF8.self)
+            headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        case "XML":
+            body = DefaultsDocument.androidXML(defaults)
+            headers.add(name: "Content-Type", value: "application/xml; charset=utf-8")
+        case "PLIST":
+            body = DefaultsDocument.plist(defaults)
+            headers.add(name: "Content-Type", value: "application/x-plist; charset=utf-8")
+        default:
+            throw APIError.badRequest("format must be JSON, XML or PLIST, got '\(format)'.")
+        }
+        exchange.respond(HTTPResponse(status: 200, headers: headers, body: Array(body.utf8)))
+    }
+
+    /// `GET …/namespaces/firebase-server/serverRemoteConfig` (spec §5.1).
+    func getServerTemplate(_ exchange: Exchange, project: StoredProject) throws {
+        let key = HeadKey(project: project.id, namespace: TemplateNamespace.server.rawValue)
+        guard let active = templates.active(key) else {
+            throw APIError.notFound("Project '\(project.id)' has no server template yet.")
+        }
+        exchange.respond(Self.templateResponse(Array(TemplateJSON.encode(active.compiled.serverRemoteConfig)), etag: active.etag))
+    }
+
+    static func timestamp(_ text: String?, field: String) throws -> Date? {
+        guard let text else { return nil }
+        guard let timestamp = Timestamp(rfc3339: text) else {
+            throw APIError.badRequest("\(field) must be an RFC 3339 timestamp, got '\(text)'.")
+        }
+        return timestamp.date
+    }
+}

@@ -1,0 +1,64 @@
+import ConfigCore
+import ConfigStore
+import Foundation
+import Synchronization
+
+/// The published version of one template, ready to serve: parsed, compiled, rendered once.
+final class ActiveTemplate: Sendable {
+    let key: HeadKey
+    let projectNumber: String
+    let versionNumber: Int64
+    let compiled: CompiledTemplate
+    /// The template with its `version` block, as GET returns it.
+    let rendered: [UInt8]
+    let etag: String
+    /// Fetch answers by condition-outcome vector: clients that satisfy the same conditions
+    /// get the same bytes, so a cache hit skips resolution and encoding.
+    private let fetchAnswers = Mutex<[ConditionOutcomes: FetchAnswer]>([:])
+    private static let maxCachedAnswers = 4096
+
+    init(stored: StoredVersion, projectNumber: String) throws(TemplateValidationError) {
+        key = HeadKey(project: stored.project, namespace: stored.namespace)
+        self.projectNumber = projectNumber
+        versionNumber = stored.versionNumber
+        var template = try RemoteConfigTemplate.decode(json: Data(stored.templateJSON))
+        template.version = TemplateVersion(stored)
+        let namespace = TemplateNamespace(rawValue: stored.namespace) ?? .client
+        compiled = try CompiledTemplate(template, namespace: namespace)
+        rendered = Array(TemplateJSON.encode(template))
+        etag = TemplateETag(projectNumber: projectNumber, versionNumber: stored.versionNumber).description
+    }
+
+    var template: RemoteConfigTemplate { compiled.template }
+
+    /// The answer for `outcomes`, computed once.
+    func fetchAnswer(for outcomes: ConditionOutcomes, metrics: ServerMetrics) -> FetchAnswer {
+        if let cached = fetchAnswers.withLock({ $0[outcomes] }) {
+            metrics.recordAnswerCacheHit()
+            return cached
+        }
+        let answer = FetchAnswer(
+            entries: compiled.entries(for: outcomes), templateVersion: versionNumber,
+            projectNumber: projectNumber, namespace: key.namespace)
+        fetchAnswers.withLock { cache in
+            if cache.count >= Self.maxCachedAnswers { cache.removeAll(keepingCapacity: true) }
+            cache[outcomes] = answer
+        }
+        return answer
+    }
+}
+
+extension TemplateVersion {
+    /// The `version` block of a stored version (spec §2.2).
+    init(_ stored: StoredVersion) {
+        self.init(
+            versionNumber: stored.versionNumber,
+            updateTime: Timestamp(stored.updateTime),
+            updateUser: stored.updateUser.map { TemplateUser(email: $0) },
+            description: stored.description,
+            updateOrigin: UpdateOrigin(rawValue: stored.updateOrigin),
+            updateType: UpdateType(rawValue: stored.updateType),
+            rollbackSource: stored.rollbackSource
+        )
+    }
+}

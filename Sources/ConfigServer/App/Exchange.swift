@@ -1,0 +1,58 @@
+import EventLoop
+import HTTP1
+import Dispatch
+import Logging
+
+/// One request being answered: what came in and how to reply.
+struct Exchange: Sendable {
+    let request: HTTPRequest
+    let uri: RequestURI
+    let context: RequestContext
+    let responder: Responder
+    let route: Route
+    let application: Application
+
+    /// The route's name for metrics, without ids.
+    var routeName: String {
+        switch route {
+        case .health: "healthz"
+        case .ready: "readyz"
+        case .metrics: "metrics"
+        case .openAPI: "openapi"
+        case .projects: "projects"
+        case .apiKeys: "apiKeys"
+        case .template(_, _, let method): method.map { "remoteConfig:\($0)" } ?? "remoteConfig"
+        case .serverTemplate: "serverRemoteConfig"
+        case .fetch: "fetch"
+        case .stream: "streamFetchInvalidations"
+        }
+    }
+
+    func respond(_ response: HTTPResponse) {
+        application.respond(responder, route: routeName, response)
+    }
+
+    func fail(_ error: APIError) {
+        respond(error.response)
+    }
+
+    /// 405 unless the method is one of `methods`.
+    func allow(_ methods: [HTTPMethod]) throws {
+        guard methods.contains(request.head.method) else { throw APIError.methodNotAllowed(methods) }
+    }
+
+    /// Runs `work` on the store queue and answers with what it returns or throws.
+    func answerFromStore(_ work: @escaping @Sendable () throws -> HTTPResponse) {
+        let exchange = self
+        application.storeQueue.async {
+            do {
+                exchange.respond(try work())
+            } catch let error as APIError {
+                exchange.fail(error)
+            } catch {
+                exchange.application.logger.error("store operation failed", metadata: ["error": "\(error)"])
+                exchange.fail(APIError(500, "Internal error: the store operation failed."))
+            }
+        }
+    }
+}

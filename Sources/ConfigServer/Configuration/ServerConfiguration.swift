@@ -1,0 +1,164 @@
+public import Foundation
+
+/// Everything the daemon can be told, from the config file, then environment, then flags.
+///
+/// Every field has a default, so an empty file (or none) gives a working loopback server.
+public struct ServerConfiguration: Sendable, Codable, Equatable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// Holds `remote-config.sqlite`.
+    public var dataDir = "./data"
+    /// Worker processes; 0 means one per core.
+    public var workers = 0
+    public var adminTokens: [AdminTokenDeclaration] = []
+    public var projects: [ProjectDeclaration] = []
+    public var http = HTTPSettings()
+    public var fetch = FetchSettings()
+    public var realtime = RealtimeSettings()
+    public var templates = TemplateSettings()
+    /// Start even when listening beyond loopback without a (non-default) admin token.
+    public var allowInsecureAdmin = false
+    /// Addresses whose `X-Forwarded-For` is believed (e.g. the reverse proxy).
+    public var trustedProxies: [String] = ["127.0.0.1", "::1"]
+    /// `trace`, `debug`, `info`, `notice`, `warning`, `error`, `critical`.
+    public var logLevel = "info"
+
+    public init() {}
+
+    /// The token shipped in `config/remote-config.json` for the quick start; refused beyond loopback.
+    public static let quickStartAdminToken = "dev-admin-token"
+
+    public var databasePath: String {
+        URL(fileURLWithPath: dataDir).appendingPathComponent("remote-config.sqlite").path
+    }
+
+    /// Reads a JSON config file; a missing field keeps its default, an unknown one is an error
+    /// (a misspelt setting must not be silently ignored).
+    public static func load(from path: String) throws -> ServerConfiguration {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ConfigurationError("cannot read config file \(path): \(error.localizedDescription)")
+        }
+        do {
+            let defaults = try JSONSerialization.jsonObject(with: JSONEncoder().encode(ServerConfiguration()))
+            guard let file = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw ConfigurationError("\(path): the top level must be a JSON object")
+            }
+            let merged = try merge(file, over: defaults as? [String: Any] ?? [:], path: "")
+            return try JSONDecoder().decode(ServerConfiguration.self, from: JSONSerialization.data(withJSONObject: merged))
+        } catch let error as DecodingError {
+            throw ConfigurationError("\(path): \(DecodingErrorDescription(error))")
+        } catch let error as ConfigurationError {
+            throw ConfigurationError("\(path): \(error.description)")
+        } catch {
+            throw ConfigurationError("\(path): not valid JSON (\(error.localizedDescription))")
+        }
+    }
+
+    /// Overlays `file` on `defaults`, object by object; arrays and scalars replace.
+    private static func merge(_ file: [String: Any], over defaults: [String: Any], path: String) throws -> [String: Any] {
+        var result = defaults
+        for (key, value) in file {
+            // Keys starting with '$' are comments.
+            if key.hasPrefix("$") { continue }
+            let keyPath = path.isEmpty ? key : "\(path).\(key)"
+            guard let defaultValue = defaults[key] else { throw ConfigurationError("unknown setting '\(keyPath)'") }
+            if let nested = value as? [String: Any], let nestedDefault = defaultValue as? [String: Any] {
+                result[key] = try merge(nested, over: nestedDefault, path: keyPath)
+            } else {
+                result[key] = value
+            }
+        }
+        return result
+    }
+
+    /// Fails with a message naming the problem.
+    public func validate() throws {
+        guard (0...65535).contains(port) else { throw ConfigurationError("port \(port) is out of range") }
+        guard workers >= 0, workers <= 64 else { throw ConfigurationError("workers must be between 0 and 64") }
+        var seen = Set<String>()
+        for project in projects {
+            guard !project.id.isEmpty, project.id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }),
+                  !project.id.allSatisfy(\.isNumber) else {
+                throw ConfigurationError("project id '\(project.id)' must be letters, digits, '-' or '_' and not all digits")
+            }
+            guard !project.number.isEmpty, project.number.allSatisfy(\.isNumber) else {
+                throw ConfigurationError("project '\(project.id)': number must be digits")
+            }
+            guard seen.insert(project.id).inserted, seen.insert(project.number).inserted else {
+                throw ConfigurationError("project '\(project.id)' is declared twice (id or number)")
+            }
+        }
+        for token in adminTokens where token.token == nil && token.sha256 == nil {
+            throw ConfigurationError("admin token '\(token.name)' needs 'token' or 'sha256'")
+        }
+        guard realtime.maxLifetimeSeconds > 0, realtime.maxLifetimeSeconds <= 320 else {
+            throw ConfigurationError("realtime.maxLifetimeSeconds must be 1...320 (iOS gives up at 330 s)")
+        }
+        guard realtime.heartbeatSeconds > 0 else { throw ConfigurationError("realtime.heartbeatSeconds must be positive") }
+    }
+
+    /// Whether `host` is a loopback address, where the quick-start defaults are acceptable.
+    public var bindsLoopbackOnly: Bool {
+        host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127.")
+    }
+}
+
+public struct AdminTokenDeclaration: Sendable, Codable, Equatable {
+    /// Recorded as `updateUser.email` of the versions this token publishes.
+    public var name: String
+    /// The token in clear (convenient, but prefer `sha256`).
+    public var token: String?
+    /// Lower-case hex SHA-256 of the token.
+    public var sha256: String?
+
+    public init(name: String, token: String? = nil, sha256: String? = nil) {
+        self.name = name
+        self.token = token
+        self.sha256 = sha256
+    }
+}
+
+public struct ProjectDeclaration: Sendable, Codable, Equatable {
+    public var id: String
+    public var number: String
+    public var displayName: String?
+    /// Client API keys that may fetch and listen.
+    public var apiKeys: [String]?
+    /// Seed of unseeded `percent` conditions.
+    public var percentSeed: String?
+
+    public init(id: String, number: String, displayName: String? = nil, apiKeys: [String]? = nil, percentSeed: String? = nil) {
+        self.id = id
+        self.number = number
+        self.displayName = displayName
+        self.apiKeys = apiKeys
+        self.percentSeed = percentSeed
+    }
+}
+
+/// An invalid setting; the message names it.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Turns a DecodingError into one line naming the field.
+func DecodingErrorDescription(_ error: DecodingError) -> String {
+    func path(_ context: DecodingError.Context) -> String {
+        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        return path.isEmpty ? "(top level)" : path
+    }
+    switch error {
+    case .typeMismatch(_, let context), .valueNotFound(_, let context):
+        return "\(path(context)): \(context.debugDescription)"
+    case .keyNotFound(let key, let context):
+        return "\(path(context)): missing '\(key.stringValue)'"
+    case .dataCorrupted(let context):
+        return "\(path(context)): \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)"
+    @unknown default:
+        return "\(error)"
+    }
+}

@@ -1,0 +1,53 @@
+/// HTTP limits and timeouts (seconds).
+public struct HTTPSettings: Sendable, Codable, Equatable {
+    public var maxHeaderBytes = 16 * 1024
+    public var maxHeaderCount = 100
+    public var maxURILength = 8 * 1024
+    public var maxBodyBytes = 2 * 1024 * 1024
+    public var headerTimeout = 10
+    public var bodyTimeout = 30
+    public var idleTimeout = 75
+    public var writeTimeout = 30
+    /// Open connections per worker (held streams included); beyond it new ones get a 503.
+    public var maxConnectionsPerWorker = 19_000
+    public var shutdownGracePeriod = 10
+    public var accessLog = true
+    public init() {}
+}
+
+/// Client fetch behaviour.
+public struct FetchSettings: Sendable, Codable, Equatable {
+    /// Require a project API key (`X-Goog-Api-Key` or `?key=`) on fetch and real-time.
+    public var requireAPIKey = true
+    /// Token bucket per app instance: burst size and refill per minute; 0 disables.
+    public var throttleBurst = 30
+    public var throttlePerMinute = 60
+    public init() {}
+}
+
+/// Real-time stream behaviour.
+public struct RealtimeSettings: Sendable, Codable, Equatable {
+    /// Held streams across all workers.
+    public var maxConnections = 100_000
+    /// Held streams per project across all workers; 0 = only the global cap.
+    public var maxConnectionsPerProject = 0
+    /// How often an idle stream gets a message (proxies with a 60 s read timeout keep it).
+    public var heartbeatSeconds = 45
+    /// Streams end cleanly after this long, minus up to `lifetimeJitterSeconds`.
+    public var maxLifetimeSeconds = 290
+    public var lifetimeJitterSeconds = 60
+    /// Retry hint for clients refused at the cap or told to go at shutdown; jittered ±50 %.
+    public var retryIntervalSeconds = 60
+    /// Invalidation messages per second per worker; 0 = as fast as possible.
+    public var notificationsPerSecond = 0
+    public init() {}
+}
+
+/// Template storage and validation.
+public struct TemplateSettings: Sendable, Codable, Equatable {
+    /// Versions kept per template; the active one is never pruned.
+    public var retention = 300
+    public var maxParameters = 2000
+    public var maxConditions = 500
+    public init() {}
+}

@@ -1,0 +1,148 @@
+public import ArgumentParser
+import CLinuxIO
+import Dispatch
+import Foundation
+import Glibc
+import Logging
+
+/// `remote-config-server`: the daemon. Settings come from the config file, then `RCS_*`
+/// environment variables, then flags.
+public struct ServeCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "remote-config-server",
+        abstract: "A self-hosted, real-time remote config server compatible with Firebase Remote Config.")
+
+    @Option(help: "JSON config file (env RCS_CONFIG).")
+    var config: String?
+    @Option(help: "Address to listen on (env RCS_HOST; default 127.0.0.1).")
+    var host: String?
+    @Option(help: "Port to listen on, 0 for any (env RCS_PORT; default 8080).")
+    var port: Int?
+    @Option(name: .customLong("data-dir"), help: "Directory of the SQLite database (env RCS_DATA_DIR; default ./data).")
+    var dataDir: String?
+    @Option(help: "Worker processes, 0 = one per core (env RCS_WORKERS).")
+    var workers: Int?
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error (env RCS_LOG_LEVEL).")
+    var logLevel: String?
+
+    public init() {}
+
+    /// Parses the command line and runs; exits with a message on bad input.
+    public static func runFromCommandLine() {
+        main()
+    }
+
+    public func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        var settings = try loadConfiguration(environment: environment)
+        let logger = Self.makeLogger(level: settings.logLevel, worker: environment["RCS_WORKER_INDEX"])
+        if let worker = WorkerEnvironment(environment) {
+            settings.port = worker.port
+            try WorkerProcess.run(settings, membership: worker.membership, logger: logger)
+            return
+        }
+        try checkSecurity(settings, logger: logger)
+        let limit = rcs_raise_nofile_limit()
+        let workerCount = settings.workers == 0 ? max(1, ProcessInfo.processInfo.activeProcessorCount) : settings.workers
+        logger.info("starting", metadata: [
+            "host": "\(settings.host)", "port": "\(settings.port)", "workers": "\(workerCount)",
+            "openFileLimit": "\(limit)",
+            "connectionsPerWorker": "\(min(settings.http.maxConnectionsPerWorker, max(0, limit - 64)))",
+        ])
+        if workerCount == 1 {
+            try WorkerProcess.run(settings, membership: nil, logger: logger)
+        } else {
+            try Supervisor(settings: settings, workers: workerCount, logger: logger).run()
+        }
+    }
+
+    /// File, then environment, then flags.
+    func loadConfiguration(environment: [String: String]) throws -> ServerConfiguration {
+        let explicitPath = config ?? environment["RCS_CONFIG"]
+        let path = explicitPath ?? "config/remote-config.json"
+        var settings = ServerConfiguration()
+        if explicitPath != nil || FileManager.default.fileExists(atPath: path) {
+            settings = try ServerConfiguration.load(from: path)
+        }
+        if let value = environment["RCS_HOST"] { settings.host = value }
+        if let value = environment["RCS_PORT"] {
+            guard let port = Int(value) else { throw ValidationError("RCS_PORT must be a number, got '\(value)'") }
+            settings.port = port
+        }
+        if let value = environment["RCS_DATA_DIR"] { settings.dataDir = value }
+        if let value = environment["RCS_WORKERS"] {
+            guard let count = Int(value) else { throw ValidationError("RCS_WORKERS must be a number, got '\(value)'") }
+            settings.workers = count
+        }
+        if let value = environment["RCS_LOG_LEVEL"] { settings.logLevel = value }
+        if let token = environment["RCS_ADMIN_TOKEN"], !token.isEmpty {
+            settings.adminTokens.append(AdminTokenDeclaration(name: "env", token: token))
+        }
+        if let host { settings.host = host }
+        if let port { settings.port = port }
+        if let dataDir { settings.dataDir = dataDir }
+        if let workers { settings.workers = workers }
+        if let logLevel { settings.logLevel = logLevel }
+        try settings.validate()
+        return settings
+    }
+
+    /// Beyond loopback the admin API must have a real token.
+    private func checkSecurity(_ settings: ServerConfiguration, logger: Logger) throws {
+        guard !settings.bindsLoopbackOnly else { return }
+        let realTokens = settings.adminTokens.filter { $0.token != ServerConfiguration.quickStartAdminToken }
+        guard realTokens.isEmpty || settings.adminTokens.count != realTokens.count else { return }
+        let problem = realTokens.isEmpty && settings.adminTokens.isEmpty
+            ? "no admin token is configured" : "the quick-start admin token is configured"
+        if settings.allowInsecureAdmin {
+            logger.warning("listening beyond loopback while \(problem)")
+            return
+        }
+        throw ValidationError("refusing to listen on \(settings.host): \(problem). Set RCS_ADMIN_TOKEN or adminTokens, or allowInsecureAdmin.")
+    }
+
+    static func makeLogger(level: String, worker: String?) -> Logger {
+        var logger = Logger(label: "remote-config-server") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = Logger.Level(rawValue: level) ?? .info
+        if let worker { logger[metadataKey: "worker"] = "\(worker)" }
+        return logger
+    }
+}
+
+/// What the supervisor tells a worker it spawns.
+struct WorkerEnvironment {
+    let membership: ServerInstance.GroupMembership
+    let port: Int
+
+    init?(_ environment: [String: String]) {
+        guard let index = environment["RCS_WORKER_INDEX"].flatMap(Int.init),
+              let workers = environment["RCS_WORKER_COUNT"].flatMap(Int.init),
+              let group = environment["RCS_WORKER_GROUP"],
+              let fd = environment["RCS_WORKER_SHARED_FD"].flatMap(Int32.init),
+              let port = environment["RCS_WORKER_PORT"].flatMap(Int.init) else { return nil }
+        membership = .init(group: group, index: index, workers: workers, sharedFD: fd)
+        self.port = port
+    }
+}
+
+/// Runs one serving process until SIGTERM or SIGINT, then shuts down gracefully.
+enum WorkerProcess {
+    static func run(_ settings: ServerConfiguration, membership: ServerInstance.GroupMembership?, logger: Logger) throws {
+        if membership != nil { _ = rcs_die_with_parent() }
+        let stop = DispatchSemaphore(value: 0)
+        let sources = [SIGTERM, SIGINT].map { signalNumber in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            return source
+        }
+        let instance = try ServerInstance(configuration: settings, membership: membership, logger: logger)
+        logger.info("listening", metadata: ["address": "\(settings.host):\(instance.port)"])
+        stop.wait()
+        logger.info("shutting down")
+        instance.shutdown()
+        sources.forEach { $0.cancel() }
+        logger.info("stopped")
+    }
+}

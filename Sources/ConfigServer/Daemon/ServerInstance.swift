@@ -1,0 +1,82 @@
+import CLinuxIO
+import ConfigStore
+import EventLoop
+public import Foundation
+import HTTP1
+public import Logging
+
+/// One serving process: the store, an event loop, the HTTP server and the application.
+/// The daemon runs one per worker; tests start one in-process on port 0.
+public final class ServerInstance: Sendable {
+    /// Where a worker fits in its group (nil for a stand-alone server).
+    public struct GroupMembership: Sendable {
+        public var group: String
+        public var index: Int
+        public var workers: Int
+        /// The shared counters' memfd, inherited from the supervisor.
+        public var sharedFD: Int32
+
+        public init(group: String, index: Int, workers: Int, sharedFD: Int32) {
+            self.group = group
+            self.index = index
+            self.workers = workers
+            self.sharedFD = sharedFD
+        }
+    }
+
+    public let port: Int
+    let server: HTTPServer
+    let application: Application
+    let store: RemoteConfigStore
+
+    /// Opens the store (running migrations), binds and starts serving.
+    public init(configuration: ServerConfiguration, membership: GroupMembership? = nil, logger: Logger) throws {
+        guard let migrations = Migrator.defaultMigrationsDirectory() else {
+            throw ConfigurationError("cannot find the migrations directory; set RCS_MIGRATIONS_DIR")
+        }
+        store = try RemoteConfigStore(databasePath: configuration.databasePath, migrationsDirectory: migrations,
+                                      retention: configuration.templates.retention)
+        let loop = try EventLoop()
+        let admission: StreamAdmission
+        let peers: PeerNotifier?
+        if let membership {
+            guard let region = rcs_map_shared(membership.sharedFD, StreamAdmission.regionBytes) else {
+                throw ConfigurationError("cannot map the shared counters (errno \(errno))")
+            }
+            admission = StreamAdmission(region: region, worker: membership.index,
+                                        maxConnections: configuration.realtime.maxConnections,
+                                        maxPerProject: configuration.realtime.maxConnectionsPerProject)
+            peers = try PeerNotifier(group: membership.group, worker: membership.index, workers: membership.workers)
+        } else {
+            admission = .local(maxConnections: configuration.realtime.maxConnections,
+                               maxPerProject: configuration.realtime.maxConnectionsPerProject)
+            peers = nil
+        }
+        application = try Application(configuration: configuration, store: store, loop: loop, admission: admission,
+                                      peers: peers, logger: logger)
+        server = HTTPServer(configuration: Self.httpConfiguration(configuration.http), handler: application, loop: loop, logger: logger)
+        port = try server.listen(host: configuration.host, port: configuration.port)
+        let application = application
+        server.onShutdown { application.realtime.sayGoodbye() }
+        application.realtime.start()
+        try ChangeFeed(application: application, loop: loop).start(peers: peers)
+        loop.start(name: "rcs-loop-\(membership?.index ?? 0)")
+    }
+
+    /// Stops accepting, says goodbye to held streams, drains (bounded), closes the store.
+    public func shutdown() {
+        server.shutdown()
+        application.storeQueue.sync {}
+        store.close()
+    }
+
+    static func httpConfiguration(_ settings: HTTPSettings) -> HTTPServerConfiguration {
+        HTTPServerConfiguration(
+            limits: HTTPLimits(maxHeaderBytes: settings.maxHeaderBytes, maxHeaderCount: settings.maxHeaderCount,
+                               maxURILength: settings.maxURILength, maxBodyBytes: settings.maxBodyBytes),
+            headerTimeout: Int64(settings.headerTimeout), bodyTimeout: Int64(settings.bodyTimeout),
+            idleTimeout: Int64(settings.idleTimeout), writeTimeout: Int64(settings.writeTimeout),
+            maxConnections: settings.maxConnectionsPerWorker, shutdownGracePeriod: Int64(settings.shutdownGracePeriod),
+            accessLog: settings.accessLog)
+    }
+}

@@ -1,0 +1,53 @@
+import ConfigCore
+import ConfigStore
+import EventLoop
+import Foundation
+import HTTP1
+
+/// `POST /v1/projects/{p}/namespaces/{ns}:fetch` (spec §3): always 200 with `state`, a string
+/// `templateVersion` and an ETag; `NO_CHANGE` when `If-None-Match` matches.
+extension Application {
+    func fetch(_ exchange: Exchange, project: StoredProject, namespace: String) throws {
+        try requireClientKey(exchange, project: project)
+        let request = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
+        guard let instance = request.string("appInstanceId"), !instance.isEmpty else {
+            throw APIError.badRequest("appInstanceId is required.")
+        }
+        guard request.string("appId")?.isEmpty == false || namespace == TemplateNamespace.server.rawValue else {
+            throw APIError.badRequest("appId is required.")
+        }
+        if let wait = throttle.admit(instance, now: exchange.context.loop.now) {
+            metrics.recordThrottled()
+            var error = APIError(429, "Too many fetches from this app instance; retry after \(wait) s.")
+            error.headers.add(name: "Retry-After", value: "\(wait)")
+            throw error
+        }
+        let key = HeadKey(project: project.id, namespace: namespace)
+        let answer: FetchAnswer
+        if let active = templates.active(key) {
+            let context = request.evaluationContext(now: Date(), defaultPercentSeed: project.percentSeed)
+            answer = active.fetchAnswer(for: active.compiled.conditionOutcomes(for: context), metrics: metrics)
+        } else {
+            answer = FetchAnswer.noTemplate(projectNumber: project.number, namespace: namespace)
+        }
+        realtime.recordFetch(key: key, version: answer.templateVersion)
+        let unchanged = exchange.request.head.headers["If-None-Match"].map { Self.etagMatches($0, answer.etag) } ?? false
+        metrics.recordFetch(unchanged: unchanged)
+        var headers = HTTPHeaders()
+        headers.add(name: "ETag", value: answer.etag)
+        headers.add(name: "Access-Control-Allow-Origin", value: "*")
+        headers.add(name: "Access-Control-Expose-Headers", value: "ETag")
+        headers.add(name: "Cache-Control", value: "no-store")
+        exchange.respond(.json(unchanged ? answer.noChangeBody : answer.fullBody, headers: headers))
+    }
+
+    /// `*` never matches (spec §3.4: JS sends it when it has no ETag); quotes and `W/` are ignored.
+    static func etagMatches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            var value = candidate.trimmingCharacters(in: .whitespaces)
+            if value.hasPrefix("W/") { value.removeFirst(2) }
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            return value == etag
+        }
+    }
+}

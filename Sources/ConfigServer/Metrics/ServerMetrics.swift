@@ -1,0 +1,94 @@
+import Synchronization
+
+/// Counters and gauges of one worker, exposed in Prometheus text format at `/metrics`.
+final class ServerMetrics: Sendable {
+    private struct State {
+        var requests: [String: Int] = [:]
+        var latency: [String: Histogram] = [:]
+        var held = 0
+        var invalidations = 0
+        var refusals = 0
+        var staleExceptions = 0
+        var publishes = 0
+        var fetches = 0
+        var unchangedFetches = 0
+        var answerCacheHits = 0
+        var throttled = 0
+    }
+
+    struct Histogram {
+        static let bounds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+        var buckets = [Int](repeating: 0, count: bounds.count)
+        var count = 0
+        var sum = 0.0
+
+        mutating func observe(_ seconds: Double) {
+            for (index, bound) in Self.bounds.enumerated() where seconds <= bound { buckets[index] += 1 }
+            count += 1
+            sum += seconds
+        }
+    }
+
+    private let state = Mutex(State())
+    let worker: Int
+
+    init(worker: Int = 0) {
+        self.worker = worker
+    }
+
+    func recordRequest(route: String, status: Int, seconds: Double? = nil) {
+        state.withLock { state in
+            state.requests["route=\"\(route)\",status=\"\(status)\"", default: 0] += 1
+            if let seconds { state.latency[route, default: Histogram()].observe(seconds) }
+        }
+    }
+
+    func setHeld(_ count: Int) { state.withLock { $0.held = count } }
+    func recordInvalidation() { state.withLock { $0.invalidations += 1 } }
+    func recordRefusal() { state.withLock { $0.refusals += 1 } }
+    func recordStaleException() { state.withLock { $0.staleExceptions += 1 } }
+    func recordPublish() { state.withLock { $0.publishes += 1 } }
+    func recordThrottled() { state.withLock { $0.throttled += 1 } }
+    func recordAnswerCacheHit() { state.withLock { $0.answerCacheHits += 1 } }
+
+    func recordFetch(unchanged: Bool) {
+        state.withLock { state in
+            state.fetches += 1
+            if unchanged { state.unchangedFetches += 1 }
+        }
+    }
+
+    /// The exposition text (format 0.0.4).
+    func render() -> String {
+        let state = state.withLock { $0 }
+        let worker = "worker=\"\(worker)\""
+        var out = ""
+        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(String, String)]) {
+            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+            for (labels, value) in samples {
+                out += "\(name){\(labels.isEmpty ? worker : "\(worker),\(labels)")} \(value)\n"
+            }
+        }
+        metric("rcs_http_requests_total", "counter", "HTTP requests by route and status.",
+               state.requests.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") })
+        out += "# HELP rcs_http_request_duration_seconds Time to answer, by route.\n# TYPE rcs_http_request_duration_seconds histogram\n"
+        for (route, histogram) in state.latency.sorted(by: { $0.key < $1.key }) {
+            for (index, bound) in Histogram.bounds.enumerated() {
+                out += "rcs_http_request_duration_seconds_bucket{\(worker),route=\"\(route)\",le=\"\(bound)\"} \(histogram.buckets[index])\n"
+            }
+            out += "rcs_http_request_duration_seconds_bucket{\(worker),route=\"\(route)\",le=\"+Inf\"} \(histogram.count)\n"
+            out += "rcs_http_request_duration_seconds_sum{\(worker),route=\"\(route)\"} \(histogram.sum)\n"
+            out += "rcs_http_request_duration_seconds_count{\(worker),route=\"\(route)\"} \(histogram.count)\n"
+        }
+        metric("rcs_realtime_held_connections", "gauge", "Real-time streams held open.", [("", "\(state.held)")])
+        metric("rcs_realtime_invalidations_total", "counter", "Invalidation messages sent.", [("", "\(state.invalidations)")])
+        metric("rcs_realtime_refusals_total", "counter", "Fresh clients refused at the cap.", [("", "\(state.refusals)")])
+        metric("rcs_realtime_stale_exceptions_total", "counter", "Stale clients served at the cap, then closed.", [("", "\(state.staleExceptions)")])
+        metric("rcs_publishes_total", "counter", "Versions published (including rollbacks).", [("", "\(state.publishes)")])
+        metric("rcs_fetches_total", "counter", "Client fetches answered.", [("", "\(state.fetches)")])
+        metric("rcs_fetches_unchanged_total", "counter", "Fetches answered NO_CHANGE.", [("", "\(state.unchangedFetches)")])
+        metric("rcs_fetch_answer_cache_hits_total", "counter", "Fetches answered from the outcome-vector cache.", [("", "\(state.answerCacheHits)")])
+        metric("rcs_fetches_throttled_total", "counter", "Fetches refused by the per-instance throttle.", [("", "\(state.throttled)")])
+        return out
+    }
+}

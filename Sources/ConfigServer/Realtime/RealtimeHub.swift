@@ -1,0 +1,218 @@
+import ConfigStore
+import EventLoop
+import Foundation
+import HTTP1
+import Logging
+
+/// The held real-time streams of one worker (spec §4).
+///
+/// Loop thread only, except ``announce(_:version:)``. A held stream costs an entry in two
+/// tables and one slot in a timing wheel that the loop's 1 Hz tick walks: no thread, timer or
+/// buffer per connection. Heartbeats resend the current version (iOS cannot take an empty
+/// chunk, and a present version never triggers a fetch); streams end cleanly before their
+/// lifetime (under iOS's 330 s timeout), spread by jitter.
+final class RealtimeHub: @unchecked Sendable {
+    // @unchecked: all mutable state is confined to `loop`'s thread.
+    struct Subscriber {
+        let key: HeadKey
+        var lastKnown: Int64
+        let expires: Int64
+        let bucket: Int
+    }
+
+    let settings: RealtimeSettings
+    let loop: EventLoop
+    let templates: TemplateRegistry
+    let admission: StreamAdmission
+    let peers: PeerNotifier?
+    let metrics: ServerMetrics
+    let logger: Logger
+    private var subscribers: [ResponseStream: Subscriber] = [:]
+    private var byKey: [HeadKey: Set<ResponseStream>] = [:]
+    /// Due second → streams to visit then (heartbeat or end of life).
+    private var wheel: [Int64: [ResponseStream]] = [:]
+    private var lastSweep: Int64
+    /// Invalidations waiting for the pacing budget.
+    private var pending: [(ResponseStream, Int64)] = []
+    private let adoption = AdoptionStats()
+
+    init(settings: RealtimeSettings, loop: EventLoop, templates: TemplateRegistry, admission: StreamAdmission,
+         peers: PeerNotifier?, metrics: ServerMetrics, logger: Logger) {
+        self.settings = settings
+        self.loop = loop
+        self.templates = templates
+        self.admission = admission
+        self.peers = peers
+        self.metrics = metrics
+        self.logger = logger
+        self.lastSweep = loop.now
+    }
+
+    var heldCount: Int { subscribers.count }
+
+    /// Starts the tick work; call once before the loop runs.
+    func start() {
+        loop.onTick { [self] in tick() }
+    }
+
+    // MARK: Opening
+
+    /// Answers a stream request whose project and body were checked (spec §4.7).
+    func open(_ responder: Responder, key: HeadKey, lastKnown: Int64) {
+        let current = templates.currentVersion(key)
+        guard let bucket = admission.acquire(project: key.project) else {
+            // At the cap: the stale client still learns of its update (the stale-client
+            // exception); a fresh one is told when to come back; both are then closed.
+            if current > lastKnown { metrics.recordStaleException() } else { metrics.recordRefusal() }
+            guard let stream = responder.startStream(headers: Self.streamHeaders, onClose: {}) else { return }
+            stream.write(chunk: Self.message(version: current, retryAfter: jitteredRetry()))
+            stream.finish()
+            return
+        }
+        var opened: ResponseStream?
+        let stream = responder.startStream(headers: Self.streamHeaders) { [weak self] in
+            guard let self, let opened else { return }
+            self.closed(opened)
+        }
+        guard let stream else {
+            admission.release(bucket: bucket)
+            return
+        }
+        opened = stream
+        let lifetime = Int64(settings.maxLifetimeSeconds) - Int64.random(in: 0...Int64(max(0, settings.lifetimeJitterSeconds)))
+        let subscriber = Subscriber(key: key, lastKnown: lastKnown, expires: loop.now + max(lifetime, 5), bucket: bucket)
+        subscribers[stream] = subscriber
+        byKey[key, default: []].insert(stream)
+        metrics.setHeld(heldCount)
+        adoption.held(version: lastKnown, delta: 1, key: key)
+        if current > lastKnown {
+            send(stream, version: current)
+        }
+        scheduleVisit(stream, subscriber)
+    }
+
+    private func closed(_ stream: ResponseStream) {
+        guard let subscriber = subscribers.removeValue(forKey: stream) else { return }
+        byKey[subscriber.key]?.remove(stream)
+        if byKey[subscriber.key]?.isEmpty == true { byKey[subscriber.key] = nil }
+        admission.release(bucket: subscriber.bucket)
+        adoption.held(version: subscriber.lastKnown, delta: -1, key: subscriber.key)
+        metrics.setHeld(heldCount)
+    }
+
+    // MARK: Publishing
+
+    /// A version was committed by this worker: tell local streams and the other workers.
+    /// Safe from any thread.
+    func announce(_ key: HeadKey, version: Int64) {
+        peers?.broadcast(key, version: version)
+        loop.run { [self] in notify(key, version: version) }
+    }
+
+    /// Sends `version` to every held stream of `key` that has an older one.
+    func notify(_ key: HeadKey, version: Int64) {
+        guard let streams = byKey[key] else { return }
+        for stream in streams {
+            guard let subscriber = subscribers[stream], subscriber.lastKnown < version else { continue }
+            if settings.notificationsPerSecond > 0 {
+                pending.append((stream, version))
+            } else {
+                send(stream, version: version)
+            }
+        }
+        if settings.notificationsPerSecond > 0 { drainPending() }
+    }
+
+    private func send(_ stream: ResponseStream, version: Int64) {
+        guard var subscriber = subscribers[stream] else { return }
+        if subscriber.lastKnown != version {
+            adoption.held(version: subscriber.lastKnown, delta: -1, key: subscriber.key)
+            adoption.held(version: version, delta: 1, key: subscriber.key)
+            subscriber.lastKnown = version
+            subscribers[stream] = subscriber
+        }
+        metrics.recordInvalidation()
+        stream.write(chunk: Self.message(version: version, retryAfter: nil))
+    }
+
+    private func drainPending() {
+        var budget = settings.notificationsPerSecond
+        while budget > 0, !pending.isEmpty {
+            let (stream, version) = pending.removeFirst()
+            if let subscriber = subscribers[stream], subscriber.lastKnown < version {
+                send(stream, version: version)
+                budget -= 1
+            }
+        }
+    }
+
+    // MARK: Heartbeats, lifetimes, shutdown
+
+    private func scheduleVisit(_ stream: ResponseStream, _ subscriber: Subscriber) {
+        let due = min(loop.now + Int64(settings.heartbeatSeconds), subscriber.expires)
+        wheel[due, default: []].append(stream)
+    }
+
+    private func tick() {
+        let now = loop.now
+        while lastSweep <= now {
+            if let due = wheel.removeValue(forKey: lastSweep) {
+                for stream in due { visit(stream, now: now) }
+            }
+            lastSweep += 1
+        }
+        if settings.notificationsPerSecond > 0 { drainPending() }
+        adoption.expireFetches(now: now)
+    }
+
+    private func visit(_ stream: ResponseStream, now: Int64) {
+        guard let subscriber = subscribers[stream] else { return }
+        if now >= subscriber.expires {
+            stream.finish()
+            return
+        }
+        stream.write(chunk: Self.message(version: max(subscriber.lastKnown, templates.currentVersion(subscriber.key)), retryAfter: nil))
+        if let current = subscribers[stream] { scheduleVisit(stream, current) }
+    }
+
+    /// At shutdown every held client is told to come back later (jittered) and closed.
+    func sayGoodbye() {
+        for (stream, subscriber) in subscribers {
+            let version = max(subscriber.lastKnown, templates.currentVersion(subscriber.key))
+            stream.write(chunk: Self.message(version: version, retryAfter: jitteredRetry()))
+            stream.finish()
+        }
+    }
+
+    private func jitteredRetry() -> Int {
+        let base = max(1, settings.retryIntervalSeconds)
+        return Int.random(in: max(1, base / 2)...(base + base / 2))
+    }
+
+    // MARK: Adoption
+
+    func recordFetch(key: HeadKey, version: Int64) {
+        adoption.fetched(version: version, key: key, now: loop.now)
+    }
+
+    func adoptionJSON(key: HeadKey) -> [UInt8] {
+        adoption.json(key: key, currentVersion: templates.currentVersion(key))
+    }
+
+    // MARK: Wire format
+
+    static let streamHeaders: HTTPHeaders = {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        headers.add(name: "Cache-Control", value: "no-store")
+        headers.add(name: "X-Accel-Buffering", value: "no")
+        return headers
+    }()
+
+    /// One flat JSON object ending in a newline, its own chunk (spec §4.3).
+    static func message(version: Int64, retryAfter: Int?) -> [UInt8] {
+        var text = "{\"latestTemplateVersionNumber\": \"\(version)\""
+        if let retryAfter { text += ", \"retryIntervalSeconds\": \(retryAfter)" }
+        return Array((text + "}\n").utf8)
+    }
+}

@@ -1,0 +1,31 @@
+import ConfigStore
+import EventLoop
+import HTTP1
+
+/// `POST /v1/projects/{p}/namespaces/{ns}:streamFetchInvalidations` (spec §4).
+extension Application {
+    func openStream(_ exchange: Exchange, project: StoredProject, namespace: String) throws {
+        do {
+            try requireClientKey(exchange, project: project)
+            let body = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
+            let lastKnownText = body.string("lastKnownVersionNumber") ?? "0"
+            guard let lastKnown = Int64(lastKnownText), lastKnown >= 0 else {
+                throw APIError.badRequest("lastKnownVersionNumber must be a non-negative integer, got '\(lastKnownText)'.")
+            }
+            metrics.recordRequest(route: exchange.routeName, status: 200)
+            realtime.open(exchange.responder, key: HeadKey(project: project.id, namespace: namespace), lastKnown: lastKnown)
+        } catch let error as APIError {
+            // Errors on the stream endpoint are wrapped in an array (spec §1.4).
+            var body: [UInt8] = [UInt8(ascii: "[")]
+            body += ErrorBody.encode(status: error.status, message: error.message, canonicalStatus: error.canonicalStatus)
+            body.append(UInt8(ascii: "]"))
+            exchange.respond(.json(body, status: error.status, headers: error.headers))
+        }
+    }
+
+    func metricsResponse() -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
+        return HTTPResponse(status: 200, headers: headers, body: Array(metrics.render().utf8))
+    }
+}

@@ -1,0 +1,29 @@
+import EventLoop
+import HTTP1
+
+/// A failure that reaches the client as Google's error JSON with the right status.
+struct APIError: Error {
+    let status: Int
+    let message: String
+    /// Overrides the canonical status derived from `status` (e.g. FAILED_PRECONDITION on a 400).
+    var canonicalStatus: String?
+    var headers = HTTPHeaders()
+
+    init(_ status: Int, _ message: String, canonicalStatus: String? = nil) {
+        self.status = status
+        self.message = message
+        self.canonicalStatus = canonicalStatus
+    }
+
+    var response: HTTPResponse {
+        .error(status, message, canonicalStatus: canonicalStatus, headers: headers)
+    }
+
+    static func badRequest(_ message: String) -> APIError { APIError(400, message) }
+    static func notFound(_ message: String) -> APIError { APIError(404, message) }
+    static func methodNotAllowed(_ allowed: [HTTPMethod]) -> APIError {
+        var error = APIError(405, "Method not allowed here; use \(allowed.map(\.rawValue).joined(separator: ", ")).")
+        error.headers.add(name: "Allow", value: allowed.map(\.rawValue).joined(separator: ", "))
+        return error
+    }
+}
