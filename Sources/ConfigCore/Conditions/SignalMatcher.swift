@@ -1,0 +1,141 @@
+/// A custom-signal operator with its targets, checked once and compiled for evaluation.
+///
+/// Semantics (protocol notes §5.4, the recommended column): string operators hold when **any**
+/// target matches (`STRING_DOES_NOT_CONTAIN`: when no target is a substring); they compare
+/// Unicode text exactly and case-sensitively. `STRING_EXACTLY_MATCHES` trims whitespace on both
+/// sides first. `STRING_CONTAINS_REGEX` is an RE2 partial match. Numeric and version operators
+/// compare the client's value with the single target; a client value that is not a number or
+/// not a version makes them false (so `NOT_EQUAL` is false too). No targets: always false.
+struct SignalMatcher: Sendable {
+    /// A target that cannot be used with the operator.
+    struct InvalidTarget: Error, Equatable {
+        /// Index into the targets.
+        let index: Int
+        let message: String
+    }
+
+    let signalOperator: CustomSignalOperator
+    let targets: [String]
+    private let test: Test
+
+    private enum Test: Sendable {
+        case never
+        case contains([String])
+        case doesNotContain([String])
+        case exactlyMatches([Substring])
+        case regex([LinearRegex])
+        case number(ComparisonOperator, Double)
+        case version(ComparisonOperator, VersionNumber)
+    }
+
+    init(_ signalOperator: CustomSignalOperator, targets: [String]) throws(InvalidTarget) {
+        self.signalOperator = signalOperator
+        self.targets = targets
+        if targets.count > CustomSignalOperator.maxTargets {
+            throw InvalidTarget(index: CustomSignalOperator.maxTargets,
+                                message: "more than \(CustomSignalOperator.maxTargets) target values")
+        }
+        if signalOperator.takesSingleTarget, targets.count > 1 {
+            throw InvalidTarget(index: 1, message: "\(signalOperator.rawValue) takes exactly one target value")
+        }
+        guard let first = targets.first else {
+            test = .never
+            return
+        }
+        if let comparison = signalOperator.numericComparison {
+            guard let number = DecimalNumber.parse(first) else {
+                throw InvalidTarget(index: 0, message: "'\(first)' is not a number")
+            }
+            test = .number(comparison, number)
+        } else if let comparison = signalOperator.versionComparison {
+            guard let version = VersionNumber(first) else {
+                throw InvalidTarget(index: 0, message: "'\(first)' is not a version (1 to 5 dot-separated numbers)")
+            }
+            test = .version(comparison, version)
+        } else {
+            switch signalOperator {
+            case .stringContains: test = .contains(targets)
+            case .stringDoesNotContain: test = .doesNotContain(targets)
+            case .stringExactlyMatches: test = .exactlyMatches(targets.map(Text.trimmed))
+            case .stringContainsRegex:
+                var patterns: [LinearRegex] = []
+                for (index, target) in targets.enumerated() {
+                    do {
+                        patterns.append(try LinearRegex(target))
+                    } catch {
+                        throw InvalidTarget(index: index, message: "invalid regular expression '\(target)': "
+                                            + "\(error.message) at offset \(error.offset)")
+                    }
+                }
+                test = .regex(patterns)
+            default: test = .never
+            }
+        }
+    }
+
+    /// Whether the client's value `actual` satisfies the operator.
+    func matches(_ actual: String) -> Bool {
+        switch test {
+        case .never:
+            return false
+        case .contains(let targets):
+            return targets.contains { Text.contains(actual, $0) }
+        case .doesNotContain(let targets):
+            return !targets.contains { Text.contains(actual, $0) }
+        case .exactlyMatches(let targets):
+            let trimmed = Text.trimmed(actual)
+            return targets.contains { Text.equal(trimmed, $0) }
+        case .regex(let patterns):
+            return patterns.contains { $0.matches(in: actual) }
+        case .number(let comparison, let target):
+            guard let value = DecimalNumber.parse(actual) else { return false }
+            return comparison.holds(value, target)
+        case .version(let comparison, let target):
+            guard let value = VersionNumber(actual) else { return false }
+            return comparison.holds(value, target)
+        }
+    }
+}
+
+/// Exact (code-point, not canonical-equivalence) text operations without allocation.
+enum Text {
+    /// `text` without leading and trailing whitespace, as JavaScript's `trim()` defines it.
+    static func trimmed(_ text: String) -> Substring {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isTrimmable($0) }) else { return text[text.endIndex...] }
+        let last = scalars.lastIndex(where: { !isTrimmable($0) })!
+        return Substring(scalars[first...last])
+    }
+
+    private static func isTrimmable(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isWhitespace || scalar == "\u{FEFF}"
+    }
+
+    static func equal(_ lhs: some StringProtocol, _ rhs: some StringProtocol) -> Bool {
+        lhs.utf8.elementsEqual(rhs.utf8)
+    }
+
+    /// Whether `needle` occurs in `haystack` (byte-wise on UTF-8, so code-point exact).
+    static func contains(_ haystack: String, _ needle: String) -> Bool {
+        guard !needle.isEmpty else { return true }
+        var haystack = haystack
+        var needle = needle
+        return haystack.withUTF8 { hay in
+            needle.withUTF8 { pin in
+                guard pin.count <= hay.count else { return false }
+                let first = pin[0]
+                var start = 0
+                let lastStart = hay.count - pin.count
+                while start <= lastStart {
+                    if hay[start] == first {
+                        var offset = 1
+                        while offset < pin.count, hay[start + offset] == pin[offset] { offset += 1 }
+                        if offset == pin.count { return true }
+                    }
+                    start += 1
+                }
+                return false
+            }
+        }
+    }
+}
