@@ -6,16 +6,17 @@ indirect enum ConditionNode: Sendable {
     case constant(Bool)
     case all([ConditionNode])
     case any([ConditionNode])
-    case not(ConditionNode)
-    case rule(ConditionRule)
+    /// `offset`: where the `!` or the rule starts in the source, for later error messages.
+    case not(ConditionNode, offset: Int)
+    case rule(ConditionRule, offset: Int)
 
     func evaluate(in context: EvaluationContext) -> Bool {
         switch self {
         case .constant(let value): value
         case .all(let nodes): nodes.allSatisfy { $0.evaluate(in: context) }
         case .any(let nodes): nodes.contains { $0.evaluate(in: context) }
-        case .not(let node): !node.evaluate(in: context)
-        case .rule(let rule): rule.evaluate(in: context)
+        case .not(let node, _): !node.evaluate(in: context)
+        case .rule(let rule, _): rule.evaluate(in: context)
         }
     }
 }

@@ -111,14 +111,25 @@ struct ConditionParser {
     // MARK: Boolean structure
 
     private mutating func parseOr() throws(ConditionSyntaxError) -> ConditionNode {
-        var nodes = [try parseAnd()]
-        while take(.or) { nodes.append(try parseAnd()) }
+        var nodes: [ConditionNode] = []
+        repeat {
+            // `(a || b) || c` is one flat list.
+            switch try parseAnd() {
+            case .any(let inner): nodes.append(contentsOf: inner)
+            case let node: nodes.append(node)
+            }
+        } while take(.or)
         return nodes.count == 1 ? nodes[0] : .any(nodes)
     }
 
     private mutating func parseAnd() throws(ConditionSyntaxError) -> ConditionNode {
-        var nodes = [try parseUnary()]
-        while take(.and) { nodes.append(try parseUnary()) }
+        var nodes: [ConditionNode] = []
+        repeat {
+            switch try parseUnary() {
+            case .all(let inner): nodes.append(contentsOf: inner)
+            case let node: nodes.append(node)
+            }
+        } while take(.and)
         return nodes.count == 1 ? nodes[0] : .all(nodes)
     }
 
@@ -130,7 +141,7 @@ struct ConditionParser {
             index += 1
             let operand = try parseUnary()
             depth -= 1
-            return .not(operand)
+            return .not(operand, offset: token.offset)
         case .leftParenthesis:
             try enter(token)
             index += 1
@@ -147,7 +158,7 @@ struct ConditionParser {
             index += 1
             return .constant(false)
         case .identifier:
-            return .rule(try parseRule())
+            return .rule(try parseRule(), offset: token.offset)
         case .end:
             throw error("unexpected end of expression; expected a condition")
         default:
