@@ -115,9 +115,15 @@ enum ConditionRule: Sendable {
     /// (`1:123456789012:android:0a1b2c3d4e5f6789`).
     static func platform(of context: EvaluationContext) -> Substring? {
         if let platform = context.platform, !platform.isEmpty { return Substring(platform) }
+        // The third ':'-separated field, found without allocating.
         guard let appId = context.appId else { return nil }
-        let parts = appId.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
-        return parts.count >= 3 && !parts[2].isEmpty ? parts[2] : nil
+        let utf8 = appId.utf8
+        let colon = UInt8(ascii: ":")
+        guard let first = utf8.firstIndex(of: colon),
+              let second = utf8[utf8.index(after: first)...].firstIndex(of: colon) else { return nil }
+        let start = utf8.index(after: second)
+        let end = utf8[start...].firstIndex(of: colon) ?? utf8.endIndex
+        return start < end ? appId[start..<end] : nil
     }
 
     /// Language tags match ignoring case and `-`/`_`; a target without region (`de`) also

@@ -32,9 +32,16 @@ struct LinearRegex: Sendable {
         self.program = try RegexProgram(compiling: node)
     }
 
-    /// Whether the pattern matches anywhere in `text`.
+    /// Longest text matched, in Unicode scalars: Firebase's limit on custom-signal values used
+    /// with regular expressions ("Quotas and limits"), which bounds the cost per evaluation.
+    static let maxInputLength = 250
+
+    /// Whether the pattern matches anywhere in `text`; always false for a text longer than
+    /// `maxInputLength`.
     func matches(in text: String) -> Bool {
-        program.search(text)
+        guard text.utf8.count <= LinearRegex.maxInputLength
+              || text.unicodeScalars.count <= LinearRegex.maxInputLength else { return false }
+        return program.search(text)
     }
 }
 

@@ -3,7 +3,8 @@
 /// Semantics (protocol notes §5.4, the recommended column): string operators hold when **any**
 /// target matches (`STRING_DOES_NOT_CONTAIN`: when no target is a substring); they compare
 /// Unicode text exactly and case-sensitively. `STRING_EXACTLY_MATCHES` trims whitespace on both
-/// sides first. `STRING_CONTAINS_REGEX` is an RE2 partial match. Numeric and version operators
+/// sides first. `STRING_CONTAINS_REGEX` is an RE2 partial match (false for values over 250
+/// characters, Firebase's limit for signals used with regular expressions). Numeric and version operators
 /// compare the client's value with the single target; a client value that is not a number or
 /// not a version makes them false (so `NOT_EQUAL` is false too). No targets: always false.
 struct SignalMatcher: Sendable {
