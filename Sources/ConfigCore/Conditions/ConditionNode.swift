@@ -142,11 +142,3 @@ enum ConditionRule: Sendable {
         return normalized(following) == UInt8(ascii: "-") && !target.utf8.contains { normalized($0) == UInt8(ascii: "-") }
     }
 }
-
-extension Text {
-    static func equalIgnoringASCIICase(_ lhs: some StringProtocol, _ rhs: some StringProtocol) -> Bool {
-        lhs.utf8.elementsEqual(rhs.utf8) { a, b in
-            a == b || (a | 0x20 == b | 0x20 && a | 0x20 >= 0x61 && a | 0x20 <= 0x7A)
-        }
-    }
-}

@@ -71,13 +71,3 @@ struct VersionNumber: Sendable, Hashable, Comparable {
         hasher.combine(segments.4)
     }
 }
-
-/// Byte classes used by the hand-written scanners of this module.
-enum ASCII {
-    @inline(__always)
-    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-
-    /// Space, tab, newline, vertical tab, form feed, carriage return.
-    @inline(__always)
-    static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
-}
