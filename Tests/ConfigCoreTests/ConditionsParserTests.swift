@@ -118,6 +118,11 @@ import Testing
         }
     }
 
+    @Test func equalityIsBySource() throws {
+        #expect(try ConditionExpression.parse("percent <= 1") == ConditionExpression.parse("percent <= 1"))
+        #expect(try ConditionExpression.parse("percent <= 1") != ConditionExpression.parse("percent <=1"))
+    }
+
     @Test func offsetsCountCharactersNotBytes() {
         #expect(throws: ConditionSyntaxError(message: "unknown element 'app.nope'", offset: 18)) {
             try ConditionExpression.parse("app.id == '👩‍👩‍👧é' && app.nope == 'x'")

@@ -2,8 +2,9 @@
 /// notes §6), e.g. `device.os == 'ios' && app.version.>=(['2.1.0']) && percent <= 10`.
 ///
 /// Parsing checks everything once (elements, operators, regular expressions, versions, dates,
-/// time zones, percentages) and compiles it; `evaluate(in:)` then only compares.
-public struct ConditionExpression: Sendable {
+/// time zones, percentages) and compiles it; `evaluate(in:)` then only compares. Two
+/// expressions are equal when their sources are.
+public struct ConditionExpression: Sendable, Hashable {
     /// The text the expression was parsed from.
     public let source: String
     let root: ConditionNode
@@ -23,6 +24,14 @@ public struct ConditionExpression: Sendable {
     /// uses `context.appInstanceId` as the randomization id.
     public func evaluate(in context: EvaluationContext) -> Bool {
         root.evaluate(in: context)
+    }
+
+    public static func == (lhs: ConditionExpression, rhs: ConditionExpression) -> Bool {
+        lhs.source == rhs.source
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(source)
     }
 }
 
