@@ -1,0 +1,58 @@
+/// Exact (code-point, not canonical-equivalence) text operations without allocation.
+enum Text {
+    /// `text` without leading and trailing whitespace, as JavaScript's `trim()` defines it.
+    static func trimmed(_ text: String) -> Substring {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isTrimmable($0) }) else { return text[text.endIndex...] }
+        let last = scalars.lastIndex(where: { !isTrimmable($0) })!
+        return Substring(scalars[first...last])
+    }
+
+    private static func isTrimmable(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isWhitespace || scalar == "\u{FEFF}"
+    }
+
+    static func equal(_ lhs: some StringProtocol, _ rhs: some StringProtocol) -> Bool {
+        lhs.utf8.elementsEqual(rhs.utf8)
+    }
+
+    /// Whether `needle` occurs in `haystack` (byte-wise on UTF-8, so code-point exact).
+    static func contains(_ haystack: String, _ needle: String) -> Bool {
+        guard !needle.isEmpty else { return true }
+        var haystack = haystack
+        var needle = needle
+        return haystack.withUTF8 { hay in
+            needle.withUTF8 { pin in
+                guard pin.count <= hay.count else { return false }
+                let first = pin[0]
+                var start = 0
+                let lastStart = hay.count - pin.count
+                while start <= lastStart {
+                    if hay[start] == first {
+                        var offset = 1
+                        while offset < pin.count, hay[start + offset] == pin[offset] { offset += 1 }
+                        if offset == pin.count { return true }
+                    }
+                    start += 1
+                }
+                return false
+            }
+        }
+    }
+
+    static func equalIgnoringASCIICase(_ lhs: some StringProtocol, _ rhs: some StringProtocol) -> Bool {
+        lhs.utf8.elementsEqual(rhs.utf8) { a, b in
+            a == b || (a | 0x20 == b | 0x20 && a | 0x20 >= 0x61 && a | 0x20 <= 0x7A)
+        }
+    }
+}
+
+/// Byte classes used by the hand-written scanners of this module.
+enum ASCII {
+    @inline(__always)
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    /// Space, tab, newline, vertical tab, form feed, carriage return.
+    @inline(__always)
+    static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
+}

@@ -1,0 +1,83 @@
+import Testing
+@testable import ConfigCore
+
+@Suite struct ConditionsPercentTests {
+    /// SHA-256 of `seed + "." + id` (or `id`), big-endian, mod 10^8: computed independently
+    /// from the algorithm; the first eleven are also the Admin SDK's cross-SDK vectors.
+    @Test(arguments: [
+        ("1", "one", 64_146_488),
+        ("2", "two", 76_516_209),
+        ("3", "three", 6_701_947),
+        ("4", "four", 85_000_289),
+        ("5", "five", 2_514_745),
+        ("", "😊", 9_911_325),
+        ("", "😀", 62_040_281),
+        ("hêl£o", "wørlÐ", 67_411_682),
+        ("řemøťe", "çōnfįġ", 19_728_496),
+        ("long", String(repeating: ".", count: 100), 39_278_120),
+        ("very-long", String(repeating: ".", count: 1000), 71_699_042),
+        ("", "fid-1", 66_201_432),
+        ("my_seed", "cAbC123xYz", 9_789_753),
+        ("model-rollout", "eXaMpLe-InStAnCe-Id", 46_250_215),
+        ("a", "b", 40_432_436),
+        ("", "a", 56_493_499),
+        ("seed.with.dots", "id", 12_821_969),
+    ] as [(String, String, UInt64)])
+    func microPercentile(_ seed: String, _ id: String, _ expected: UInt64) {
+        #expect(PercentBucket.microPercentile(seed: seed, randomizationId: id) == expected)
+    }
+
+    @Test func seedIsJoinedWithADot() {
+        #expect(PercentBucket.microPercentile(seed: "a", randomizationId: "b")
+                == PercentBucket.microPercentile(seed: "", randomizationId: "a.b"))
+    }
+
+    /// The Node unit test: BETWEEN 0 and 50 000 000 for each vector.
+    @Test(arguments: [
+        ("1", "one", false), ("2", "two", false), ("3", "three", true), ("4", "four", false),
+        ("5", "five", true), ("", "😊", true), ("", "😀", false), ("hêl£o", "wørlÐ", false),
+        ("řemøťe", "çōnfįġ", true), ("long", String(repeating: ".", count: 100), true),
+        ("very-long", String(repeating: ".", count: 1000), false),
+    ])
+    func halfOfAllClients(_ seed: String, _ id: String, _ expected: Bool) throws {
+        let rule = PercentRule(.between, lowerBound: 0, upperBound: 50_000_000)
+        #expect(rule.matches(seed: seed, randomizationId: id) == expected)
+        // Server templates only allow seeds of [-_.0-9a-zA-Z].
+        guard PercentRule.isValidSeed(seed) else { return }
+        let condition = try ServerCondition(json: .object(["percent": .object([
+            "percentOperator": .string("BETWEEN"), "seed": .string(seed),
+            "microPercentRange": .object(["microPercentLowerBound": .number(0),
+                                          "microPercentUpperBound": .number(50_000_000)]),
+        ])]))
+        #expect(condition.evaluate(in: EvaluationContext(appInstanceId: id)) == expected)
+    }
+
+    @Test func boundsOfEachOperator() {
+        // 6 701 947 is the bucket of seed "3", id "three".
+        let at = UInt64(6_701_947)
+        #expect(PercentRule(.lessOrEqual, microPercent: at).contains(at))
+        #expect(!PercentRule(.lessOrEqual, microPercent: at - 1).contains(at))
+        #expect(PercentRule(.greaterThan, microPercent: at - 1).contains(at))
+        #expect(!PercentRule(.greaterThan, microPercent: at).contains(at))
+        #expect(PercentRule(.between, lowerBound: at - 1, upperBound: at).contains(at))
+        #expect(!PercentRule(.between, lowerBound: at, upperBound: at + 1).contains(at))
+        #expect(!PercentRule(.unknown, microPercent: 100_000_000).contains(at))
+        #expect(!PercentRule(nil, microPercent: 100_000_000).contains(at))
+    }
+
+    @Test func missingRandomizationIdIsFalse() {
+        let everyone = PercentRule(.lessOrEqual, microPercent: 100_000_000)
+        #expect(everyone.matches(seed: "", randomizationId: "x"))
+        #expect(!everyone.matches(seed: "", randomizationId: nil))
+        #expect(!everyone.matches(seed: "", randomizationId: ""))
+    }
+
+    @Test func seedValidation() {
+        #expect(PercentRule.isValidSeed(""))
+        #expect(PercentRule.isValidSeed("Az09-_."))
+        #expect(PercentRule.isValidSeed(String(repeating: "s", count: 32)))
+        #expect(!PercentRule.isValidSeed(String(repeating: "s", count: 33)))
+        #expect(!PercentRule.isValidSeed("a b"))
+        #expect(!PercentRule.isValidSeed("hêl£o"))
+    }
+}

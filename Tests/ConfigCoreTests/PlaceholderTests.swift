@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct ConfigCorePlaceholderTests {
-    @Test func builds() { #expect(Bool(true)) }
-}
