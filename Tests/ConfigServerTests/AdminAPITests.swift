@@ -1,0 +1,129 @@
+import ConfigServer
+import Foundation
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) final class AdminAPITests {
+    let server: TestServer
+
+    init() throws { server = try TestServer() }
+
+    @Test func healthAndReadiness() throws {
+        #expect(try server.request("GET", "/healthz").status == 200)
+        #expect(try server.request("GET", "/readyz").text == "{\"status\":\"ready\"}")
+    }
+
+    @Test func adminNeedsAToken() throws {
+        let missing = try server.request("GET", "/v1/projects/demo/remoteConfig")
+        #expect(missing.status == 401)
+        #expect(missing.errorStatus == "UNAUTHENTICATED")
+        let wrong = try server.request("GET", "/v1/projects/demo/remoteConfig", headers: [("Authorization", "Bearer \(TestServer.apiKey)")])
+        #expect(wrong.status == 403)
+        #expect(wrong.errorStatus == "PERMISSION_DENIED")
+    }
+
+    @Test func emptyTemplateBeforeTheFirstPublish() throws {
+        let response = try server.admin("GET", "/v1/projects/424242/remoteConfig")
+        #expect(response.status == 200)
+        #expect(response.header("ETag") == "etag-424242-0")
+        #expect(response.text == "{\"conditions\":[],\"parameterGroups\":{},\"parameters\":{}}")
+    }
+
+    @Test func publishNeedsIfMatchAndDetectsLostUpdates() throws {
+        let missing = try server.admin("PUT", "/v1/projects/demo/remoteConfig", body: Templates.basic)
+        #expect(missing.status == 400)
+        let first = try server.admin("PUT", "/v1/projects/demo/remoteConfig", headers: [("If-Match", "etag-424242-0")], body: Templates.basic)
+        #expect(first.status == 200)
+        #expect(first.header("ETag") == "etag-424242-1")
+        let version = try #require(try first.json()["version"] as? [String: Any])
+        #expect(version["versionNumber"] as? String == "1")
+        #expect(version["updateType"] as? String == "INCREMENTAL_UPDATE")
+        #expect(version["description"] as? String == "first")
+        #expect((version["updateUser"] as? [String: Any])?["email"] as? String == "tester")
+        let stale = try server.admin("PUT", "/v1/projects/demo/remoteConfig", headers: [("If-Match", "etag-424242-0")], body: Templates.basic)
+        #expect(stale.status == 400)
+        #expect(stale.errorStatus == "FAILED_PRECONDITION")
+        #expect(stale.text.contains("[VERSION_MISMATCH]: Expected version 0, found 1 for project: 424242"))
+        let forced = try server.admin("PUT", "/v1/projects/demo/remoteConfig", headers: [("If-Match", "*")], body: Templates.basic)
+        #expect(forced.header("ETag") == "etag-424242-2")
+        #expect(((try forced.json()["version"]) as? [String: Any])?["updateType"] as? String == "FORCED_UPDATE")
+    }
+
+    @Test func validateOnlyStoresNothing() throws {
+        let response = try server.admin("PUT", "/v1/projects/demo/remoteConfig?validate_only=true", headers: [("If-Match", "*")], body: Templates.basic)
+        #expect(response.status == 200)
+        #expect(response.header("ETag") == "etag-424242-0")
+        #expect(try server.admin("GET", "/v1/projects/demo/remoteConfig").header("ETag") == "etag-424242-0")
+    }
+
+    @Test func invalidTemplatesAreRejectedWithTheirPath() throws {
+        let unknownCondition = """
+        {"parameters":{"welcome":{"defaultValue":{"value":"a"},"conditionalValues":{"nope":{"value":"b"}}}}}
+        """
+        let response = try server.admin("PUT", "/v1/projects/demo/remoteConfig", headers: [("If-Match", "*")], body: unknownCondition)
+        #expect(response.status == 400)
+        #expect(response.errorStatus == "INVALID_ARGUMENT")
+        #expect(response.text.contains("parameters.welcome.conditionalValues.nope"))
+        let badExpression = "{\"conditions\":[{\"name\":\"c\",\"expression\":\"device.os == \"}]}"
+        #expect(try server.admin("PUT", "/v1/projects/demo/remoteConfig", headers: [("If-Match", "*")], body: badExpression).status == 400)
+        #expect(try server.admin("PUT", "/v1/projects/demo/remoteConfig", headers: [("If-Match", "*")], body: "{not json").status == 400)
+        #expect(try server.admin("GET", "/v1/projects/demo/remoteConfig").header("ETag") == "etag-424242-0")
+    }
+
+    @Test func versionsCanBeListedReadAndRolledBack() throws {
+        for value in ["a", "b", "c"] { try server.publish(Templates.single(value)) }
+        let list = try server.admin("GET", "/v1/projects/demo/remoteConfig:listVersions?pageSize=2")
+        let versions = try #require(try list.json()["versions"] as? [[String: Any]])
+        #expect(versions.map { $0["versionNumber"] as? String } == ["3", "2"])
+        let token = try #require(try list.json()["nextPageToken"] as? String)
+        let next = try server.admin("GET", "/v1/projects/demo/remoteConfig:listVersions?pageSize=2&pageToken=\(token)")
+        #expect((try next.json()["versions"] as? [[String: Any]])?.map { $0["versionNumber"] as? String } == ["1"])
+
+        let old = try server.admin("GET", "/v1/projects/demo/remoteConfig?versionNumber=1")
+        #expect(old.text.contains("\"a\""))
+        #expect(old.header("ETag") == "etag-424242-1")
+        #expect(try server.admin("GET", "/v1/projects/demo/remoteConfig?versionNumber=99").status == 404)
+
+        let rollback = try server.admin("POST", "/v1/projects/demo/remoteConfig:rollback", body: "{\"versionNumber\": \"1\"}")
+        #expect(rollback.status == 200)
+        let version = try #require(try rollback.json()["version"] as? [String: Any])
+        #expect(version["versionNumber"] as? String == "4")
+        #expect(version["updateType"] as? String == "ROLLBACK")
+        #expect(version["rollbackSource"] as? String == "1")
+        #expect(try server.admin("POST", "/v1/projects/demo/remoteConfig:rollback?versionNumber=77").status == 404)
+
+        let diff = try server.admin("GET", "/v1/projects/demo/remoteConfig:diff?from=2&to=3")
+        #expect(diff.status == 200)
+        #expect(diff.text.contains("\"changedParameters\""))
+    }
+
+    @Test func unknownProjectsAndRoutesAre404AndWrongMethods405() throws {
+        let project = try server.admin("GET", "/v1/projects/nope/remoteConfig")
+        #expect(project.status == 404)
+        #expect(project.errorStatus == "NOT_FOUND")
+        #expect(try server.admin("GET", "/v2/nothing").status == 404)
+        let method = try server.admin("DELETE", "/v1/projects/demo/remoteConfig")
+        #expect(method.status == 405)
+        #expect(method.header("Allow") == "GET, PUT")
+    }
+
+    @Test func evaluateExplainsTheDecision() throws {
+        try server.publish(Templates.basic)
+        let response = try server.admin("POST", "/v1/projects/demo/remoteConfig:evaluate",
+                                        body: "{\"appInstanceId\":\"i\",\"appId\":\"1:424242:ios:ab\"}")
+        #expect(response.status == 200)
+        let entries = try #require(try response.json()["entries"] as? [String: String])
+        #expect(entries == ["welcome": "hi ios", "limit": "10"])
+        #expect(response.text.contains("\"condition\":\"ios\""))
+    }
+
+    @Test func projectsAndKeysCanBeCreated() throws {
+        let created = try server.admin("POST", "/v1/projects", body: "{\"projectId\":\"second\",\"projectNumber\":\"777\"}")
+        #expect(created.status == 200)
+        let key = try #require(try server.admin("POST", "/v1/projects/777/apiKeys", body: "{\"name\":\"web\"}").json()["key"] as? String)
+        try server.publish(Templates.single("x"), project: "second")
+        let fetch = try server.request("POST", "/v1/projects/second/namespaces/firebase:fetch", headers: [("X-Goog-Api-Key", key)],
+                                       body: "{\"appInstanceId\":\"i\",\"appId\":\"1:777:web:ab\"}")
+        #expect(fetch.status == 200)
+        #expect(fetch.text.contains("\"key\":\"x\""))
+    }
+}

@@ -1,0 +1,101 @@
+import CZlib
+import ConfigServer
+import Foundation
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) final class FetchTests {
+    let server: TestServer
+
+    init() throws {
+        server = try TestServer { $0.fetch.throttleBurst = 3; $0.fetch.throttlePerMinute = 1 }
+        try server.publish(Templates.basic)
+    }
+
+    func fetch(_ body: String, headers: [(String, String)] = [], project: String = "demo") throws -> TestResponse {
+        try server.request("POST", "/v1/projects/\(project)/namespaces/firebase:fetch",
+                           headers: [("X-Goog-Api-Key", TestServer.apiKey)] + headers, body: body)
+    }
+
+    @Test func androidBodyGetsEvaluatedEntries() throws {
+        let response = try fetch("{\"appInstanceId\":\"a1\",\"appId\":\"1:424242:android:ab\",\"customSignals\":{\"plan\":\"pro\"}}")
+        #expect(response.status == 200)
+        #expect(response.text == "{\"entries\":{\"limit\":\"10\",\"welcome\":\"hi pro\"},\"state\":\"UPDATE\",\"templateVersion\":\"1\"}")
+        #expect(response.header("ETag")?.hasPrefix("etag-424242-firebase-fetch-") == true)
+        #expect(response.header("Access-Control-Expose-Headers") == "ETag")
+    }
+
+    @Test func iosLenientSnakeCaseBodyByProjectID() throws {
+        let response = try fetch("{app_instance_id:'i1', app_id:'1:424242:ios:ab', country_code:'us'}")
+        #expect(response.text.contains("\"welcome\":\"hi ios\""))
+    }
+
+    @Test func gzipBodiesAreSniffed() throws {
+        let plain = Array("{\"appInstanceId\":\"g1\",\"appId\":\"1:424242:ios:ab\"}".utf8)
+        let compressed = try GzipWriter.compress(plain)
+        let client = try server.client()
+        try client.send(TestClient.format("POST", "/v1/projects/424242/namespaces/firebase:fetch",
+                                          headers: [("X-Goog-Api-Key", TestServer.apiKey), ("Content-Encoding", "gzip")], body: compressed))
+        let response = try client.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text.contains("hi ios"))
+        // JS claims gzip but sends plain JSON.
+        #expect(try fetch(String(decoding: plain, as: UTF8.self), headers: [("Content-Encoding", "gzip")]).status == 200)
+    }
+
+    @Test func sameETagGivesNoChangeWithTheVersion() throws {
+        let body = "{\"appInstanceId\":\"n1\",\"appId\":\"1:424242:web:ab\"}"
+        let first = try fetch(body)
+        let etag = try #require(first.header("ETag"))
+        let second = try fetch(body, headers: [("If-None-Match", etag)])
+        #expect(second.status == 200)
+        #expect(second.text == "{\"state\":\"NO_CHANGE\",\"templateVersion\":\"1\"}")
+        #expect(second.header("ETag") == etag)
+        #expect(try fetch(body, headers: [("If-None-Match", "*")]).text.contains("UPDATE"))
+    }
+
+    @Test func noTemplateAndMissingFields() throws {
+        _ = try server.admin("POST", "/v1/projects", body: "{\"projectId\":\"empty\",\"projectNumber\":\"5\"}")
+        let key = try #require(try server.admin("POST", "/v1/projects/5/apiKeys", body: "{}").json()["key"] as? String)
+        let response = try server.request("POST", "/v1/projects/5/namespaces/firebase:fetch", headers: [("X-Goog-Api-Key", key)],
+                                          body: "{\"appInstanceId\":\"x\",\"appId\":\"1:5:web:ab\"}")
+        #expect(response.text == "{\"entries\":{},\"state\":\"NO_TEMPLATE\",\"templateVersion\":\"0\"}")
+        #expect(try fetch("{\"appId\":\"1:424242:web:ab\"}").status == 400)
+        #expect(try fetch("{\"appInstanceId\":").status == 400)
+    }
+
+    @Test func apiKeyIsRequired() throws {
+        let none = try server.request("POST", "/v1/projects/demo/namespaces/firebase:fetch", body: "{\"appInstanceId\":\"k\",\"appId\":\"a\"}")
+        #expect(none.status == 401)
+        let wrong = try server.request("POST", "/v1/projects/demo/namespaces/firebase:fetch?key=nope", body: "{\"appInstanceId\":\"k\",\"appId\":\"a\"}")
+        #expect(wrong.status == 403)
+    }
+
+    @Test func throttlingAnswers429WithRetryAfter() throws {
+        let body = "{\"appInstanceId\":\"busy\",\"appId\":\"1:424242:web:ab\"}"
+        for _ in 0..<3 { #expect(try fetch(body).status == 200) }
+        let throttled = try fetch(body)
+        #expect(throttled.status == 429)
+        #expect(throttled.errorStatus == "RESOURCE_EXHAUSTED")
+        #expect(throttled.header("Retry-After") != nil)
+    }
+
+    @Test func corsPreflight() throws {
+        let response = try server.request("OPTIONS", "/v1/projects/demo/namespaces/firebase:fetch")
+        #expect(response.status == 204)
+        #expect(response.header("Access-Control-Allow-Headers")?.contains("X-Goog-Api-Key") == true)
+    }
+
+    @Test func serverTemplatesEvaluateStructuredConditions() throws {
+        let template = """
+        {"conditions":[{"name":"beta","expression":"app.customSignal['tier'] == 'beta'"}],
+         "parameters":{"model":{"defaultValue":{"value":"stable"},"conditionalValues":{"beta":{"value":"next"}}}}}
+        """
+        try server.publish(template, namespace: "firebase-server")
+        let response = try server.request("POST", "/v1/projects/demo/namespaces/firebase-server:fetch",
+                                          headers: [("X-Goog-Api-Key", TestServer.apiKey)],
+                                          body: "{\"appInstanceId\":\"s\",\"customSignals\":{\"tier\":\"beta\"}}")
+        #expect(response.text.contains("\"model\":\"next\""))
+        let compiled = try server.admin("GET", "/v1/projects/demo/namespaces/firebase-server/serverRemoteConfig")
+        #expect(compiled.text.contains("customSignal"))
+    }
+}

@@ -1,0 +1,76 @@
+import ConfigServer
+import Foundation
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) final class HTTPHardeningTests {
+    let server: TestServer
+
+    init() throws {
+        server = try TestServer { $0.http.maxBodyBytes = 1024; $0.http.headerTimeout = 1 }
+    }
+
+    @Test(arguments: [
+        ("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a\r\nX: a\r\n b\r\n\r\n", 400),
+        ("GET / HTTP/2.0\r\nHost: a\r\n\r\n", 505),
+        ("GET /\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: u@a\r\n\r\n", 400),
+        ("POST /v1/projects HTTP/1.1\r\nHost: a\r\nContent-Length: 5000\r\n\r\n", 413),
+        ("GET /\(String(repeating: "a", count: 9000)) HTTP/1.1\r\nHost: a\r\n\r\n", 414),
+        ("GET / HTTP/1.1\r\nHost: a\r\nX: \(String(repeating: "b", count: 17000))\r\n\r\n", 431),
+    ])
+    func malformedRequestsGetAJSONErrorAndAClose(_ raw: String, _ status: Int) throws {
+        let client = try server.client()
+        try client.send(raw)
+        let response = try client.readResponse()
+        #expect(response.status == status)
+        #expect(response.header("Connection") == "close")
+        #expect(try response.json()["error"] != nil)
+        #expect(client.isClosedByServer())
+    }
+
+    @Test func smuggledRequestIsNeverAnswered() throws {
+        let client = try server.client()
+        try client.send("POST /healthz HTTP/1.1\r\nHost: a\r\nContent-Length: 40\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(try client.readResponse().status == 400)
+        #expect(client.isClosedByServer())
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrder() throws {
+        let client = try server.client()
+        let one = TestClient.format("GET", "/healthz")
+        let two = TestClient.format("GET", "/nothing-here")
+        let three = TestClient.format("GET", "/readyz")
+        try client.send(one + two + three)
+        #expect(try client.readResponse().status == 200)
+        #expect(try client.readResponse().status == 404)
+        #expect(try client.readResponse().text == "{\"status\":\"ready\"}")
+    }
+
+    @Test func headAndExpectContinue() throws {
+        let client = try server.client()
+        try client.send("HEAD /healthz HTTP/1.1\r\nHost: a\r\n\r\n")
+        let head = try client.readResponse(head: true)
+        #expect(head.status == 200)
+        #expect(head.header("Content-Length") == "15")
+        try client.send("POST /v1/projects HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n")
+        try client.send("{}")
+        #expect(try client.readResponse().status == 401)
+    }
+
+    @Test func chunkedRequestBodies() throws {
+        let client = try server.client()
+        try client.send("PUT /v1/projects/demo/remoteConfig HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer \(TestServer.adminToken)\r\nIf-Match: *\r\nTransfer-Encoding: chunked\r\n\r\n")
+        let body = Templates.single("chunked")
+        try client.send(String(body.utf8.count, radix: 16) + "\r\n" + body + "\r\n0\r\n\r\n")
+        #expect(try client.readResponse().status == 200)
+    }
+
+    @Test func slowHeadersAreCutOff() throws {
+        let client = try server.client()
+        try client.send("GET /healthz HTTP/1.1\r\nHost: a\r\n")
+        let response = try client.readResponse()
+        #expect(response.status == 408)
+        #expect(client.isClosedByServer())
+    }
+}

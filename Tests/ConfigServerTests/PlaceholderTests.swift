@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct ConfigServerPlaceholderTests {
-    @Test func builds() { #expect(Bool(true)) }
-}

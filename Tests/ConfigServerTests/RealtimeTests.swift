@@ -1,0 +1,103 @@
+import ConfigServer
+import Foundation
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) final class RealtimeTests {
+    let server: TestServer
+
+    init() throws {
+        server = try TestServer { $0.realtime.maxConnections = 2; $0.realtime.retryIntervalSeconds = 60 }
+    }
+
+    /// Opens a stream and returns the client after reading the response head.
+    func open(lastKnown: String, project: String = "424242") throws -> (TestClient, TestResponse) {
+        let client = try server.client()
+        try client.send(TestClient.format("POST", "/v1/projects/\(project)/namespaces/firebase:streamFetchInvalidations",
+                                          headers: [("X-Goog-Api-Key", TestServer.apiKey)],
+                                          body: Array("{\"project\":\"\(project)\",\"namespace\":\"firebase\",\"lastKnownVersionNumber\":\"\(lastKnown)\"}".utf8)))
+        return (client, try client.readHead())
+    }
+
+    func message(_ client: TestClient) throws -> String {
+        String(decoding: try #require(try client.readChunk()), as: UTF8.self)
+    }
+
+    @Test func staleClientIsToldAtOnce() throws {
+        try server.publish(Templates.single("a"))
+        try server.publish(Templates.single("b"))
+        let (client, head) = try open(lastKnown: "1")
+        #expect(head.status == 200)
+        #expect(head.header("Transfer-Encoding") == "chunked")
+        #expect(try message(client) == "{\"latestTemplateVersionNumber\": \"2\"}\n")
+    }
+
+    @Test func heldClientsHearOfEveryPublish() throws {
+        try server.publish(Templates.single("a"))
+        let (first, _) = try open(lastKnown: "1")
+        let (second, _) = try open(lastKnown: "1")
+        try server.publish(Templates.single("b"))
+        #expect(try message(first) == "{\"latestTemplateVersionNumber\": \"2\"}\n")
+        #expect(try message(second) == "{\"latestTemplateVersionNumber\": \"2\"}\n")
+        let rollback = try server.admin("POST", "/v1/projects/demo/remoteConfig:rollback", body: "{\"versionNumber\":1}")
+        #expect(rollback.status == 200)
+        #expect(try message(first) == "{\"latestTemplateVersionNumber\": \"3\"}\n")
+    }
+
+    @Test func atTheCapStaleClientsAreServedAndFreshOnesTurnedAway() throws {
+        try server.publish(Templates.single("a"))
+        let held = try (0..<2).map { _ in try open(lastKnown: "1") }
+        #expect(held.allSatisfy { $0.1.status == 200 })
+        let (stale, staleHead) = try open(lastKnown: "0")
+        #expect(staleHead.status == 200)
+        let staleMessage = try message(stale)
+        #expect(staleMessage.hasPrefix("{\"latestTemplateVersionNumber\": \"1\", \"retryIntervalSeconds\": "))
+        #expect(try stale.readChunk() == nil)
+        #expect(stale.isClosedByServer())
+        let (fresh, freshHead) = try open(lastKnown: "1")
+        #expect(freshHead.status == 200)
+        #expect(try message(fresh).contains("retryIntervalSeconds"))
+        #expect(fresh.isClosedByServer())
+        let metrics = try server.admin("GET", "/metrics").text
+        #expect(metrics.contains("rcs_realtime_stale_exceptions_total{worker=\"0\"} 1"))
+        #expect(metrics.contains("rcs_realtime_refusals_total{worker=\"0\"} 1"))
+    }
+
+    @Test func disconnectedClientsFreeTheirPlace() throws {
+        for _ in 0..<3 {
+            let (client, head) = try open(lastKnown: "0")
+            #expect(head.status == 200)
+            let (other, _) = try open(lastKnown: "0")
+            _ = (client, other)
+        }
+        // Each pair closed when it went out of scope; a publish finds no stale holders and
+        // new clients are still admitted under the cap of 2.
+        var admitted = false
+        for _ in 0..<50 where !admitted {
+            let (client, _) = try open(lastKnown: "0")
+            try server.publish(Templates.single("x"))
+            admitted = try message(client) == "{\"latestTemplateVersionNumber\": \"\(try currentVersion())\"}\n"
+        }
+        #expect(admitted)
+    }
+
+    func currentVersion() throws -> String {
+        let etag = try server.admin("GET", "/v1/projects/demo/remoteConfig").header("ETag") ?? ""
+        return String(etag.split(separator: "-").last ?? "")
+    }
+
+    @Test func errorsOnTheStreamAreWrappedInAnArray() throws {
+        let client = try server.client()
+        try client.send(TestClient.format("POST", "/v1/projects/424242/namespaces/firebase:streamFetchInvalidations", body: Array("{}".utf8)))
+        let response = try client.readResponse()
+        #expect(response.status == 401)
+        #expect(response.text.hasPrefix("[{\"error\":"))
+    }
+
+    @Test func adoptionCountsHeldClientsByVersion() throws {
+        try server.publish(Templates.single("a"))
+        let (client, _) = try open(lastKnown: "1")
+        _ = client
+        let adoption = try server.admin("GET", "/v1/projects/demo/remoteConfig:adoption")
+        #expect(adoption.text.contains("{\"versionNumber\":\"1\",\"heldClients\":1"))
+    }
+}

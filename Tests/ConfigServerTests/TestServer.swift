@@ -1,0 +1,60 @@
+import ConfigServer
+import Foundation
+import Logging
+
+/// A real server on 127.0.0.1 and a free port, with its own temporary data directory.
+final class TestServer {
+    let instance: ServerInstance
+    let directory: URL
+    var port: Int { instance.port }
+    static let adminToken = "test-admin-token"
+    static let apiKey = "test-api-key"
+
+    init(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcs-test-\(UUID().uuidString)")
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.dataDir = directory.path
+        configuration.adminTokens = [AdminTokenDeclaration(name: "tester", token: Self.adminToken)]
+        configuration.projects = [ProjectDeclaration(id: "demo", number: "424242", apiKeys: [Self.apiKey])]
+        configuration.http.accessLog = false
+        adjust(&configuration)
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        instance = try ServerInstance(configuration: configuration, logger: logger)
+    }
+
+    deinit {
+        instance.shutdown()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func client() throws -> TestClient { try TestClient(port: port) }
+
+    /// One request on a new connection.
+    func request(_ method: String, _ target: String, headers: [(String, String)] = [], body: String = "") throws -> TestResponse {
+        let client = try client()
+        try client.send(TestClient.format(method, target, headers: headers, body: Array(body.utf8)))
+        return try client.readResponse()
+    }
+
+    func admin(_ method: String, _ target: String, headers: [(String, String)] = [], body: String = "") throws -> TestResponse {
+        try request(method, target, headers: [("Authorization", "Bearer \(Self.adminToken)")] + headers, body: body)
+    }
+
+    /// Publishes `template` (force) and returns the new version number.
+    @discardableResult
+    func publish(_ template: String, project: String = "demo", namespace: String? = nil) throws -> Int {
+        let path = namespace.map { "/v1/projects/\(project)/namespaces/\($0)/remoteConfig" } ?? "/v1/projects/\(project)/remoteConfig"
+        let response = try admin("PUT", path, headers: [("If-Match", "*")], body: template)
+        guard response.status == 200, let etag = response.header("ETag"), let version = Int(etag.split(separator: "-").last ?? "") else {
+            throw TestFailure("publish failed: \(response.status) \(response.text)")
+        }
+        return version
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
