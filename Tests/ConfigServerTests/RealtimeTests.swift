@@ -63,21 +63,28 @@ import Testing
     }
 
     @Test func disconnectedClientsFreeTheirPlace() throws {
+        let version = try server.publish(Templates.single("a"))
         for _ in 0..<3 {
-            let (client, head) = try open(lastKnown: "0")
-            #expect(head.status == 200)
-            let (other, _) = try open(lastKnown: "0")
-            _ = (client, other)
+            let pair = try (0..<2).map { _ in try open(lastKnown: "\(version)") }
+            #expect(pair.allSatisfy { $0.1.status == 200 })
         }
-        // Each pair closed when it went out of scope; a publish finds no stale holders and
-        // new clients are still admitted under the cap of 2.
-        var admitted = false
-        for _ in 0..<50 where !admitted {
-            let (client, _) = try open(lastKnown: "0")
-            try server.publish(Templates.single("x"))
-            admitted = try message(client) == "{\"latestTemplateVersionNumber\": \"\(try currentVersion())\"}\n"
+        // Every pair closed when it went out of scope: the gauge must come back to 0.
+        var held = -1
+        for _ in 0..<500 where held != 0 {
+            held = try heldGauge()
         }
-        #expect(admitted)
+        #expect(held == 0)
+        let (first, _) = try open(lastKnown: "\(version)")
+        let (second, _) = try open(lastKnown: "\(version)")
+        let next = try server.publish(Templates.single("b"))
+        #expect(try message(first) == "{\"latestTemplateVersionNumber\": \"\(next)\"}\n")
+        #expect(try message(second) == "{\"latestTemplateVersionNumber\": \"\(next)\"}\n")
+    }
+
+    func heldGauge() throws -> Int {
+        let line = try server.admin("GET", "/metrics").text.split(separator: "\n")
+            .first { $0.hasPrefix("rcs_realtime_held_connections{") }
+        return Int(line?.split(separator: " ").last ?? "") ?? -1
     }
 
     func currentVersion() throws -> String {
