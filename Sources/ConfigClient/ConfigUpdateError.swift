@@ -12,6 +12,8 @@ public enum ConfigUpdateError: Error, Sendable, Equatable, CustomStringConvertib
     case invalidStream(InvalidationStreamError)
     /// Fetching the announced version failed.
     case fetchFailed(ConfigClientError)
+    /// After several attempts the server still served an older version than it announced.
+    case announcedVersionNotFetched(announced: Int64, fetched: Int64)
 
     public var description: String {
         switch self {
@@ -20,6 +22,8 @@ public enum ConfigUpdateError: Error, Sendable, Equatable, CustomStringConvertib
         case .realtimeDisabled: "real-time updates are disabled by the server"
         case .invalidStream(let error): error.description
         case .fetchFailed(let error): "fetch after an update notice failed: \(error)"
+        case .announcedVersionNotFetched(let announced, let fetched):
+            "version \(announced) was announced but fetches still return version \(fetched)"
         }
     }
 }

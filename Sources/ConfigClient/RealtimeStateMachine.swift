@@ -55,7 +55,7 @@ struct RealtimeStateMachine {
     private var pollTimer: Int?
     private var lastID = 0
 
-    init(backoff: Backoff, pollInterval: TimeInterval, random: some RandomNumberGenerator = SystemRandomNumberGenerator()) {
+    init(backoff: Backoff, pollInterval: TimeInterval, random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
         self.backoff = backoff
         self.pollInterval = pollInterval
         self.random = AnyRandomNumberGenerator(base: random)
@@ -186,8 +186,8 @@ struct RealtimeStateMachine {
 }
 
 /// Lets the state machine hold a generator chosen by the caller (seeded in tests).
-struct AnyRandomNumberGenerator: RandomNumberGenerator {
-    var base: any RandomNumberGenerator
+struct AnyRandomNumberGenerator: RandomNumberGenerator, Sendable {
+    var base: any RandomNumberGenerator & Sendable
 
     mutating func next() -> UInt64 { base.next() }
 }
