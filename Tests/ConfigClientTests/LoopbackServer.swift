@@ -33,18 +33,21 @@ final class LoopbackServer: Sendable {
             while case let client = accept(fd, nil, nil), client >= 0 {
                 Thread {
                     let connection = LoopbackConnection(fd: client)
-                    if let request = connection.readRequest() { handler(request, connection) } else { connection.close() }
+                    if let request = connection.readRequest() { handler(request, connection) } else { print("LOOPBACK readRequest failed errno \(errno) fd \(client)"); connection.close() }
                 }.start()
             }
+            // Closed here, not in stop(): a number closed while accept() still used it could be
+            // reused by another test's socket and accepted from.
+            Glibc.close(fd)
         }.start()
     }
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    /// Stops accepting; open connections stay until their handlers close them.
+    /// Stops accepting (shutdown wakes the blocked accept); open connections stay until their
+    /// handlers close them.
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        Glibc.close(listener)
     }
 }
 
