@@ -4,8 +4,11 @@ public import Foundation
 /// `min(initial × multiplier^(n-1), maximum)` seconds, scaled by a random factor in
 /// `[1 - jitter, 1 + jitter)` so that many clients do not reconnect in step.
 public struct Backoff: Sendable, Equatable {
+    /// Seconds before the first retry.
     public var initial: TimeInterval
+    /// Cap on the nominal delay, in seconds.
     public var maximum: TimeInterval
+    /// Growth of the delay per further failure.
     public var multiplier: Double
     /// Relative spread, 0 ... 1; 0.5 means ±50 %.
     public var jitter: Double

@@ -13,6 +13,7 @@ public struct ClientConfiguration: Sendable {
     /// The installation id used for percent conditions; when `nil` one is generated and kept
     /// in the cache file (or for the life of the process without a cache directory).
     public var appInstanceId: String?
+    /// The installation auth token, sent in the fetch body when set.
     public var appInstanceIdToken: String?
     /// `firebase` for client templates.
     public var namespace: String
@@ -24,6 +25,7 @@ public struct ClientConfiguration: Sendable {
     public var fetchTimeout: TimeInterval
     /// Device and app facts the server's conditions look at.
     public var context: ClientContext
+    /// Sent as `sdkVersion`.
     public var sdkVersion: String
     /// Delays between reconnects of the real-time stream.
     public var reconnectBackoff: Backoff

@@ -15,6 +15,7 @@ public enum ValueSource: String, Sendable, Hashable, Codable {
 public struct ConfigValue: Sendable, Hashable {
     /// The raw string; empty for ``ValueSource/static``.
     public let stringValue: String
+    /// Where the value comes from.
     public let source: ValueSource
 
     /// - Parameters:

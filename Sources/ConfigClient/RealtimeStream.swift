@@ -35,6 +35,7 @@ public struct InvalidationMessage: Sendable, Equatable, Decodable {
 public struct InvalidationStreamError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Byte offset in the stream where the offending message starts.
     public var offset: Int
+    /// What is wrong with the message.
     public var message: String
 
     public var description: String { "real-time stream, message at byte \(offset): \(message)" }

@@ -39,8 +39,10 @@ private final class StubConfigServer: Sendable {
         template.current.withLock { $0 = (version, entries) }
     }
 
-    func client() -> ConfigClient {
-        ConfigClient(configuration: testConfiguration(baseURL: server.baseURL))
+    func client(_ adjust: (inout ClientConfiguration) -> Void = { _ in }) -> ConfigClient {
+        var configuration = testConfiguration(baseURL: server.baseURL)
+        adjust(&configuration)
+        return ConfigClient(configuration: configuration)
     }
 
     deinit { server.stop() }
@@ -154,6 +156,22 @@ struct RealtimeEndToEndTests {
         let event = try #require(await updates.next())
         #expect(event.update == nil)
         #expect(event.error == .streamRefused(ServerError(httpStatus: 403, status: "PERMISSION_DENIED", message: "real-time off for this key")))
+        registration.remove()
+    }
+
+    @Test func refusedStreamFallsBackToPeriodicFetches() async throws {
+        let stub = try StubConfigServer(refuseStreams: true)
+        stub.publish(2, ["a": "polled"])
+        let client = stub.client {
+            $0.fallbackPollInterval = 0.01
+            $0.reconnectBackoff = Backoff(initial: 60, maximum: 60)
+        }
+        let (registration, events) = listen(client)
+        var updates = events.makeAsyncIterator()
+        #expect(try #require(await updates.next()).error != nil)
+        let polled = try #require(await updates.next())
+        #expect(polled.update?.updatedKeys == ["a"])
+        #expect(client.fetchedTemplateVersion == 2)
         registration.remove()
     }
 }

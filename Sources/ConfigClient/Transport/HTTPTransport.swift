@@ -9,10 +9,13 @@ public struct HTTPRequest: Sendable {
         case put = "PUT"
     }
 
+    /// The request method.
     public var method: Method
+    /// The absolute URL, query included.
     public var url: String
     /// Header fields; names are sent as written.
     public var headers: [String: String]
+    /// The body, sent as is (`nil`: none).
     public var body: Data?
     /// Total time allowed for `send`; for streams only the connection phase is limited by it.
     public var timeout: TimeInterval
@@ -34,9 +37,11 @@ public struct HTTPRequest: Sendable {
 
 /// A complete HTTP response.
 public struct HTTPResponse: Sendable {
+    /// The status code.
     public var status: Int
     /// Header fields with lower-cased names.
     public var headers: [String: String]
+    /// The body bytes, decoded from any content encoding.
     public var body: Data
 
     /// - Parameters:
@@ -79,7 +84,8 @@ public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
 
     /// Starts a long-lived request and reports its progress to `onEvent`, on a background thread,
-    /// one event at a time.
+    /// one event at a time. Events never arrive from within this call: callers may hold a lock
+    /// that `onEvent` also takes.
     func stream(_ request: HTTPRequest, onEvent: @escaping @Sendable (StreamEvent) -> Void) -> any StreamHandle
 }
 
@@ -96,7 +102,9 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         case failed
     }
 
+    /// The category of failure.
     public var kind: Kind
+    /// What went wrong, naming the request.
     public var message: String
 
     /// - Parameters:
