@@ -1,1 +1,1 @@
-print("rcctl")
+await RCCtl.runAndExit()

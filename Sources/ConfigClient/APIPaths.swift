@@ -1,0 +1,38 @@
+import Foundation
+
+/// URLs of the server's HTTP API for one project.
+struct APIPaths: Sendable {
+    let baseURL: String
+    let project: String
+
+    init(baseURL: String, project: String) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.project = project
+    }
+
+    private var projectPath: String {
+        "\(baseURL)/v1/projects/\(Self.escape(project))"
+    }
+
+    func fetch(namespace: String) -> String {
+        "\(projectPath)/namespaces/\(Self.escape(namespace)):fetch"
+    }
+
+    func streamInvalidations(namespace: String) -> String {
+        "\(projectPath)/namespaces/\(Self.escape(namespace)):streamFetchInvalidations"
+    }
+
+    /// `remoteConfig`, or a custom method on it such as `:listVersions`, with a query.
+    func remoteConfig(_ method: String = "", query: [(String, String)] = []) -> String {
+        let url = "\(projectPath)/remoteConfig\(method)"
+        guard !query.isEmpty else { return url }
+        return url + "?" + query.map { "\(Self.escape($0.0))=\(Self.escape($0.1))" }.joined(separator: "&")
+    }
+
+    /// Percent-encodes one path segment or query component.
+    static func escape(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}

@@ -1,0 +1,113 @@
+public import Foundation
+
+/// The management API (templates, versions, rollback, diff, evaluate) for one project,
+/// authenticated with `Authorization: Bearer <token>`.
+public struct AdminClient: Sendable {
+    /// A successful answer: the JSON body as sent, and the template ETag where there is one.
+    public struct Response: Sendable {
+        public var body: Data
+        public var etag: String?
+
+        /// Decodes the body as `type`.
+        /// - Throws: ``ConfigClientError/invalidResponse(_:)`` naming the field that does not fit.
+        public func decode<T: Decodable>(_ type: T.Type) throws(ConfigClientError) -> T {
+            do {
+                return try JSONDecoder().decode(type, from: body)
+            } catch {
+                throw .invalidResponse(DecodingErrorDescription.describe(error))
+            }
+        }
+    }
+
+    public let baseURL: String
+    public let project: String
+    private let token: String?
+    private let transport: any HTTPTransport
+    private let timeout: TimeInterval
+    private var paths: APIPaths { APIPaths(baseURL: baseURL, project: project) }
+
+    /// - Parameters:
+    ///   - baseURL: scheme, host and port of the server.
+    ///   - project: project id or number.
+    ///   - token: the admin bearer token, or `nil` to send none.
+    ///   - transport: how requests are sent; libcurl by default.
+    ///   - timeout: seconds allowed per request.
+    public init(baseURL: String, project: String, token: String?, transport: any HTTPTransport = CurlTransport(), timeout: TimeInterval = 60) {
+        self.baseURL = baseURL
+        self.project = project
+        self.token = token
+        self.transport = transport
+        self.timeout = timeout
+    }
+
+    /// The current template, or version `version`.
+    public func template(version: Int64? = nil) async throws(ConfigClientError) -> Response {
+        let query = version.map { [("versionNumber", String($0))] } ?? []
+        return try await send(.get, paths.remoteConfig(query: query))
+    }
+
+    /// Publishes `template` (a `RemoteConfig` JSON object).
+    /// - Parameters:
+    ///   - template: the body to PUT.
+    ///   - etag: `If-Match`: the ETag the template was based on, or `*` to force.
+    ///   - validateOnly: only check the template; nothing is stored.
+    /// - Returns: the published template and its new ETag.
+    public func publish(_ template: Data, ifMatch etag: String, validateOnly: Bool = false) async throws(ConfigClientError) -> Response {
+        let query = validateOnly ? [("validateOnly", "true")] : []
+        return try await send(.put, paths.remoteConfig(query: query), body: template, headers: ["If-Match": etag])
+    }
+
+    /// One page of the version history, newest first.
+    /// - Parameters:
+    ///   - pageSize: versions per page, or the server's default.
+    ///   - pageToken: `nextPageToken` of the previous page.
+    public func listVersions(pageSize: Int? = nil, pageToken: String? = nil) async throws(ConfigClientError) -> Response {
+        var query: [(String, String)] = []
+        if let pageSize { query.append(("pageSize", String(pageSize))) }
+        if let pageToken { query.append(("pageToken", pageToken)) }
+        return try await send(.get, paths.remoteConfig(":listVersions", query: query))
+    }
+
+    /// Publishes a copy of version `version` as a new version.
+    public func rollback(to version: Int64) async throws(ConfigClientError) -> Response {
+        let body = ClientRequests.encode(["versionNumber": String(version)])
+        return try await send(.post, paths.remoteConfig(":rollback"), body: body)
+    }
+
+    /// The differences between versions `from` and `to` (this server's extension).
+    public func diff(from: Int64, to: Int64) async throws(ConfigClientError) -> Response {
+        try await send(.get, paths.remoteConfig(":diff", query: [("from", String(from)), ("to", String(to))]))
+    }
+
+    /// Evaluates the current template for a client context (a fetch request body); the answer
+    /// has the entries and, per key, the deciding condition (this server's extension).
+    public func evaluate(context: Data) async throws(ConfigClientError) -> Response {
+        try await send(.post, paths.remoteConfig(":evaluate"), body: context)
+    }
+
+    /// The real-time stream request a client app would send, for watching invalidations.
+    /// - Parameters:
+    ///   - apiKey: the client API key.
+    ///   - appId: the GMP app id.
+    ///   - lastKnownVersion: the version the watcher already knows (0: announce the current one).
+    public func invalidationStreamRequest(apiKey: String, appId: String, lastKnownVersion: Int64) -> HTTPRequest {
+        let configuration = ClientConfiguration(baseURL: baseURL, project: project, apiKey: apiKey, appId: appId)
+        return ClientRequests(configuration: configuration, appInstanceId: "rcctl-watch")
+            .streamInvalidations(lastKnownVersion: lastKnownVersion, etag: nil)
+    }
+
+    private func send(_ method: HTTPRequest.Method, _ url: String, body: Data? = nil, headers extra: [String: String] = [:]) async throws(ConfigClientError) -> Response {
+        var headers = extra
+        headers["Accept"] = "application/json"
+        if body != nil { headers["Content-Type"] = "application/json; charset=utf-8" }
+        if let token { headers["Authorization"] = "Bearer \(token)" }
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: timeout))
+        } catch {
+            throw .transport(error)
+        }
+        guard (200..<300).contains(response.status) else { throw .server(ServerError(response: response)) }
+        return Response(body: response.body, etag: response.header("etag"))
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import ConfigClient
+import Foundation
+
+/// How a template is published: against a known ETag, forced, or validated only.
+struct PublishOptions: ParsableArguments {
+    @Option(help: "ETag the file was based on (If-Match); fetched from the server when omitted.")
+    var etag: String?
+
+    @Flag(help: "Publish over whatever version is current (If-Match: *).")
+    var force = false
+
+    @Flag(help: "Only validate the template; nothing is published.")
+    var validateOnly = false
+
+    func validate() throws {
+        if etag != nil, force { throw ValidationError("--etag and --force exclude each other") }
+    }
+
+    /// Publishes `template` and prints the outcome.
+    func publish(_ template: Data, global: GlobalOptions) async throws(CLIError) {
+        let client = global.adminClient()
+        let ifMatch: String
+        if force {
+            ifMatch = "*"
+        } else if let etag {
+            ifMatch = etag
+        } else {
+            let current = try await checked { () async throws(ConfigClientError) in try await client.template() }
+            guard let etag = current.etag else {
+                throw CLIError(message: "the server sent no ETag for the current template; pass --etag or --force", exitCode: CLIError.serverExitCode)
+            }
+            ifMatch = etag
+        }
+        let response = try await checked { () async throws(ConfigClientError) in
+            try await client.publish(template, ifMatch: ifMatch, validateOnly: validateOnly)
+        }
+        if global.json { return Console.write(response.body) }
+        if validateOnly {
+            Console.out("Template is valid (nothing published)")
+        } else {
+            let version = (try? response.decode(TemplateSummary.self))?.version?.versionNumber
+            Console.out("Published \(version.map { "version \($0)" } ?? "the template")\(response.etag.map { " (ETag \($0))" } ?? "")")
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import ConfigClient
+import Foundation
+
+/// Connection and output options shared by every subcommand.
+struct GlobalOptions: ParsableArguments {
+    @Option(help: "Server base URL (env RCS_URL, default http://127.0.0.1:8080).")
+    var url: String?
+
+    @Option(help: "Admin bearer token (env RCS_TOKEN).")
+    var token: String?
+
+    @Option(help: "Project id or number (env RCS_PROJECT, default example-project).")
+    var project: String?
+
+    @Flag(help: "Print the server's JSON instead of a summary.")
+    var json = false
+
+    private var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    var resolvedURL: String { url ?? environment["RCS_URL"] ?? "http://127.0.0.1:8080" }
+    var resolvedProject: String { project ?? environment["RCS_PROJECT"] ?? "example-project" }
+    var resolvedToken: String? { token ?? environment["RCS_TOKEN"] }
+
+    func adminClient() -> AdminClient {
+        AdminClient(baseURL: resolvedURL, project: resolvedProject, token: resolvedToken)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import ConfigClient
+
+@Suite(.timeLimit(.minutes(1)))
+struct CurlTransportTests {
+    @Test func sendDeliversMethodHeadersAndBody() async throws {
+        let server = try LoopbackServer { request, connection in
+            let echo = "\(request.method) \(request.path) \(request.headers["x-goog-api-key"] ?? "-") \(String(decoding: request.body, as: UTF8.self))"
+            connection.respond(status: 201, headers: ["ETag": "etag-9"], body: echo)
+        }
+        defer { server.stop() }
+        let request = HTTPRequest(method: .put, url: server.baseURL + "/v1/x", headers: ["X-Goog-Api-Key": "k"], body: Data("{}".utf8))
+        let response = try await CurlTransport().send(request)
+        #expect(response.status == 201)
+        #expect(response.header("ETag") == "etag-9")
+        #expect(String(decoding: response.body, as: UTF8.self) == "PUT /v1/x k {}")
+    }
+
+    @Test func getHasNoBody() async throws {
+        let server = try LoopbackServer { request, connection in
+            connection.respond(status: 200, body: "\(request.method) \(request.body.count)")
+        }
+        defer { server.stop() }
+        let response = try await CurlTransport().send(HTTPRequest(method: .get, url: server.baseURL + "/"))
+        #expect(String(decoding: response.body, as: UTF8.self) == "GET 0")
+    }
+
+    @Test func refusedConnectionIsAConnectionFailure() async throws {
+        let server = try LoopbackServer { _, connection in connection.close() }
+        server.stop()
+        let error = await #expect(throws: TransportError.self) {
+            try await CurlTransport().send(HTTPRequest(method: .get, url: server.baseURL + "/"))
+        }
+        #expect(error?.kind == .connectionFailed)
+        #expect(error?.message.contains(server.baseURL) == true)
+    }
+
+    @Test func streamReportsHeadDataAndCleanEnd() async throws {
+        let server = try LoopbackServer { _, connection in
+            connection.beginChunks()
+            // One message split across two chunks, then two in one chunk.
+            connection.chunk(#"{"latestTemplateVer"#)
+            connection.chunk("sionNumber\": \"3\"}\n")
+            connection.chunk("{\"latestTemplateVersionNumber\": \"4\"}\n{\"retryIntervalSeconds\": 5}\n")
+            connection.endChunks()
+        }
+        defer { server.stop() }
+        let (events, continuation) = AsyncStream.makeStream(of: StreamEvent.self)
+        let handle = CurlTransport().stream(HTTPRequest(method: .post, url: server.baseURL + "/s", body: Data("{}".utf8))) {
+            continuation.yield($0)
+        }
+        defer { handle.cancel() }
+        var parser = InvalidationStreamParser()
+        var messages: [InvalidationMessage] = []
+        var status = 0
+        for await event in events {
+            switch event {
+            case .head(let code, let headers):
+                status = code
+                #expect(headers["transfer-encoding"] == "chunked")
+            case .data(let data): messages += try parser.append(data)
+            case .end(let error):
+                #expect(error == nil)
+                continuation.finish()
+            }
+        }
+        #expect(status == 200)
+        #expect(messages == [
+            InvalidationMessage(latestTemplateVersionNumber: 3),
+            InvalidationMessage(latestTemplateVersionNumber: 4),
+            InvalidationMessage(retryIntervalSeconds: 5),
+        ])
+    }
+
+    @Test func cancellingAnIdleStreamEndsItAndClosesTheConnection() async throws {
+        let (closed, closedContinuation) = AsyncStream.makeStream(of: Void.self)
+        let server = try LoopbackServer { _, connection in
+            connection.beginChunks()
+            connection.waitForPeerClose()
+            connection.close()
+            closedContinuation.yield()
+        }
+        defer { server.stop() }
+        let (events, continuation) = AsyncStream.makeStream(of: StreamEvent.self)
+        let handle = CurlTransport().stream(HTTPRequest(method: .post, url: server.baseURL + "/s")) { continuation.yield($0) }
+        var iterator = events.makeAsyncIterator()
+        guard case .head(200, _)? = await iterator.next() else {
+            Issue.record("expected the response head first")
+            return
+        }
+        handle.cancel()
+        guard case .end(let error)? = await iterator.next() else {
+            Issue.record("expected the end of the stream")
+            return
+        }
+        #expect(error?.kind == .cancelled)
+        var closedIterator = closed.makeAsyncIterator()
+        await closedIterator.next()
+    }
+}

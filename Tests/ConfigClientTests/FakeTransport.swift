@@ -1,0 +1,81 @@
+import Foundation
+import Synchronization
+@testable import ConfigClient
+
+/// Answers `send` from a script and records every request; streams are not supported here.
+final class FakeTransport: HTTPTransport {
+    private let script: Mutex<[Result<HTTPResponse, TransportError>]>
+    private let recorded = Mutex<[HTTPRequest]>([])
+
+    init(_ script: [Result<HTTPResponse, TransportError>] = []) {
+        self.script = Mutex(script)
+    }
+
+    var requests: [HTTPRequest] { recorded.withLock { $0 } }
+
+    func enqueue(_ result: Result<HTTPResponse, TransportError>) {
+        script.withLock { $0.append(result) }
+    }
+
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        recorded.withLock { $0.append(request) }
+        let next = script.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        guard let next else { throw TransportError(.connectionFailed, "\(request.url): Connection refused") }
+        return try next.get()
+    }
+
+    func stream(_ request: HTTPRequest, onEvent: @escaping @Sendable (StreamEvent) -> Void) -> any StreamHandle {
+        fatalError("FakeTransport does not stream")
+    }
+}
+
+/// A fetch answer with `entries`.
+func fetchAnswer(_ entries: [String: String], version: Int64, etag: String = "etag-1", state: String = "UPDATE") -> Result<HTTPResponse, TransportError> {
+    let body: [String: Any] = ["entries": entries, "state": state, "templateVersion": String(version)]
+    let data = try! JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+    return .success(HTTPResponse(status: 200, headers: ["ETag": etag], body: data))
+}
+
+/// A clock the test moves by hand.
+final class ManualClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+
+    var now: Date { current.withLock { $0 } }
+
+    func advance(by seconds: TimeInterval) {
+        current.withLock { $0 += seconds }
+    }
+}
+
+/// A deterministic generator (SplitMix64) for jitter.
+struct SeededGenerator: RandomNumberGenerator, Sendable {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A fresh empty directory under the temporary directory.
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("ConfigClientTests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+func testConfiguration(baseURL: String = "http://127.0.0.1:9", cacheDirectory: URL? = nil) -> ClientConfiguration {
+    var configuration = ClientConfiguration(
+        baseURL: baseURL,
+        project: "example-project",
+        apiKey: "key-1",
+        appId: "1:123456789012:web:0a1b2c3d4e5f6789",
+        appInstanceId: "instance-1",
+        cacheDirectory: cacheDirectory
+    )
+    configuration.context = ClientContext(countryCode: "DE", customSignals: ["plan": "pro"])
+    return configuration
+}

@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct ConfigClientPlaceholderTests {
-    @Test func builds() { #expect(Bool(true)) }
-}
