@@ -69,6 +69,6 @@ let package = Package(
         .testTarget(name: "ConfigStoreTests", dependencies: ["ConfigStore", "ConfigCore"], swiftSettings: strictSettings),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "HTTP1", "CLinuxIO"], swiftSettings: strictSettings),
         .testTarget(name: "ConfigServerTests", dependencies: ["ConfigServer", "ConfigCore", "ConfigStore", "CLinuxIO", "CZlib", .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
-        .testTarget(name: "ConfigClientTests", dependencies: ["ConfigClient", "ConfigServer"], swiftSettings: strictSettings),
+        .testTarget(name: "ConfigClientTests", dependencies: ["ConfigClient", "ConfigServer", .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
     ]
 )

@@ -23,6 +23,11 @@ final class DaemonProcess {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         port = try waitForPort(workers: workers)
+        // Keep draining the log so a chatty server never blocks on a full pipe.
+        let handle = output.fileHandleForReading
+        Thread.detachNewThread {
+            while !handle.availableData.isEmpty {}
+        }
     }
 
     /// Reads the log until the line that says where the server (or its supervisor) listens.

@@ -38,7 +38,7 @@ public struct ServeCommand: ParsableCommand {
         let logger = Self.makeLogger(level: settings.logLevel, worker: environment["RCS_WORKER_INDEX"])
         if let worker = WorkerEnvironment(environment) {
             settings.port = worker.port
-            try WorkerProcess.run(settings, membership: worker.membership, logger: logger)
+            try WorkerProcess.run(settings, membership: worker.membership, readyFD: worker.readyFD, logger: logger)
             return
         }
         try checkSecurity(settings, logger: logger)
@@ -50,7 +50,7 @@ public struct ServeCommand: ParsableCommand {
             "connectionsPerWorker": "\(min(settings.http.maxConnectionsPerWorker, max(0, limit - 64)))",
         ])
         if workerCount == 1 {
-            try WorkerProcess.run(settings, membership: nil, logger: logger)
+            try WorkerProcess.run(settings, membership: nil, readyFD: nil, logger: logger)
         } else {
             try Supervisor(settings: settings, workers: workerCount, logger: logger).run()
         }
@@ -113,6 +113,8 @@ public struct ServeCommand: ParsableCommand {
 struct WorkerEnvironment {
     let membership: ServerInstance.GroupMembership
     let port: Int
+    /// Where the worker reports that it serves (one byte), or nil.
+    let readyFD: Int32?
 
     init?(_ environment: [String: String]) {
         guard let index = environment["RCS_WORKER_INDEX"].flatMap(Int.init),
@@ -122,12 +124,14 @@ struct WorkerEnvironment {
               let port = environment["RCS_WORKER_PORT"].flatMap(Int.init) else { return nil }
         membership = .init(group: group, index: index, workers: workers, sharedFD: fd)
         self.port = port
+        readyFD = environment["RCS_WORKER_READY_FD"].flatMap(Int32.init)
     }
 }
 
 /// Runs one serving process until SIGTERM or SIGINT, then shuts down gracefully.
 enum WorkerProcess {
-    static func run(_ settings: ServerConfiguration, membership: ServerInstance.GroupMembership?, logger: Logger) throws {
+    static func run(_ settings: ServerConfiguration, membership: ServerInstance.GroupMembership?, readyFD: Int32?,
+                    logger: Logger) throws {
         if membership != nil { _ = rcs_die_with_parent() }
         let stop = DispatchSemaphore(value: 0)
         let sources = [SIGTERM, SIGINT].map { signalNumber in
@@ -139,6 +143,13 @@ enum WorkerProcess {
         }
         let instance = try ServerInstance(configuration: settings, membership: membership, logger: logger)
         logger.info("listening", metadata: ["address": "\(settings.host):\(instance.port)"])
+        if let readyFD {
+            // Never block on a supervisor that stopped reading (e.g. after many restarts).
+            _ = fcntl(readyFD, F_SETFL, fcntl(readyFD, F_GETFL) | O_NONBLOCK)
+            var byte: UInt8 = 1
+            _ = write(readyFD, &byte, 1)
+            close(readyFD)
+        }
         stop.wait()
         logger.info("shutting down")
         instance.shutdown()

@@ -13,6 +13,7 @@ final class Supervisor {
     private let group = "\(getpid())"
     private var pids: [pid_t: Int] = [:]
     private var stopping = false
+    private var readyFD: Int32 = -1
 
     init(settings: ServerConfiguration, workers: Int, logger: Logger) {
         self.settings = settings
@@ -39,8 +40,20 @@ final class Supervisor {
         sigaddset(&blocked, SIGCHLD)
         pthread_sigmask(SIG_BLOCK, &blocked, nil)
 
+        // Each worker writes one byte here once it is bound and serving; "listening" is logged
+        // only when all are, so whoever waits for that line can connect at once.
+        var readiness: [Int32] = [0, 0]
+        guard pipe(&readiness) == 0 else { throw ConfigurationError("cannot create the readiness pipe (errno \(errno))") }
+        _ = fcntl(readiness[0], F_SETFD, FD_CLOEXEC)
+        defer { close(readiness[0]); close(readiness[1]) }
+        readyFD = readiness[1]
+
         for index in 0..<workerCount { try spawn(index: index, port: port, sharedFD: sharedFD) }
-        logger.info("listening", metadata: ["address": "\(settings.host):\(port)", "workers": "\(workerCount)"])
+        if awaitReadiness(readFD: readiness[0], count: workerCount, timeoutSeconds: 60) {
+            logger.info("listening", metadata: ["address": "\(settings.host):\(port)", "workers": "\(workerCount)"])
+        } else {
+            logger.error("not every worker became ready in time", metadata: ["address": "\(settings.host):\(port)"])
+        }
 
         while !pids.isEmpty {
             var received: Int32 = 0
@@ -54,6 +67,25 @@ final class Supervisor {
         }
         close(reservation)
         logger.info("stopped")
+    }
+
+    /// Reads one byte per worker from the readiness pipe, giving up after the timeout.
+    private func awaitReadiness(readFD: Int32, count: Int, timeoutSeconds: Int) -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutSeconds) * 1_000_000_000
+        var ready = 0
+        while ready < count {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { return false }
+            var descriptor = pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)
+            let waited = poll(&descriptor, 1, Int32((deadline - now) / 1_000_000))
+            if waited < 0 && errno == EINTR { continue }
+            guard waited > 0 else { return false }
+            var bytes = [UInt8](repeating: 0, count: count - ready)
+            let got = read(readFD, &bytes, bytes.count)
+            guard got > 0 else { return false }
+            ready += got
+        }
+        return true
     }
 
     private func reapChildren(region: UnsafeMutableRawPointer, port: Int, sharedFD: Int32) {
@@ -80,6 +112,7 @@ final class Supervisor {
         environment["RCS_WORKER_GROUP"] = group
         environment["RCS_WORKER_SHARED_FD"] = "\(sharedFD)"
         environment["RCS_WORKER_PORT"] = "\(port)"
+        environment["RCS_WORKER_READY_FD"] = "\(readyFD)"
         let arguments = CommandLine.arguments
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
