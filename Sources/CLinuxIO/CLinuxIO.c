@@ -16,6 +16,8 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -97,6 +99,27 @@ static int rcs_bound_socket(const char *host, int port, int *out_errno) {
     return fd;
 }
 
+int rcs_port_accepting(const char *host, int port) {
+    struct addrinfo hints, *res = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICSERV;
+    char service[16];
+    snprintf(service, sizeof service, "%d", port);
+    if (getaddrinfo(host, service, &hints, &res) != 0 || res == NULL) return 0;
+    int fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int accepting = 0;
+    if (fd >= 0) {
+        struct timeval limit = { .tv_sec = 1, .tv_usec = 0 };
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
+        accepting = connect(fd, res->ai_addr, res->ai_addrlen) == 0;
+        close(fd);
+    }
+    freeaddrinfo(res);
+    return accepting;
+}
+
 int rcs_bind_reserve_tcp(const char *host, int port, int *out_errno) {
     return rcs_bound_socket(host, port, out_errno);
 }
@@ -137,6 +160,18 @@ int rcs_local_port(int fd) {
 
 ssize_t rcs_send(int fd, const void *buf, size_t len) {
     return send(fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+ssize_t rcs_send2(int fd, const void *first, size_t first_len, const void *second, size_t second_len) {
+    struct iovec parts[2] = {
+        { .iov_base = (void *)first, .iov_len = first_len },
+        { .iov_base = (void *)second, .iov_len = second_len },
+    };
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = parts;
+    message.msg_iovlen = 2;
+    return sendmsg(fd, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
 int rcs_connect_tcp(const char *host, int port) {

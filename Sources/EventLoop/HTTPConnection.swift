@@ -164,12 +164,11 @@ final class HTTPConnection: EventSource {
         guard state == .handling else { return }
         var response = response
         if !keepAlive || peerClosed { response.headers.add(name: "Connection", value: "close") }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256 + (isHeadRequest ? 0 : response.body.count))
-        HTTPResponseEncoder.writeHead(status: response.status, headers: response.headers, contentLength: response.body.count, into: &bytes)
-        if !isHeadRequest { bytes.append(contentsOf: response.body) }
+        var head: [UInt8] = []
+        head.reserveCapacity(256)
+        HTTPResponseEncoder.writeHead(status: response.status, headers: response.headers, contentLength: response.body.count, into: &head)
         logResponse(status: response.status, bytes: response.body.count)
-        write(bytes)
+        if isHeadRequest { write(head) } else { write(head, response.body) }
         guard keepAlive, !peerClosed else {
             state = .closing
             if !hasPendingOutput { close() }
@@ -219,16 +218,13 @@ final class HTTPConnection: EventSource {
         write(bytes)
     }
 
-    func writeStreamChunk(_ chunk: [UInt8]) -> Bool {
+    func writeStreamChunk(_ chunk: EncodedChunk) -> Bool {
         guard state == .streaming else { return false }
         if output.count - outputSent > server.configuration.streamOutputCap {
             close()
             return false
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(chunk.count + 12)
-        HTTPResponseEncoder.writeChunk(chunk, into: &bytes)
-        write(bytes)
+        write(chunk.bytes)
         return state == .streaming
     }
 
@@ -259,6 +255,32 @@ final class HTTPConnection: EventSource {
             return
         }
         output.append(contentsOf: bytes)
+    }
+
+    /// Writes a head and a body in one call when nothing is queued; the body (often a cached
+    /// answer shared by many responses) is copied only if the socket cannot take it all.
+    private func write(_ head: [UInt8], _ body: [UInt8]) {
+        guard !hasPendingOutput, !body.isEmpty else {
+            write(head)
+            if !isClosed, !body.isEmpty { write(body) }
+            return
+        }
+        let sent = head.withUnsafeBytes { first in
+            body.withUnsafeBytes { second in
+                rcs_send2(fd, first.baseAddress, first.count, second.baseAddress, second.count)
+            }
+        }
+        if sent == head.count + body.count {
+            lastProgress = server.loop.now
+            return
+        }
+        if sent < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
+            close()
+            return
+        }
+        let done = max(sent, 0)
+        output = done < head.count ? Array(head[done...]) + body : Array(body[(done - head.count)...])
+        outputSent = 0
     }
 
     /// Writes queued output until the socket would block; the next EPOLLOUT edge resumes it.

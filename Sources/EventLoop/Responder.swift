@@ -74,6 +74,12 @@ public struct ResponseStream: Sendable, Hashable {
     /// just closed because the client stopped reading and the output cap was reached.
     @discardableResult
     public func write(chunk: [UInt8]) -> Bool {
+        write(EncodedChunk(chunk))
+    }
+
+    /// Writes a chunk framed once for many streams (loop thread only); see ``write(chunk:)``.
+    @discardableResult
+    public func write(_ chunk: EncodedChunk) -> Bool {
         guard let connection = handle.connection else { return false }
         return connection.writeStreamChunk(chunk)
     }

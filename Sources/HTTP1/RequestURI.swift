@@ -16,7 +16,7 @@ public struct RequestURI: Sendable, Equatable {
             let rest = target[target.index(colon, offsetBy: 3)...]
             target = rest.firstIndex(where: { $0 == "/" || $0 == "?" }).map { rest[$0...] } ?? "/"
         }
-        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let parts = target.split(ascii: UInt8(ascii: "?"), maxSplits: 1)
         path = Self.decode(parts.first ?? "/", plusIsSpace: false)
         if path.isEmpty { path = "/" }
         query = parts.count > 1 ? Self.parseQuery(parts[1]) : []
@@ -28,8 +28,8 @@ public struct RequestURI: Sendable, Equatable {
     }
 
     static func parseQuery(_ text: Substring) -> [(name: String, value: String)] {
-        text.split(separator: "&").map { pair in
-            let nameAndValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        text.split(ascii: UInt8(ascii: "&")).filter { !$0.isEmpty }.map { pair in
+            let nameAndValue = pair.split(ascii: UInt8(ascii: "="), maxSplits: 1)
             let name = decode(nameAndValue[0], plusIsSpace: true)
             let value = nameAndValue.count > 1 ? decode(nameAndValue[1], plusIsSpace: true) : ""
             return (name: name, value: value)
@@ -38,10 +38,10 @@ public struct RequestURI: Sendable, Equatable {
 
     /// Percent-decodes; a malformed escape is kept as written rather than guessed at.
     static func decode(_ text: Substring, plusIsSpace: Bool) -> String {
-        let bytes = Array(text.utf8)
-        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
             return String(text)
         }
+        let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var i = 0

@@ -73,4 +73,20 @@ import Testing
         daemon.kill(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }
+
+    @Test func aSecondServerOnTheSamePortRefusesToStart() throws {
+        let daemon = try DaemonProcess(dataDir: dataDir, workers: 1)
+        let second = Process()
+        second.executableURL = DaemonProcess.executable
+        second.arguments = ["--port", "\(daemon.port)", "--data-dir", dataDir + "-second", "--config", "config/remote-config.json"]
+        let errors = Pipe()
+        second.standardError = errors
+        second.standardOutput = FileHandle.nullDevice
+        try second.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        second.waitUntilExit()
+        #expect(second.terminationStatus != 0)
+        #expect(text.contains("already in use"), "\(text)")
+        #expect(try Self.admin(daemon.port, "GET", "/healthz").status == 200)
+    }
 }

@@ -38,6 +38,9 @@ int rcs_listen_tcp(const char *host, int port, int backlog, int *out_errno);
 /// A TCP socket with SO_REUSEPORT bound but not listening: reserves a port (0 = any) for a
 /// group of worker processes without taking any of the group's connections.
 int rcs_bind_reserve_tcp(const char *host, int port, int *out_errno);
+/// 1 when something already accepts connections on host:port. SO_REUSEPORT would otherwise let a
+/// second server (same user) silently share the port and split its clients.
+int rcs_port_accepting(const char *host, int port);
 /// recv with MSG_DONTWAIT; -1 with errno on failure.
 ssize_t rcs_recv(int fd, void *buf, size_t len);
 /// Seconds of CLOCK_MONOTONIC_COARSE (cheap; the event loop's clock).
@@ -48,6 +51,8 @@ int64_t rcs_monotonic_millis(void);
 int rcs_local_port(int fd);
 /// send with MSG_NOSIGNAL | MSG_DONTWAIT.
 ssize_t rcs_send(int fd, const void *buf, size_t len);
+/// Sends two buffers in one call (a response head and a shared body, without copying the body).
+ssize_t rcs_send2(int fd, const void *first, size_t first_len, const void *second, size_t second_len);
 /// A blocking TCP connection to a loopback or numeric address (tests and tools).
 int rcs_connect_tcp(const char *host, int port);
 

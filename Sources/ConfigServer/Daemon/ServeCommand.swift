@@ -42,6 +42,9 @@ public struct ServeCommand: ParsableCommand {
             return
         }
         try checkSecurity(settings, logger: logger)
+        if settings.port != 0 && rcs_port_accepting(settings.host, Int32(settings.port)) != 0 {
+            throw ConfigurationError("\(settings.host):\(settings.port) is already in use by another server")
+        }
         let limit = rcs_raise_nofile_limit()
         let workerCount = settings.workers == 0 ? max(1, ProcessInfo.processInfo.activeProcessorCount) : settings.workers
         logger.info("starting", metadata: [

@@ -31,18 +31,18 @@ struct ClientRequest {
             throw Invalid(message: "Invalid JSON payload: \(error.message) at byte \(error.offset).")
         }
         guard case .object(let members) = value else { throw Invalid(message: "The request body must be a JSON object.") }
-        self.members = members
+        self.members = Self.camelCased(members)
     }
 
     /// The field named `camelName` or its snake_case spelling, as text (numbers rendered as written).
     func string(_ camelName: String) -> String? {
-        guard let value = members[camelName] ?? members[Self.snakeCase(camelName)] else { return nil }
+        guard let value = members[camelName] else { return nil }
         return Self.text(value)
     }
 
     /// A map field (`customSignals`, `analyticsUserProperties`), values as text.
     func map(_ camelName: String) -> [String: String] {
-        guard case .object(let entries)? = members[camelName] ?? members[Self.snakeCase(camelName)] else { return [:] }
+        guard case .object(let entries)? = members[camelName] else { return [:] }
         var result: [String: String] = [:]
         for (key, value) in entries {
             if let text = Self.text(value) { result[key] = text }
@@ -83,16 +83,34 @@ struct ClientRequest {
         return ["android", "ios", "web"].contains(platform) ? platform : nil
     }
 
-    private static func snakeCase(_ camel: String) -> String {
-        var result = ""
-        for character in camel {
-            if character.isUppercase {
-                result += "_" + character.lowercased()
-            } else {
-                result.append(character)
-            }
+    /// The top-level members with snake_case names also under their lowerCamelCase spelling
+    /// (a camelCase member wins when both are sent), so lookups are one probe on the hot path.
+    private static func camelCased(_ members: [String: JSONValue]) -> [String: JSONValue] {
+        var result = members
+        for (name, value) in members where name.utf8.contains(UInt8(ascii: "_")) {
+            let camel = camelCase(name)
+            if members[camel] == nil { result[camel] = value }
         }
         return result
+    }
+
+    /// `app_instance_id` → `appInstanceId` (ASCII only: field names are).
+    static func camelCase(_ snake: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(snake.utf8.count)
+        var upperNext = false
+        for byte in snake.utf8 {
+            if byte == UInt8(ascii: "_") {
+                upperNext = !bytes.isEmpty
+            } else if upperNext, byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") {
+                bytes.append(byte - 32)
+                upperNext = false
+            } else {
+                bytes.append(byte)
+                upperNext = false
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func text(_ value: JSONValue) -> String? {

@@ -44,7 +44,7 @@ final class ServerMetrics: Sendable {
     }
 
     func setHeld(_ count: Int) { state.withLock { $0.held = count } }
-    func recordInvalidation() { state.withLock { $0.invalidations += 1 } }
+    func recordInvalidations(_ count: Int) { state.withLock { $0.invalidations += count } }
     func recordRefusal() { state.withLock { $0.refusals += 1 } }
     func recordStaleException() { state.withLock { $0.staleExceptions += 1 } }
     func recordPublish() { state.withLock { $0.publishes += 1 } }

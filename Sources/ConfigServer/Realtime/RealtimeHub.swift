@@ -35,6 +35,7 @@ final class RealtimeHub: @unchecked Sendable {
     /// Invalidations waiting for the pacing budget.
     private var pending: [(ResponseStream, Int64)] = []
     private let adoption = AdoptionStats()
+    private var lastInvalidation: (version: Int64, chunk: EncodedChunk)?
 
     init(settings: RealtimeSettings, loop: EventLoop, templates: TemplateRegistry, admission: StreamAdmission,
          peers: PeerNotifier?, metrics: ServerMetrics, logger: Logger) {
@@ -112,15 +113,30 @@ final class RealtimeHub: @unchecked Sendable {
     /// Sends `version` to every held stream of `key` that has an older one.
     func notify(_ key: HeadKey, version: Int64) {
         guard let streams = byKey[key] else { return }
-        for stream in streams {
-            guard let subscriber = subscribers[stream], subscriber.lastKnown < version else { continue }
-            if settings.notificationsPerSecond > 0 {
+        if settings.notificationsPerSecond > 0 {
+            for stream in streams where (subscribers[stream]?.lastKnown ?? version) < version {
                 pending.append((stream, version))
-            } else {
-                send(stream, version: version)
             }
+            drainPending()
+            return
         }
-        if settings.notificationsPerSecond > 0 { drainPending() }
+        // The hot loop of a publish: one framed message for all, one table probe and one
+        // send per stream; adoption and metrics are updated once at the end.
+        let chunk = invalidation(version)
+        var moved: [Int64: Int] = [:]
+        for stream in streams {
+            guard let index = subscribers.index(forKey: stream), subscribers.values[index].lastKnown < version else { continue }
+            moved[subscribers.values[index].lastKnown, default: 0] += 1
+            subscribers.values[index].lastKnown = version
+            stream.write(chunk)
+        }
+        var total = 0
+        for (old, count) in moved {
+            adoption.held(version: old, delta: -count, key: key)
+            total += count
+        }
+        adoption.held(version: version, delta: total, key: key)
+        metrics.recordInvalidations(total)
     }
 
     private func send(_ stream: ResponseStream, version: Int64) {
@@ -131,8 +147,16 @@ final class RealtimeHub: @unchecked Sendable {
             subscriber.lastKnown = version
             subscribers[stream] = subscriber
         }
-        metrics.recordInvalidation()
-        stream.write(chunk: Self.message(version: version, retryAfter: nil))
+        metrics.recordInvalidations(1)
+        stream.write(invalidation(version))
+    }
+
+    /// The framed message for `version`, kept for the next stream that needs the same one.
+    private func invalidation(_ version: Int64) -> EncodedChunk {
+        if let last = lastInvalidation, last.version == version { return last.chunk }
+        let chunk = EncodedChunk(Self.message(version: version, retryAfter: nil))
+        lastInvalidation = (version, chunk)
+        return chunk
     }
 
     private func drainPending() {
@@ -171,7 +195,7 @@ final class RealtimeHub: @unchecked Sendable {
             stream.finish()
             return
         }
-        stream.write(chunk: Self.message(version: max(subscriber.lastKnown, templates.currentVersion(subscriber.key)), retryAfter: nil))
+        stream.write(invalidation(max(subscriber.lastKnown, templates.currentVersion(subscriber.key))))
         if let current = subscribers[stream] { scheduleVisit(stream, current) }
     }
 

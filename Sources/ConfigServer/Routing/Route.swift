@@ -29,7 +29,7 @@ enum Route: Equatable {
         case "/v1/projects": self = .projects; return
         default: break
         }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        let parts = path.split(ascii: UInt8(ascii: "/")).dropFirst()
         guard parts.count >= 3, parts.first == "v1", parts.dropFirst().first == "projects" else { return nil }
         let rest = Array(parts.dropFirst(2))
         let project = String(rest[0])
@@ -70,7 +70,7 @@ enum Route: Equatable {
     }
 
     private static func split(_ segment: Substring) -> (String, String?) {
-        guard let colon = segment.firstIndex(of: ":") else { return (String(segment), nil) }
-        return (String(segment[..<colon]), String(segment[segment.index(after: colon)...]))
+        guard let colon = segment.utf8.firstIndex(of: UInt8(ascii: ":")) else { return (String(segment), nil) }
+        return (String(segment[..<colon]), String(segment[segment.utf8.index(after: colon)...]))
     }
 }

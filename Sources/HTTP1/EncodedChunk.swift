@@ -1,0 +1,15 @@
+/// One chunk of a chunked response body, framed once (`size CRLF data CRLF`) so the same
+/// message can be written to many streams without re-encoding it for each.
+public struct EncodedChunk: Sendable {
+    /// The framed bytes, ready for the socket.
+    public let bytes: [UInt8]
+
+    /// Frames `payload`, which must not be empty (an empty chunk would end the body).
+    public init(_ payload: [UInt8]) {
+        precondition(!payload.isEmpty, "an empty chunk ends a chunked body")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(payload.count + 12)
+        HTTPResponseEncoder.writeChunk(payload, into: &bytes)
+        self.bytes = bytes
+    }
+}
