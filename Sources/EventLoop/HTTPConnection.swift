@@ -42,6 +42,7 @@ final class HTTPConnection: EventSource {
     private var sentContinue = false
     private var onStreamClose: (() -> Void)?
     private var logLine: AccessLogLine?
+    private var requestID = ""
 
     init(fd: Int32, generation: UInt32, peer: String, server: HTTPServer) {
         self.fd = fd
@@ -138,10 +139,14 @@ final class HTTPConnection: EventSource {
         sentContinue = false
         keepAlive = request.head.keepAlive && !server.isShuttingDown
         isHeadRequest = request.head.method == .head
+        requestID = RequestID.make(incoming: request.head.headers["X-Request-Id"], counter: server.nextRequestNumber())
+        let client = ClientAddress.resolve(peer: peer, forwardedFor: request.head.headers.values("X-Forwarded-For"),
+                                           trusted: server.configuration.trustedProxies)
         if server.configuration.accessLog {
-            logLine = AccessLogLine(method: request.head.method.rawValue, target: request.head.target, startedMillis: rcs_monotonic_millis())
+            logLine = AccessLogLine(method: request.head.method.rawValue, target: request.head.target, client: client,
+                                    requestID: requestID, startedMillis: rcs_monotonic_millis())
         }
-        let context = RequestContext(peer: peer, loop: server.loop)
+        let context = RequestContext(peer: peer, loop: server.loop, client: client, requestID: requestID)
         server.handler.handle(request, context: context, responder: Responder(handle: handle))
     }
 
@@ -164,6 +169,7 @@ final class HTTPConnection: EventSource {
         guard state == .handling else { return }
         var response = response
         if !keepAlive || peerClosed { response.headers.add(name: "Connection", value: "close") }
+        response.headers.add(name: "X-Request-Id", value: requestID)
         var head: [UInt8] = []
         head.reserveCapacity(256)
         HTTPResponseEncoder.writeHead(status: response.status, headers: response.headers, contentLength: response.body.count, into: &head)
@@ -193,7 +199,7 @@ final class HTTPConnection: EventSource {
             HTTPResponseEncoder.writeHead(status: status, headers: headers, contentLength: body.count, into: &bytes)
             bytes.append(contentsOf: body)
             if logLine == nil, server.configuration.accessLog {
-                logLine = AccessLogLine(method: "-", target: "-", startedMillis: rcs_monotonic_millis())
+                logLine = AccessLogLine(method: "-", target: "-", client: peer, requestID: "-", startedMillis: rcs_monotonic_millis())
             }
             logResponse(status: status, bytes: body.count)
             write(bytes)
@@ -208,6 +214,7 @@ final class HTTPConnection: EventSource {
         var headers = headers
         headers.add(name: "Transfer-Encoding", value: "chunked")
         headers.add(name: "Connection", value: "close")
+        headers.add(name: "X-Request-Id", value: requestID)
         var bytes: [UInt8] = []
         HTTPResponseEncoder.writeHead(status: 200, headers: headers, contentLength: nil, into: &bytes)
         logResponse(status: 200, bytes: 0)
@@ -324,7 +331,7 @@ final class HTTPConnection: EventSource {
     private func logResponse(status: Int, bytes: Int) {
         guard let line = logLine else { return }
         logLine = nil
-        server.logAccess(line, status: status, bytes: bytes, peer: peer)
+        server.logAccess(line, status: status, bytes: bytes)
     }
 }
 
@@ -332,5 +339,7 @@ final class HTTPConnection: EventSource {
 struct AccessLogLine {
     let method: String
     let target: String
+    let client: String
+    let requestID: String
     let startedMillis: Int64
 }

@@ -216,11 +216,19 @@ public final class HTTPServer: @unchecked Sendable {
         checkDrained()
     }
 
-    func logAccess(_ line: AccessLogLine, status: Int, bytes: Int, peer: String) {
+    func logAccess(_ line: AccessLogLine, status: Int, bytes: Int) {
         let millis = rcs_monotonic_millis() - line.startedMillis
         logger.info("\(line.method) \(line.target) \(status)", metadata: [
-            "peer": "\(peer)", "bytes": "\(bytes)", "ms": "\(millis)",
+            "client": "\(line.client)", "request_id": "\(line.requestID)", "bytes": "\(bytes)", "ms": "\(millis)",
         ])
+    }
+
+    private var requestCounter: UInt64 = 0
+
+    /// A number for the next request id (loop thread only).
+    func nextRequestNumber() -> UInt64 {
+        requestCounter &+= 1
+        return requestCounter
     }
 }
 

@@ -20,6 +20,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var shutdownGracePeriod: Int64
     /// Log one line per request.
     public var accessLog: Bool
+    /// Peers whose `X-Forwarded-For` is believed for the client address (the reverse proxy).
+    public var trustedProxies: Set<String>
 
     public init(
         limits: HTTPLimits = HTTPLimits(),
@@ -30,7 +32,8 @@ public struct HTTPServerConfiguration: Sendable {
         maxConnections: Int = 10_000,
         streamOutputCap: Int = 64 * 1024,
         shutdownGracePeriod: Int64 = 10,
-        accessLog: Bool = true
+        accessLog: Bool = true,
+        trustedProxies: Set<String> = []
     ) {
         self.limits = limits
         self.headerTimeout = headerTimeout
@@ -41,5 +44,6 @@ public struct HTTPServerConfiguration: Sendable {
         self.streamOutputCap = streamOutputCap
         self.shutdownGracePeriod = shutdownGracePeriod
         self.accessLog = accessLog
+        self.trustedProxies = trustedProxies
     }
 }

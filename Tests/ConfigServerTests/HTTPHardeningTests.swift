@@ -29,6 +29,14 @@ import Testing
         #expect(client.isClosedByServer())
     }
 
+    @Test func everyResponseCarriesARequestID() throws {
+        let client = try server.client()
+        try client.send("GET /healthz HTTP/1.1\r\nHost: a\r\nX-Request-Id: trace-42\r\n\r\nGET /healthz HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(try client.readResponse().header("X-Request-Id") == "trace-42")
+        let generated = try #require(try client.readResponse().header("X-Request-Id"))
+        #expect(!generated.isEmpty && generated != "trace-42")
+    }
+
     @Test func smuggledRequestIsNeverAnswered() throws {
         let client = try server.client()
         try client.send("POST /healthz HTTP/1.1\r\nHost: a\r\nContent-Length: 40\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\nHost: a\r\n\r\n")

@@ -22,6 +22,8 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var trustedProxies: [String] = ["127.0.0.1", "::1"]
     /// `trace`, `debug`, `info`, `notice`, `warning`, `error`, `critical`.
     public var logLevel = "info"
+    /// `text` (one readable line per event) or `json` (one JSON object per line).
+    public var logFormat = "text"
 
     public init() {}
 
@@ -78,6 +80,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public func validate() throws {
         guard (0...65535).contains(port) else { throw ConfigurationError("port \(port) is out of range") }
         guard workers >= 0, workers <= 64 else { throw ConfigurationError("workers must be between 0 and 64") }
+        guard ["text", "json"].contains(logFormat) else { throw ConfigurationError("logFormat must be text or json, got '\(logFormat)'") }
         var seen = Set<String>()
         for project in projects {
             guard !project.id.isEmpty, project.id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }),

@@ -24,6 +24,8 @@ public struct ServeCommand: ParsableCommand {
     var workers: Int?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error (env RCS_LOG_LEVEL).")
     var logLevel: String?
+    @Option(name: .customLong("log-format"), help: "text or json (env RCS_LOG_FORMAT).")
+    var logFormat: String?
 
     public init() {}
 
@@ -35,7 +37,7 @@ public struct ServeCommand: ParsableCommand {
     public func run() throws {
         let environment = ProcessInfo.processInfo.environment
         var settings = try loadConfiguration(environment: environment)
-        let logger = Self.makeLogger(level: settings.logLevel, worker: environment["RCS_WORKER_INDEX"])
+        let logger = Self.makeLogger(level: settings.logLevel, format: settings.logFormat, worker: environment["RCS_WORKER_INDEX"])
         if let worker = WorkerEnvironment(environment) {
             settings.port = worker.port
             try WorkerProcess.run(settings, membership: worker.membership, readyFD: worker.readyFD, logger: logger)
@@ -78,6 +80,7 @@ public struct ServeCommand: ParsableCommand {
             settings.workers = count
         }
         if let value = environment["RCS_LOG_LEVEL"] { settings.logLevel = value }
+        if let value = environment["RCS_LOG_FORMAT"] { settings.logFormat = value }
         if let token = environment["RCS_ADMIN_TOKEN"], !token.isEmpty {
             settings.adminTokens.append(AdminTokenDeclaration(name: "env", token: token))
         }
@@ -86,6 +89,7 @@ public struct ServeCommand: ParsableCommand {
         if let dataDir { settings.dataDir = dataDir }
         if let workers { settings.workers = workers }
         if let logLevel { settings.logLevel = logLevel }
+        if let logFormat { settings.logFormat = logFormat }
         try settings.validate()
         return settings
     }
@@ -104,8 +108,10 @@ public struct ServeCommand: ParsableCommand {
         throw ValidationError("refusing to listen on \(settings.host): \(problem). Set RCS_ADMIN_TOKEN or adminTokens, or allowInsecureAdmin.")
     }
 
-    static func makeLogger(level: String, worker: String?) -> Logger {
-        var logger = Logger(label: "remote-config-server") { StreamLogHandler.standardError(label: $0) }
+    static func makeLogger(level: String, format: String, worker: String?) -> Logger {
+        var logger = Logger(label: "remote-config-server") { label -> any LogHandler in
+            format == "json" ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+        }
         logger.logLevel = Logger.Level(rawValue: level) ?? .info
         if let worker { logger[metadataKey: "worker"] = "\(worker)" }
         return logger

@@ -54,7 +54,7 @@ public final class ServerInstance: Sendable {
         }
         application = try Application(configuration: configuration, store: store, loop: loop, admission: admission,
                                       peers: peers, logger: logger)
-        server = HTTPServer(configuration: Self.httpConfiguration(configuration.http), handler: application, loop: loop, logger: logger)
+        server = HTTPServer(configuration: Self.httpConfiguration(configuration.http, trustedProxies: configuration.trustedProxies), handler: application, loop: loop, logger: logger)
         port = try server.listen(host: configuration.host, port: configuration.port)
         let application = application
         server.onShutdown { application.realtime.sayGoodbye() }
@@ -70,13 +70,13 @@ public final class ServerInstance: Sendable {
         store.close()
     }
 
-    static func httpConfiguration(_ settings: HTTPSettings) -> HTTPServerConfiguration {
+    static func httpConfiguration(_ settings: HTTPSettings, trustedProxies: [String]) -> HTTPServerConfiguration {
         HTTPServerConfiguration(
             limits: HTTPLimits(maxHeaderBytes: settings.maxHeaderBytes, maxHeaderCount: settings.maxHeaderCount,
                                maxURILength: settings.maxURILength, maxBodyBytes: settings.maxBodyBytes),
             headerTimeout: Int64(settings.headerTimeout), bodyTimeout: Int64(settings.bodyTimeout),
             idleTimeout: Int64(settings.idleTimeout), writeTimeout: Int64(settings.writeTimeout),
             maxConnections: settings.maxConnectionsPerWorker, shutdownGracePeriod: Int64(settings.shutdownGracePeriod),
-            accessLog: settings.accessLog)
+            accessLog: settings.accessLog, trustedProxies: Set(trustedProxies))
     }
 }

@@ -1,0 +1,55 @@
+import HTTP1
+
+/// Who a request came from, seen through trusted reverse proxies.
+enum ClientAddress {
+    /// The peer, or, when the peer is a trusted proxy, the nearest address in `X-Forwarded-For`
+    /// that is not itself a trusted proxy. Entries appended by untrusted hops are never
+    /// believed, and anything that is not an IP address ends the walk.
+    static func resolve(peer: String, forwardedFor: [String], trusted: Set<String>) -> String {
+        guard trusted.contains(peer), !forwardedFor.isEmpty else { return peer }
+        let hops = forwardedFor.flatMap { $0.split(ascii: UInt8(ascii: ",")) }.map(trimmed)
+        var client = peer
+        for hop in hops.reversed() {
+            guard isAddress(hop) else { break }
+            client = hop
+            if !trusted.contains(hop) { break }
+        }
+        return client
+    }
+
+    private static func trimmed(_ text: Substring) -> String {
+        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+
+    /// IPv4 or IPv6 text: hex digits, dots and colons only (keeps log lines clean).
+    private static func isAddress(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 45 && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+                 UInt8(ascii: "A")...UInt8(ascii: "F"), UInt8(ascii: "."), UInt8(ascii: ":"): true
+            default: false
+            }
+        }
+    }
+}
+
+/// Request ids for the access log and the `X-Request-Id` response header.
+enum RequestID {
+    private static let prefix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+
+    /// The client's (or proxy's) id when it is short and plain, else a new one.
+    static func make(incoming: String?, counter: UInt64) -> String {
+        if let incoming, !incoming.isEmpty, incoming.utf8.count <= 64, incoming.utf8.allSatisfy(isIDByte) {
+            return incoming
+        }
+        return "\(prefix)-\(String(counter, radix: 16))"
+    }
+
+    private static func isIDByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."): true
+        default: false
+        }
+    }
+}

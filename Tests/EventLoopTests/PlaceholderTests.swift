@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct EventLoopPlaceholderTests {
-    @Test func builds() { #expect(Bool(true)) }
-}
