@@ -97,7 +97,11 @@ extension Application {
     func published(_ stored: StoredVersion, project: StoredProject) -> HTTPResponse {
         metrics.recordPublish()
         let active = templates.install(stored)
-        realtime.announce(HeadKey(project: stored.project, namespace: stored.namespace), version: stored.versionNumber)
+        // Runs on the serial store queue: the announcement queued behind this block starts the
+        // fan-out only after the response is queued, so the publisher is not kept waiting by it.
+        let key = HeadKey(project: stored.project, namespace: stored.namespace)
+        let version = stored.versionNumber
+        storeQueue.async { [realtime] in realtime.announce(key, version: version) }
         guard let active else { return APIError(500, "The version was stored but cannot be served.").response }
         return Self.templateResponse(active.rendered, etag: active.etag)
     }
