@@ -1,4 +1,5 @@
 import Foundation
+import EventLoop
 import Glibc
 import Logging
 
@@ -27,18 +28,8 @@ struct JSONLogHandler: LogHandler {
     }
 
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var out = ""
+        ErrorBody.appendJSONString(text, to: &out)
+        return out
     }
 }
