@@ -98,8 +98,7 @@ public final class Application: HTTPRequestHandler, Sendable {
             exchange.respond(metricsResponse())
         case .openAPI:
             try exchange.allow([.get])
-            guard let document = OpenAPIDocument.json else { throw APIError.notFound("The OpenAPI document is not installed.") }
-            exchange.respond(.json(document))
+            exchange.respond(.json(OpenAPIDocument.json))
         case .projects:
             try handleProjects(exchange)
         case .apiKeys(let project):
