@@ -17,4 +17,18 @@ import Testing
         let paths = try #require(document["paths"] as? [String: Any])
         #expect(paths["/v1/projects/{project}/namespaces/{namespace}:fetch"] != nil)
     }
+
+    @Test func projectNumbersAreASCIIDigits() throws {
+        // '٣' is a digit to Character.isNumber but not to the store: this used to be a 500.
+        let arabic = try server.admin("POST", "/v1/projects", body: "{\"projectId\":\"arabic\",\"projectNumber\":\"٣٣\"}")
+        #expect(arabic.status == 400)
+        #expect(arabic.errorStatus == "INVALID_ARGUMENT")
+        let long = String(repeating: "1", count: 33)
+        #expect(try server.admin("POST", "/v1/projects", body: "{\"projectId\":\"long\",\"projectNumber\":\"\(long)\"}").status == 400)
+        let accented = try server.admin("POST", "/v1/projects", body: "{\"projectId\":\"café\",\"projectNumber\":\"55\"}")
+        #expect(accented.status == 400)
+        let longID = String(repeating: "a", count: 129)
+        #expect(try server.admin("POST", "/v1/projects", body: "{\"projectId\":\"\(longID)\",\"projectNumber\":\"56\"}").status == 400)
+        #expect(try server.admin("POST", "/v1/projects", body: "{\"projectId\":\"plain-id_2\",\"projectNumber\":\"57\"}").status == 200)
+    }
 }

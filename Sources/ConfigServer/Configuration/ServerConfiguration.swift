@@ -80,12 +80,15 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         guard workers >= 0, workers <= 64 else { throw ConfigurationError("workers must be between 0 and 64") }
         var seen = Set<String>()
         for project in projects {
-            guard !project.id.isEmpty, project.id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }),
+            // ASCII only and within the store's limits: `isNumber` alone lets '٣' through, which
+            // the store and template ETags refuse.
+            guard (1...128).contains(project.id.utf8.count),
+                  project.id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }),
                   !project.id.allSatisfy(\.isNumber) else {
-                throw ConfigurationError("project id '\(project.id)' must be letters, digits, '-' or '_' and not all digits")
+                throw ConfigurationError("project id '\(project.id)' must be 1 to 128 ASCII letters, digits, '-' or '_' and not all digits")
             }
-            guard !project.number.isEmpty, project.number.allSatisfy(\.isNumber) else {
-                throw ConfigurationError("project '\(project.id)': number must be digits")
+            guard (1...32).contains(project.number.utf8.count), project.number.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw ConfigurationError("project '\(project.id)': number must be 1 to 32 ASCII digits")
             }
             guard seen.insert(project.id).inserted, seen.insert(project.number).inserted else {
                 throw ConfigurationError("project '\(project.id)' is declared twice (id or number)")
