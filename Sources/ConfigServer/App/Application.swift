@@ -117,8 +117,7 @@ public final class Application: HTTPRequestHandler, Sendable {
             try fetch(exchange, project: try resolve(project), namespace: try checkNamespace(namespace))
         case .stream(let project, let namespace):
             if method == .options { return exchange.respond(preflight()) }
-            try exchange.allow([.post])
-            try openStream(exchange, project: try resolve(project), namespace: try checkNamespace(namespace))
+            try openStream(exchange, project: project, namespace: namespace)
         }
     }
 
