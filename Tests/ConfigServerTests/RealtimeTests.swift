@@ -100,6 +100,20 @@ import Testing
         #expect(response.text.hasPrefix("[{\"error\":"))
     }
 
+    @Test func unknownProjectsAndNamespacesOnTheStreamAreWrappedToo() throws {
+        // These were answered before the stream's error wrapping, as bare objects.
+        let key = [("X-Goog-Api-Key", TestServer.apiKey)]
+        for path in ["/v1/projects/nope/namespaces/firebase:streamFetchInvalidations",
+                     "/v1/projects/demo/namespaces/other:streamFetchInvalidations"] {
+            let response = try server.request("POST", path, headers: key, body: "{}")
+            #expect(response.status == 404)
+            #expect(response.text.hasPrefix("[{\"error\":{\"code\":404,"))
+        }
+        let get = try server.request("GET", "/v1/projects/demo/namespaces/firebase:streamFetchInvalidations", headers: key)
+        #expect(get.status == 405)
+        #expect(get.text.hasPrefix("[{\"error\":"))
+    }
+
     @Test func adoptionCountsHeldClientsByVersion() throws {
         try server.publish(Templates.single("a"))
         let (client, _) = try open(lastKnown: "1")

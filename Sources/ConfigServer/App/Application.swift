@@ -98,8 +98,7 @@ public final class Application: HTTPRequestHandler, Sendable {
             exchange.respond(metricsResponse())
         case .openAPI:
             try exchange.allow([.get])
-            guard let document = OpenAPIDocument.json else { throw APIError.notFound("The OpenAPI document is not installed.") }
-            exchange.respond(.json(document))
+            exchange.respond(.json(OpenAPIDocument.json))
         case .projects:
             try handleProjects(exchange)
         case .apiKeys(let project):
@@ -118,8 +117,7 @@ public final class Application: HTTPRequestHandler, Sendable {
             try fetch(exchange, project: try resolve(project), namespace: try checkNamespace(namespace))
         case .stream(let project, let namespace):
             if method == .options { return exchange.respond(preflight()) }
-            try exchange.allow([.post])
-            try openStream(exchange, project: try resolve(project), namespace: try checkNamespace(namespace))
+            try openStream(exchange, project: project, namespace: namespace)
         }
     }
 

@@ -83,12 +83,15 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         guard ["text", "json"].contains(logFormat) else { throw ConfigurationError("logFormat must be text or json, got '\(logFormat)'") }
         var seen = Set<String>()
         for project in projects {
-            guard !project.id.isEmpty, project.id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }),
+            // ASCII only and within the store's limits: `isNumber` alone lets '٣' through, which
+            // the store and template ETags refuse.
+            guard (1...128).contains(project.id.utf8.count),
+                  project.id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }),
                   !project.id.allSatisfy(\.isNumber) else {
-                throw ConfigurationError("project id '\(project.id)' must be letters, digits, '-' or '_' and not all digits")
+                throw ConfigurationError("project id '\(project.id)' must be 1 to 128 ASCII letters, digits, '-' or '_' and not all digits")
             }
-            guard !project.number.isEmpty, project.number.allSatisfy(\.isNumber) else {
-                throw ConfigurationError("project '\(project.id)': number must be digits")
+            guard (1...32).contains(project.number.utf8.count), project.number.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw ConfigurationError("project '\(project.id)': number must be 1 to 32 ASCII digits")
             }
             guard seen.insert(project.id).inserted, seen.insert(project.number).inserted else {
                 throw ConfigurationError("project '\(project.id)' is declared twice (id or number)")

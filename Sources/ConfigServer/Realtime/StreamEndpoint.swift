@@ -4,8 +4,12 @@ import HTTP1
 
 /// `POST /v1/projects/{p}/namespaces/{ns}:streamFetchInvalidations` (spec §4).
 extension Application {
-    func openStream(_ exchange: Exchange, project: StoredProject, namespace: String) throws {
+    /// Every error of this endpoint, an unknown project included, is wrapped in an array.
+    func openStream(_ exchange: Exchange, project projectIDOrNumber: String, namespace: String) throws {
         do {
+            try exchange.allow([.post])
+            let project = try resolve(projectIDOrNumber)
+            let namespace = try checkNamespace(namespace)
             try requireClientKey(exchange, project: project)
             let body = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
             let lastKnownText = body.string("lastKnownVersionNumber") ?? "0"

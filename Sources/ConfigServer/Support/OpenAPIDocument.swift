@@ -1,14 +1,7 @@
-import Foundation
-
-/// The OpenAPI description of the HTTP API, served at `/openapi.json` when installed next to
-/// the migrations (`docs/openapi.json` in the source tree, or `RCS_OPENAPI_FILE`).
+/// The OpenAPI description of the HTTP API, served at `/openapi.json`.
+///
+/// `docs/openapi.yaml` is the source; `scripts/openapi-json` turns it into `text`
+/// (`OpenAPIDocument+JSON.swift`), so every binary and image serves it without a file to install.
 enum OpenAPIDocument {
-    static let json: [UInt8]? = {
-        let environment = ProcessInfo.processInfo.environment
-        let candidates = [environment["RCS_OPENAPI_FILE"], "docs/openapi.json", "/usr/share/remote-config-server/openapi.json"]
-        for case let path? in candidates {
-            if let data = FileManager.default.contents(atPath: path) { return Array(data) }
-        }
-        return nil
-    }()
+    static let json: [UInt8] = Array(text.utf8)
 }
