@@ -68,7 +68,9 @@ let package = Package(
         .testTarget(name: "ConfigCoreTests", dependencies: ["ConfigCore"], resources: [.copy("Fixtures")], swiftSettings: strictSettings),
         .testTarget(name: "ConfigStoreTests", dependencies: ["ConfigStore", "ConfigCore"], swiftSettings: strictSettings),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "HTTP1", "CLinuxIO"], swiftSettings: strictSettings),
-        .testTarget(name: "ConfigServerTests", dependencies: ["ConfigServer", "ConfigCore", "ConfigStore", "CLinuxIO", "CZlib", .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
+        // Depends on both executables so they are built next to the test bundle for its
+        // end-to-end tests, which run them as child processes.
+        .testTarget(name: "ConfigServerTests", dependencies: ["ConfigServer", "ConfigCore", "remote-config-server", "rcctl", "ConfigStore", "CLinuxIO", "CZlib", .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
         .testTarget(name: "ConfigClientTests", dependencies: ["ConfigClient", "ConfigServer", .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
     ]
 )

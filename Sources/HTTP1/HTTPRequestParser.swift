@@ -31,6 +31,8 @@ public struct HTTPRequestParser: Sendable {
     var announcedHead = false
     /// Where the request line ends, once its LF has arrived.
     var firstLineEnd: Int?
+    /// Bytes (from `start`) of a chunk-size or trailer line already checked.
+    var lineScanned = 0
 
     public init(limits: HTTPLimits = HTTPLimits()) {
         self.limits = limits
@@ -149,21 +151,15 @@ public struct HTTPRequestParser: Sendable {
         // RFC 9112 §2.2: ignore empty lines before the request line.
         while buffer.count - start >= 2, buffer[start] == .cr, buffer[start + 1] == .lf {
             start += 2
+            // `scanned` counts from `start`; bytes already looked at stay looked at.
+            scanned = max(0, scanned - 2)
         }
-        let checkedUpTo = start + max(0, scanned - 1)
-        guard let end = findHeadEnd() else {
-            // Only the newly arrived bytes are examined, so a byte-by-byte sender costs O(n).
-            try checkLineEndings(from: checkedUpTo)
-            let pending = buffer.count - start
-            let requestLineLength = firstLineEnd.map { $0 - start } ?? pending
-            if requestLineLength > limits.maxURILength + 32 {
-                throw HTTPParseError(status: 414, reason: "The request target is longer than \(limits.maxURILength) bytes.")
-            }
-            if pending > limits.maxHeaderBytes {
-                throw HTTPParseError(status: 431, reason: "The request header section is larger than \(limits.maxHeaderBytes) bytes.")
-            }
-            return nil
-        }
+        let checkedUpTo = start + scanned
+        let end = findHeadEnd()
+        // A complete head is checked like one still arriving, up to (not including) its last
+        // byte, so the answer does not depend on how the bytes were split.
+        try scanHead(from: checkedUpTo, to: end.map { $0 + 3 } ?? buffer.count)
+        guard let end else { return nil }
         let head = try buffer.withUnsafeBufferPointer { all throws(HTTPParseError) in
             try HeadParser(bytes: UnsafeBufferPointer(rebasing: all[start..<end]), limits: limits).parse()
         }
@@ -189,18 +185,31 @@ public struct HTTPRequestParser: Sendable {
         return result
     }
 
-    /// Rejects a bare CR or LF as soon as it arrives, instead of waiting for a head end that a
-    /// client using bare LF never sends.
-    private mutating func checkLineEndings(from: Int) throws(HTTPParseError) {
+    /// Checks head bytes in arrival order: a bare CR or LF, a request line that cannot fit the
+    /// URI limit, a head that cannot fit the header limit. Only new bytes are examined, so a
+    /// byte-by-byte sender costs O(n), and a client using bare LF is refused at once instead
+    /// of waiting for a head end it never sends. Checking by position makes the first problem
+    /// win however the bytes arrived.
+    private mutating func scanHead(from: Int, to limit: Int) throws(HTTPParseError) {
         var i = max(from, start)
-        while i < buffer.count {
+        while i < limit {
             let byte = buffer[i]
-            if byte == .lf, i == start || buffer[i - 1] != .cr {
-                throw .bad("A bare LF ends a line; lines must end with CRLF.")
+            if byte == .lf {
+                if i == start || buffer[i - 1] != .cr { throw .bad("A bare LF ends a line; lines must end with CRLF.") }
+                if firstLineEnd == nil { firstLineEnd = i }
             }
-            if byte == .lf, firstLineEnd == nil { firstLineEnd = i }
-            if byte == .cr, i + 1 < buffer.count, buffer[i + 1] != .lf {
+            // Judged at the byte after the CR, so every check at `i` sees only bytes up to `i`.
+            if i > start, buffer[i - 1] == .cr, byte != .lf {
                 throw .bad("A bare CR appears in the request head.")
+            }
+            let length = i - start + 1
+            if firstLineEnd == nil, length > limits.maxURILength + 32 {
+                throw HTTPParseError(status: 414, reason: "The request target is longer than \(limits.maxURILength) bytes.")
+            }
+            // Before its last byte a head that fits has at most maxHeaderBytes + 1 bytes (the
+            // limit counts neither the final CRLF nor the empty line's).
+            if length > limits.maxHeaderBytes + 1 {
+                throw HTTPParseError(status: 431, reason: "The request header section is larger than \(limits.maxHeaderBytes) bytes.")
             }
             i += 1
         }
@@ -252,17 +261,25 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// Takes one CRLF-terminated line (without the CRLF), or nil if it has not fully arrived.
+    /// Bytes are judged in order and only once, as in ``scanHead(from:to:)``.
     private mutating func takeLine(limit: Int, what: String) throws(HTTPParseError) -> ArraySlice<UInt8>? {
-        guard let lf = buffer[start...].firstIndex(of: .lf) else {
-            if buffer.count - start > limit { throw Self.tooLong(what, limit: limit) }
-            return nil
+        var i = start + lineScanned
+        while i < buffer.count {
+            let byte = buffer[i]
+            if byte == .lf {
+                guard i > start, buffer[i - 1] == .cr else { throw .bad("A bare LF ends a line in the \(what).") }
+                let line = buffer[start..<i - 1]
+                start = i + 1
+                lineScanned = 0
+                return line
+            }
+            if i > start, buffer[i - 1] == .cr { throw .bad("A bare CR appears in the \(what).") }
+            // A CR here could still end a line of `limit` bytes; anything else makes it longer.
+            if i - start > limit { throw Self.tooLong(what, limit: limit) }
+            i += 1
         }
-        guard lf > start, buffer[lf - 1] == .cr else { throw .bad("A bare LF ends a line in the \(what).") }
-        guard lf - 1 - start <= limit else { throw Self.tooLong(what, limit: limit) }
-        let line = buffer[start..<lf - 1]
-        if line.contains(.cr) { throw .bad("A bare CR appears in the \(what).") }
-        start = lf + 1
-        return line
+        lineScanned = i - start
+        return nil
     }
 
     private static func tooLong(_ what: String, limit: Int) -> HTTPParseError {

@@ -60,7 +60,9 @@ struct HeadParser {
         guard text[5] == UInt8(ascii: "1") else {
             throw HTTPParseError(status: 505, reason: "Only HTTP/1.0 and HTTP/1.1 are supported.")
         }
-        return Int(text[7] - .zero)
+        // A higher 1.x is processed as 1.1, the highest this server implements (RFC 9110 §2.5),
+        // so every HTTP/1.1 rule (Host, chunked) applies to it.
+        return min(Int(text[7] - .zero), 1)
     }
 
     /// origin-form for every method, absolute-form too, `*` only with OPTIONS (RFC 9112 §3.2).

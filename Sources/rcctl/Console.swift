@@ -28,6 +28,7 @@ enum Console {
 
     /// `data` (read from `name`) as a JSON object.
     static func readJSONObject(_ data: Data, name: String) throws(CLIError) -> [String: Any] {
+        let name = name == "-" ? "standard input" : name
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data)

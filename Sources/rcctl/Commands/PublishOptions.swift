@@ -32,8 +32,11 @@ struct PublishOptions: ParsableArguments {
             }
             ifMatch = etag
         }
-        let response = try await checked { () async throws(ConfigClientError) in
-            try await client.publish(template, ifMatch: ifMatch, validateOnly: validateOnly)
+        let response: AdminClient.Response
+        do {
+            response = try await client.publish(template, ifMatch: ifMatch, validateOnly: validateOnly)
+        } catch {
+            throw Self.explained(error, ifMatch: ifMatch)
         }
         if global.json { return Console.write(response.body) }
         if validateOnly {
@@ -42,5 +45,14 @@ struct PublishOptions: ParsableArguments {
             let version = (try? response.decode(TemplateSummary.self))?.version?.versionNumber
             Console.out("Published \(version.map { "version \($0)" } ?? "the template")\(response.etag.map { " (ETag \($0))" } ?? "")")
         }
+    }
+
+    /// A stale ETag is the usual reason a publish is refused; say what to do about it.
+    static func explained(_ error: ConfigClientError, ifMatch: String) -> CLIError {
+        var failure = CLIError(error)
+        if case .server(let server) = error, server.status == "FAILED_PRECONDITION" {
+            failure.message += "\nrcctl: the template changed since ETag \(ifMatch); run `rcctl get` for the current ETag, or publish with --force"
+        }
+        return failure
     }
 }

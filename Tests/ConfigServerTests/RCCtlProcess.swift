@@ -1,0 +1,130 @@
+import Foundation
+import Glibc
+
+/// What one `rcctl` run printed and how it exited.
+struct RCCtlResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    /// Standard output parsed as a JSON object.
+    func json() throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any] else {
+            throw TestFailure("rcctl printed no JSON object: \(stdout)")
+        }
+        return object
+    }
+}
+
+/// The real `rcctl` executable, run as a child process against a server on loopback.
+enum RCCtlProcess {
+    static let token = "dev-admin-token"
+    /// A run that takes longer than this is killed; the test then fails on its exit status.
+    static let timeout: TimeInterval = 30
+
+    /// Built next to the test bundle, like the server (the test target depends on `rcctl`).
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rcctl")
+    }
+
+    /// The environment rcctl reads: RCS_URL and RCS_TOKEN, nothing inherited that could
+    /// point it elsewhere.
+    static func environment(port: Int, token: String?) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RCS_") }
+        environment["RCS_URL"] = "http://127.0.0.1:\(port)"
+        if let token { environment["RCS_TOKEN"] = token }
+        return environment
+    }
+
+    /// Runs `rcctl arguments...` to completion. Output goes to files, not pipes, so a large
+    /// answer can never block the child while we wait for it.
+    static func run(_ arguments: [String], port: Int, token: String? = token, stdin: Data? = nil) throws -> RCCtlResult {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcctl-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outURL = directory.appendingPathComponent("stdout"), errURL = directory.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment(port: port, token: token)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+
+        let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        process.waitUntilExit()
+        watchdog.cancel()
+        return RCCtlResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+}
+
+/// `rcctl watch` running in the background; its standard output arrives line by line.
+final class RCCtlWatch {
+    let process = Process()
+    private var lines: AsyncStream<String>.Iterator
+
+    init(_ arguments: [String], port: Int) throws {
+        let output = Pipe()
+        process.executableURL = RCCtlProcess.executable
+        process.arguments = ["watch"] + arguments
+        process.environment = RCCtlProcess.environment(port: port, token: RCCtlProcess.token)
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+        self.lines = lines.makeAsyncIterator()
+        try process.run()
+        // Ends when the child exits and its end of the pipe closes.
+        let handle = output.fileHandleForReading
+        Thread.detachNewThread {
+            var pending = ""
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                pending += String(decoding: data, as: UTF8.self)
+                while let newline = pending.firstIndex(of: "\n") {
+                    continuation.yield(String(pending[..<newline]))
+                    pending = String(pending[pending.index(after: newline)...])
+                }
+            }
+            continuation.finish()
+        }
+        // A watch that never prints what the test waits for must not hang it.
+        let process = process
+        DispatchQueue.global().asyncAfter(deadline: .now() + RCCtlProcess.timeout) {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+    }
+
+    /// The first line containing `text`, or nil when the watch ended without printing it.
+    func firstLine(containing text: String) async -> String? {
+        while let line = await lines.next() {
+            if line.contains(text) { return line }
+        }
+        return nil
+    }
+
+    /// Stops the watch (it runs until interrupted) and returns how it ended.
+    func stop() -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
