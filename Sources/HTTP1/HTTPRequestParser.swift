@@ -206,8 +206,8 @@ public struct HTTPRequestParser: Sendable {
             if firstLineEnd == nil, length > limits.maxURILength + 32 {
                 throw HTTPParseError(status: 414, reason: "The request target is longer than \(limits.maxURILength) bytes.")
             }
-            // Before its last byte a head that fits has at most maxHeaderBytes + 1 bytes (the
-            // limit counts neither the final CRLF nor the empty line's).
+            // The limit leaves out the final empty line, so a head that fits has at most
+            // maxHeaderBytes + 2 bytes, and maxHeaderBytes + 1 before its last one.
             if length > limits.maxHeaderBytes + 1 {
                 throw HTTPParseError(status: 431, reason: "The request header section is larger than \(limits.maxHeaderBytes) bytes.")
             }

@@ -36,27 +36,27 @@ enum RCCtlProcess {
         return environment
     }
 
-    /// Runs `rcctl arguments...` to completion. Output goes to files, not pipes, so a large
-    /// answer can never block the child while we wait for it.
+    /// Runs `rcctl arguments...` to completion. Input and output are files, not pipes, so a
+    /// large answer can never block the child while we wait for it, nor an early exit break a
+    /// write of ours.
     static func run(_ arguments: [String], port: Int, token: String? = token, stdin: Data? = nil) throws -> RCCtlResult {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcctl-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
+        let inURL = directory.appendingPathComponent("stdin")
         let outURL = directory.appendingPathComponent("stdout"), errURL = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        try (stdin ?? Data()).write(to: inURL)
+        try Data().write(to: outURL)
+        try Data().write(to: errURL)
 
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment(port: port, token: token)
+        process.standardInput = try FileHandle(forReadingFrom: inURL)
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
-        let input = Pipe()
-        process.standardInput = input
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
 
         let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
