@@ -140,13 +140,13 @@ final class HTTPConnection: EventSource {
         keepAlive = request.head.keepAlive && !server.isShuttingDown
         isHeadRequest = request.head.method == .head
         requestID = RequestID.make(incoming: request.head.headers["X-Request-Id"], counter: server.nextRequestNumber())
-        let client = ClientAddress.resolve(peer: peer, forwardedFor: request.head.headers.values("X-Forwarded-For"),
-                                           trusted: server.configuration.trustedProxies)
         if server.configuration.accessLog {
+            let client = ClientAddress.resolve(peer: peer, forwardedFor: request.head.headers.values("X-Forwarded-For"),
+                                               trusted: server.configuration.trustedProxies)
             logLine = AccessLogLine(method: request.head.method.rawValue, target: request.head.target, client: client,
                                     requestID: requestID, startedMillis: rcs_monotonic_millis())
         }
-        let context = RequestContext(peer: peer, loop: server.loop, client: client, requestID: requestID)
+        let context = RequestContext(peer: peer, loop: server.loop)
         server.handler.handle(request, context: context, responder: Responder(handle: handle))
     }
 
@@ -247,29 +247,15 @@ final class HTTPConnection: EventSource {
     // MARK: Writing
 
     private func write(_ bytes: [UInt8]) {
-        if !hasPendingOutput {
-            let sent = bytes.withUnsafeBytes { rcs_send(fd, $0.baseAddress, $0.count) }
-            if sent == bytes.count {
-                lastProgress = server.loop.now
-                return
-            }
-            if sent < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
-                close()
-                return
-            }
-            output = Array(bytes[max(sent, 0)...])
-            outputSent = 0
-            return
-        }
-        output.append(contentsOf: bytes)
+        write(bytes, [])
     }
 
-    /// Writes a head and a body in one call when nothing is queued; the body (often a cached
+    /// Writes `head` then `body` in one call when nothing is queued: the body (often a cached
     /// answer shared by many responses) is copied only if the socket cannot take it all.
     private func write(_ head: [UInt8], _ body: [UInt8]) {
-        guard !hasPendingOutput, !body.isEmpty else {
-            write(head)
-            if !isClosed, !body.isEmpty { write(body) }
+        guard !hasPendingOutput else {
+            output.append(contentsOf: head)
+            output.append(contentsOf: body)
             return
         }
         let sent = head.withUnsafeBytes { first in

@@ -14,10 +14,6 @@ public struct RequestContext: Sendable {
     public let peer: String
     /// The loop the connection lives on.
     public let loop: EventLoop
-    /// The client's address: the peer, or what a trusted proxy says in `X-Forwarded-For`.
-    public let client: String
-    /// This request's id, as logged and sent back in `X-Request-Id`.
-    public let requestID: String
 }
 
 /// Identifies one connection of one server; stale once the connection is closed, even if the
