@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "ConfigClient", dependencies: ["CCurl"], swiftSettings: strictSettings),
         .executableTarget(
             name: "rcctl",
-            dependencies: ["ConfigClient", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["ConfigClient", "ConfigCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
 

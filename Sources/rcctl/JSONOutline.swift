@@ -1,37 +1,11 @@
+import ConfigCore
 import Foundation
 
 /// Renders any JSON as `path: value` lines, for answers whose exact shape rcctl does not
 /// know (diff, evaluate). Object keys are sorted; array items are numbered from 0.
 enum JSONOutline {
-    /// Just enough JSON to walk; decoding tries Bool before numbers so `true` stays a word.
-    private enum Node: Decodable {
-        case null
-        case bool(Bool)
-        case number(Double)
-        case string(String)
-        case array([Node])
-        case object([String: Node])
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                self = .null
-            } else if let value = try? container.decode(Bool.self) {
-                self = .bool(value)
-            } else if let value = try? container.decode(Double.self) {
-                self = .number(value)
-            } else if let value = try? container.decode(String.self) {
-                self = .string(value)
-            } else if let value = try? container.decode([Node].self) {
-                self = .array(value)
-            } else {
-                self = .object(try container.decode([String: Node].self))
-            }
-        }
-    }
-
     static func render(_ data: Data) -> String {
-        guard let node = try? JSONDecoder().decode(Node.self, from: data) else {
+        guard let node = try? JSONDecoder().decode(JSONValue.self, from: data) else {
             return String(decoding: data, as: UTF8.self)
         }
         var lines: [String] = []
@@ -39,7 +13,7 @@ enum JSONOutline {
         return lines.isEmpty ? "(empty)" : lines.joined(separator: "\n")
     }
 
-    private static func walk(_ node: Node, path: String, into lines: inout [String]) {
+    private static func walk(_ node: JSONValue, path: String, into lines: inout [String]) {
         let label = path.isEmpty ? "" : "\(path): "
         switch node {
         case .object(let members):

@@ -14,16 +14,7 @@ struct TemplateCodingKey: CodingKey, ExpressibleByStringLiteral {
 
     /// `defaultValue` → `default_value`.
     var snakeCased: TemplateCodingKey {
-        var result = ""
-        for character in stringValue {
-            if character.isUppercase {
-                result.append("_")
-                result.append(contentsOf: character.lowercased())
-            } else {
-                result.append(character)
-            }
-        }
-        return TemplateCodingKey(result)
+        TemplateCodingKey(JSONFields.snakeCase(stringValue))
     }
 }
 
