@@ -138,6 +138,12 @@ int64_t rcs_monotonic_millis(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+int64_t rcs_monotonic_nanos(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 int rcs_listen_tcp(const char *host, int port, int backlog, int *out_errno) {
     int fd = rcs_bound_socket(host, port, out_errno);
     if (fd < 0) return -1;

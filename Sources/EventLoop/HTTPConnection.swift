@@ -146,7 +146,7 @@ final class HTTPConnection: EventSource {
             logLine = AccessLogLine(method: request.head.method.rawValue, target: request.head.target, client: client,
                                     requestID: requestID, startedMillis: rcs_monotonic_millis())
         }
-        let context = RequestContext(peer: peer, loop: server.loop)
+        let context = RequestContext(peer: peer, loop: server.loop, receivedNanos: rcs_monotonic_nanos())
         server.handler.handle(request, context: context, responder: Responder(handle: handle))
     }
 

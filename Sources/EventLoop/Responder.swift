@@ -14,6 +14,8 @@ public struct RequestContext: Sendable {
     public let peer: String
     /// The loop the connection lives on.
     public let loop: EventLoop
+    /// When the request was complete and handed to the handler (monotonic nanoseconds).
+    public let receivedNanos: Int64
 }
 
 /// Identifies one connection of one server; stale once the connection is closed, even if the

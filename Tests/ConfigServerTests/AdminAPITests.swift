@@ -12,6 +12,19 @@ import Testing
         #expect(try server.request("GET", "/readyz").text == "{\"status\":\"ready\"}")
     }
 
+    @Test func metricsCountRequestsWithTheirLatencyUnderAFixedSetOfRouteNames() throws {
+        #expect(try server.request("GET", "/healthz").status == 200)
+        #expect(try server.admin("GET", "/v1/projects/demo/remoteConfig:no%22such%0Amethod").status == 404)
+        let text = try server.admin("GET", "/metrics").text
+        #expect(text.contains("rcs_http_requests_total{worker=\"0\",route=\"healthz\",status=\"200\"} 1\n"))
+        #expect(text.contains("rcs_http_request_duration_seconds_count{worker=\"0\",route=\"healthz\"} 1\n"))
+        #expect(text.contains("rcs_http_request_duration_seconds_bucket{worker=\"0\",route=\"healthz\",le=\"+Inf\"} 1\n"))
+        // A client-chosen method name never becomes a label (nor breaks the text format).
+        #expect(text.contains("rcs_http_requests_total{worker=\"0\",route=\"remoteConfig:unknown\",status=\"404\"} 1\n"))
+        #expect(!text.contains("such"))
+        #expect(text.contains("\nrcs_workers_reporting 1\n"))
+    }
+
     @Test func adminNeedsAToken() throws {
         let missing = try server.request("GET", "/v1/projects/demo/remoteConfig")
         #expect(missing.status == 401)

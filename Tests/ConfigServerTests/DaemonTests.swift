@@ -15,6 +15,16 @@ import Testing
         return try client.readResponse()
     }
 
+    /// A held real-time stream of the example project, its head read.
+    static func openStream(port: Int, lastKnown: Int) throws -> TestClient {
+        let client = try TestClient(port: port)
+        try client.send(TestClient.format("POST", "/v1/projects/123456789012/namespaces/firebase:streamFetchInvalidations",
+                                          headers: [("X-Goog-Api-Key", "example-api-key")],
+                                          body: Array("{\"lastKnownVersionNumber\":\"\(lastKnown)\"}".utf8)))
+        #expect(try client.readHead().status == 200)
+        return client
+    }
+
     @Test func killDashNineLosesNoAcknowledgedPublish() throws {
         let daemon = try DaemonProcess(dataDir: dataDir, workers: 1)
         let port = daemon.port
@@ -55,14 +65,7 @@ import Testing
         let first = try Self.admin(daemon.port, "PUT", "/v1/projects/example-project/remoteConfig", headers: [("If-Match", "*")],
                               body: "{\"parameters\":{\"k\":{\"defaultValue\":{\"value\":\"1\"}}}}")
         #expect(first.status == 200)
-        let streams = try (0..<12).map { _ in
-            let client = try TestClient(port: daemon.port)
-            try client.send(TestClient.format("POST", "/v1/projects/123456789012/namespaces/firebase:streamFetchInvalidations",
-                                              headers: [("X-Goog-Api-Key", "example-api-key")],
-                                              body: Array("{\"lastKnownVersionNumber\":\"1\"}".utf8)))
-            #expect(try client.readHead().status == 200)
-            return client
-        }
+        let streams = try (0..<12).map { _ in try DaemonTests.openStream(port: daemon.port, lastKnown: 1) }
         let second = try Self.admin(daemon.port, "PUT", "/v1/projects/example-project/remoteConfig", headers: [("If-Match", "*")],
                                body: "{\"parameters\":{\"k\":{\"defaultValue\":{\"value\":\"2\"}}}}")
         #expect(second.status == 200)
@@ -88,5 +91,57 @@ import Testing
         #expect(second.terminationStatus != 0)
         #expect(text.contains("already in use"), "\(text)")
         #expect(try Self.admin(daemon.port, "GET", "/healthz").status == 200)
+    }
+}
+
+/// `/metrics` and adoption speak for every worker, whichever one takes the request.
+@Suite(.serialized, .timeLimit(.minutes(2))) final class WorkerGroupTests {
+    let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("rcs-group-\(UUID().uuidString)").path
+
+    deinit { try? FileManager.default.removeItem(atPath: dataDir) }
+
+    /// Sum of one family's samples over workers, and the workers that reported it.
+    static func sum(_ family: String, in text: String) -> (total: Int, workers: Set<String>) {
+        var total = 0
+        var workers = Set<String>()
+        for line in text.split(separator: "\n") where line.hasPrefix(family + "{") {
+            total += Int(line.split(separator: " ").last ?? "") ?? 0
+            if let range = line.range(of: "worker=\"") {
+                workers.insert(String(line[range.upperBound...].prefix { $0 != "\"" }))
+            }
+        }
+        return (total, workers)
+    }
+
+    @Test func everyScrapeAndAdoptionAnswerCoversAllWorkers() throws {
+        let daemon = try DaemonProcess(dataDir: dataDir, workers: 3)
+        let published = try DaemonTests.admin(daemon.port, "PUT", "/v1/projects/example-project/remoteConfig",
+                                              headers: [("If-Match", "*")], body: "{\"parameters\":{\"k\":{\"defaultValue\":{\"value\":\"1\"}}}}")
+        #expect(published.status == 200)
+        // New connections spread over the workers (SO_REUSEPORT); the totals must not depend on how.
+        let streams = try (0..<12).map { _ in try DaemonTests.openStream(port: daemon.port, lastKnown: 1) }
+        for index in 0..<20 {
+            let client = try TestClient(port: daemon.port)
+            try client.send(TestClient.format("POST", "/v1/projects/123456789012/namespaces/firebase:fetch",
+                                              headers: [("X-Goog-Api-Key", "example-api-key")],
+                                              body: Array("{\"appInstanceId\":\"i\(index)\",\"appId\":\"1:1:android:1\"}".utf8)))
+            #expect(try client.readResponse().status == 200)
+        }
+        for _ in 0..<6 {
+            let text = try DaemonTests.admin(daemon.port, "GET", "/metrics").text
+            #expect(text.contains("\nrcs_workers_reporting 3\n"), "\(text)")
+            let held = Self.sum("rcs_realtime_held_connections", in: text)
+            #expect(held.total == 12)
+            #expect(held.workers == ["0", "1", "2"])
+            #expect(Self.sum("rcs_fetches_total", in: text).total == 20)
+            #expect(text.components(separatedBy: "# TYPE rcs_fetches_total counter").count == 2, "one header per family")
+
+            let adoption = try DaemonTests.admin(daemon.port, "GET", "/v1/projects/example-project/remoteConfig:adoption").text
+            #expect(adoption.contains("\"workers\":3,\"workersReporting\":3"), "\(adoption)")
+            #expect(adoption.contains("{\"versionNumber\":\"1\",\"heldClients\":12,\"recentFetches\":20}"), "\(adoption)")
+        }
+        withExtendedLifetime(streams) {}
+        daemon.kill(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
     }
 }

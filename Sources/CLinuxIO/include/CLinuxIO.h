@@ -47,6 +47,8 @@ ssize_t rcs_recv(int fd, void *buf, size_t len);
 int64_t rcs_monotonic_seconds(void);
 /// Milliseconds of CLOCK_MONOTONIC.
 int64_t rcs_monotonic_millis(void);
+/// Nanoseconds of CLOCK_MONOTONIC (request latency).
+int64_t rcs_monotonic_nanos(void);
 /// The port a socket is bound to, or -1.
 int rcs_local_port(int fd);
 /// send with MSG_NOSIGNAL | MSG_DONTWAIT.

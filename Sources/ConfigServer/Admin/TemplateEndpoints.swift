@@ -31,7 +31,7 @@ extension Application {
             try evaluate(exchange, project: project, key: key)
         case "adoption":
             try exchange.allow([.get])
-            exchange.respond(.json(realtime.adoptionJSON(key: key)))
+            respondWithAdoption(exchange, key: key)
         case "downloadDefaults":
             try exchange.allow([.get])
             try downloadDefaults(exchange, key: key)

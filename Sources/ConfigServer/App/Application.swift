@@ -1,3 +1,4 @@
+import CLinuxIO
 import ConfigCore
 import ConfigStore
 import Dispatch
@@ -18,12 +19,14 @@ public final class Application: HTTPRequestHandler, Sendable {
     let throttle: FetchThrottle
     let realtime: RealtimeHub
     let metrics: ServerMetrics
+    /// Collects the other workers' numbers for `/metrics` and adoption.
+    let peerGather: PeerGather
     let logger: Logger
     /// Owns every SQLite write (and the reads that may wait on disk), off the loop thread.
     let storeQueue = DispatchQueue(label: "remote-config.store")
 
     init(configuration: ServerConfiguration, store: RemoteConfigStore, loop: EventLoop,
-         admission: StreamAdmission, peers: PeerNotifier?, logger: Logger) throws {
+         admission: StreamAdmission, peers: PeerChannel?, logger: Logger) throws {
         self.configuration = configuration
         self.store = store
         self.logger = logger
@@ -35,7 +38,8 @@ public final class Application: HTTPRequestHandler, Sendable {
         limits.maxConditions = configuration.templates.maxConditions
         validator = TemplateValidator(limits: limits)
         throttle = FetchThrottle(burst: configuration.fetch.throttleBurst, perMinute: configuration.fetch.throttlePerMinute)
-        metrics = ServerMetrics()
+        metrics = ServerMetrics(worker: peers?.worker ?? 0)
+        peerGather = PeerGather(channel: peers, loop: loop)
         realtime = RealtimeHub(settings: configuration.realtime, loop: loop, templates: templates,
                                admission: admission, peers: peers, metrics: metrics, logger: logger)
         try loadProjects()
@@ -68,7 +72,8 @@ public final class Application: HTTPRequestHandler, Sendable {
     public func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
         let uri = request.head.uri
         guard let route = Route(path: uri.path) else {
-            respond(responder, route: "unknown", APIError.notFound("No resource at \(uri.path).").response)
+            respond(responder, route: "unknown", APIError.notFound("No resource at \(uri.path).").response,
+                    receivedNanos: context.receivedNanos)
             return
         }
         let exchange = Exchange(request: request, uri: uri, context: context, responder: responder, route: route, application: self)
@@ -95,7 +100,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         case .metrics:
             try exchange.allow([.get])
             _ = try requireAdmin(exchange)
-            exchange.respond(metricsResponse())
+            respondWithMetrics(exchange)
         case .openAPI:
             try exchange.allow([.get])
             exchange.respond(.json(OpenAPIDocument.json))
@@ -178,8 +183,8 @@ public final class Application: HTTPRequestHandler, Sendable {
         return HTTPResponse(status: 204, headers: headers)
     }
 
-    func respond(_ responder: Responder, route: String, _ response: HTTPResponse) {
-        metrics.recordRequest(route: route, status: response.status)
+    func respond(_ responder: Responder, route: String, _ response: HTTPResponse, receivedNanos: Int64) {
+        metrics.recordRequest(route: route, status: response.status, seconds: Double(rcs_monotonic_nanos() - receivedNanos) / 1e9)
         responder.respond(response)
     }
 }

@@ -12,7 +12,11 @@ struct Exchange: Sendable {
     let route: Route
     let application: Application
 
-    /// The route's name for metrics, without ids.
+    /// Custom methods of `remoteConfig` that exist; any other is named `remoteConfig:unknown`
+    /// so clients cannot grow the metric label set.
+    static let templateMethods: Set<String> = ["listVersions", "rollback", "diff", "evaluate", "adoption", "downloadDefaults"]
+
+    /// The route's name for metrics, without ids: one of a fixed set.
     var routeName: String {
         switch route {
         case .health: "healthz"
@@ -21,7 +25,8 @@ struct Exchange: Sendable {
         case .openAPI: "openapi"
         case .projects: "projects"
         case .apiKeys: "apiKeys"
-        case .template(_, _, let method): method.map { "remoteConfig:\($0)" } ?? "remoteConfig"
+        case .template(_, _, let method):
+            method.map { Self.templateMethods.contains($0) ? "remoteConfig:\($0)" : "remoteConfig:unknown" } ?? "remoteConfig"
         case .serverTemplate: "serverRemoteConfig"
         case .fetch: "fetch"
         case .stream: "streamFetchInvalidations"
@@ -29,7 +34,7 @@ struct Exchange: Sendable {
     }
 
     func respond(_ response: HTTPResponse) {
-        application.respond(responder, route: routeName, response)
+        application.respond(responder, route: routeName, response, receivedNanos: context.receivedNanos)
     }
 
     func fail(_ error: APIError) {

@@ -38,7 +38,7 @@ public final class ServerInstance: Sendable {
                                       retention: configuration.templates.retention)
         let loop = try EventLoop()
         let admission: StreamAdmission
-        let peers: PeerNotifier?
+        let peers: PeerChannel?
         if let membership {
             guard let region = rcs_map_shared(membership.sharedFD, StreamAdmission.regionBytes) else {
                 throw ConfigurationError("cannot map the shared counters (errno \(errno))")
@@ -46,7 +46,7 @@ public final class ServerInstance: Sendable {
             admission = StreamAdmission(region: region, worker: membership.index,
                                         maxConnections: configuration.realtime.maxConnections,
                                         maxPerProject: configuration.realtime.maxConnectionsPerProject)
-            peers = try PeerNotifier(group: membership.group, worker: membership.index, workers: membership.workers)
+            peers = try PeerChannel(group: membership.group, worker: membership.index, workers: membership.workers)
         } else {
             admission = .local(maxConnections: configuration.realtime.maxConnections,
                                maxPerProject: configuration.realtime.maxConnectionsPerProject)

@@ -32,7 +32,7 @@ final class ServerMetrics: Sendable {
     private let state = Mutex(State())
     let worker: Int
 
-    init(worker: Int = 0) {
+    init(worker: Int) {
         self.worker = worker
     }
 
@@ -58,7 +58,7 @@ final class ServerMetrics: Sendable {
         }
     }
 
-    /// The exposition text (format 0.0.4).
+    /// This worker's exposition text (format 0.0.4); `Exposition.merge` joins the workers'.
     func render() -> String {
         let state = state.withLock { $0 }
         let worker = "worker=\"\(worker)\""

@@ -24,7 +24,7 @@ final class RealtimeHub: @unchecked Sendable {
     let loop: EventLoop
     let templates: TemplateRegistry
     let admission: StreamAdmission
-    let peers: PeerNotifier?
+    let peers: PeerChannel?
     let metrics: ServerMetrics
     let logger: Logger
     private var subscribers: [ResponseStream: Subscriber] = [:]
@@ -38,7 +38,7 @@ final class RealtimeHub: @unchecked Sendable {
     private var lastInvalidation: (version: Int64, chunk: EncodedChunk)?
 
     init(settings: RealtimeSettings, loop: EventLoop, templates: TemplateRegistry, admission: StreamAdmission,
-         peers: PeerNotifier?, metrics: ServerMetrics, logger: Logger) {
+         peers: PeerChannel?, metrics: ServerMetrics, logger: Logger) {
         self.settings = settings
         self.loop = loop
         self.templates = templates
@@ -106,7 +106,7 @@ final class RealtimeHub: @unchecked Sendable {
     /// A version was committed by this worker: tell local streams and the other workers.
     /// Safe from any thread.
     func announce(_ key: HeadKey, version: Int64) {
-        peers?.broadcast(key, version: version)
+        peers?.broadcast(.published(key, version: version))
         loop.run { [self] in notify(key, version: version) }
     }
 
@@ -219,8 +219,8 @@ final class RealtimeHub: @unchecked Sendable {
         adoption.fetched(version: version, key: key, now: loop.now)
     }
 
-    func adoptionJSON(key: HeadKey) -> [UInt8] {
-        adoption.json(key: key, currentVersion: templates.currentVersion(key))
+    func adoptionCounts(key: HeadKey) -> AdoptionCounts {
+        adoption.counts(key: key)
     }
 
     // MARK: Wire format

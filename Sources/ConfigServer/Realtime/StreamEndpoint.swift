@@ -26,10 +26,4 @@ extension Application {
             exchange.respond(.json(body, status: error.status, headers: error.headers))
         }
     }
-
-    func metricsResponse() -> HTTPResponse {
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
-        return HTTPResponse(status: 200, headers: headers, body: Array(metrics.render().utf8))
-    }
 }

@@ -5,7 +5,8 @@ import Logging
 import Synchronization
 
 /// Notices what other workers (or processes) committed: by their datagrams at once, and by
-/// polling SQLite's `data_version` once a second in case a datagram was lost.
+/// polling SQLite's `data_version` once a second in case a datagram was lost. Also answers
+/// the peers' questions and hands their answers to the application's gather.
 final class ChangeFeed: Sendable {
     private let application: Application
     private let loop: EventLoop
@@ -16,10 +17,19 @@ final class ChangeFeed: Sendable {
     }
 
     /// Starts watching (loop thread, or before the loop runs).
-    func start(peers: PeerNotifier?) throws {
+    func start(peers: PeerChannel?) throws {
         if let peers {
             try loop.watchReadable(fd: peers.fd) { [self] in
-                for (key, version) in peers.drain() { refresh(key, atLeast: version) }
+                for message in peers.drain() {
+                    switch message {
+                    case .published(let key, let version):
+                        refresh(key, atLeast: version)
+                    case .question(let from, let id, let question):
+                        peers.send(.answer(from: peers.worker, id: id, payload: application.localAnswer(question)), to: from)
+                    case .answer(let from, let id, let payload):
+                        application.peerGather.received(payload, from: from, id: id)
+                    }
+                }
             }
         }
         loop.onTick { [self] in poll() }
