@@ -18,23 +18,37 @@ public enum PercentBucket {
     ///   - seed: The condition's seed; empty for none.
     ///   - randomizationId: Who is asking (the app instance id).
     public static func microPercentile(seed: String, randomizationId: String) -> UInt64 {
-        var hasher = SHA256()
-        if !seed.isEmpty {
-            update(&hasher, with: seed)
-            update(&hasher, with: ".")
+        // One contiguous input and one hash call: this runs for every percent condition of
+        // every fetch.
+        var seed = seed
+        var randomizationId = randomizationId
+        return seed.withUTF8 { seedBytes in
+            randomizationId.withUTF8 { idBytes in
+                let length = seedBytes.isEmpty ? idBytes.count : seedBytes.count + 1 + idBytes.count
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { input in
+                    var offset = 0
+                    if !seedBytes.isEmpty {
+                        offset = input.initialize(fromContentsOf: seedBytes)
+                        input[offset] = UInt8(ascii: ".")
+                        offset += 1
+                    }
+                    _ = input[offset...].initialize(fromContentsOf: idBytes)
+                    var hasher = SHA256()
+                    hasher.update(bufferPointer: UnsafeRawBufferPointer(input))
+                    return hasher.finalize().withUnsafeBytes(remainder(ofBigEndian:))
+                }
+            }
         }
-        update(&hasher, with: randomizationId)
-        // (a * 256 + b) mod m, byte by byte, equals the big-endian integer mod m and never
-        // exceeds 2^35, so no bignum is needed.
-        var remainder: UInt64 = 0
-        for byte in hasher.finalize() {
-            remainder = (remainder << 8 | UInt64(byte)) % microPercentScale
-        }
-        return remainder
     }
 
-    private static func update(_ hasher: inout SHA256, with text: String) {
-        var text = text
-        text.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+    /// The big-endian integer in `digest` modulo `microPercentScale`, four bytes at a time:
+    /// `(r * 2^32 + word) mod m` with `r < m < 2^27` never exceeds 2^59, so no bignum is needed.
+    private static func remainder(ofBigEndian digest: UnsafeRawBufferPointer) -> UInt64 {
+        var remainder: UInt64 = 0
+        for offset in stride(from: 0, to: digest.count, by: 4) {
+            let word = UInt64(UInt32(bigEndian: digest.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+            remainder = (remainder << 32 | word) % microPercentScale
+        }
+        return remainder
     }
 }

@@ -77,11 +77,15 @@ struct ClientRequest {
 
     /// `1:123456789012:android:0a1b…` → `android` (the app id format, spec §1.2).
     static func platform(ofAppId appId: String) -> String? {
-        let parts = appId.split(separator: ":")
-        guard parts.count >= 4 else { return nil }
-        let platform = parts[2].lowercased()
-        return ["android", "ios", "web"].contains(platform) ? platform : nil
+        let fields = appId.utf8.split(separator: UInt8(ascii: ":"), maxSplits: 3, omittingEmptySubsequences: false)
+        guard fields.count == 4 else { return nil }
+        let field = fields[2]
+        return knownPlatforms.first { name in
+            field.count == name.utf8.count && zip(field, name.utf8).allSatisfy { $0 | 0x20 == $1 }
+        }
     }
+
+    private static let knownPlatforms = ["android", "ios", "web"]
 
     /// The top-level members with snake_case names also under their lowerCamelCase spelling
     /// (a camelCase member wins when both are sent), so lookups are one probe on the hot path.

@@ -33,13 +33,18 @@ extension Application {
         realtime.recordFetch(key: key, version: answer.templateVersion)
         let unchanged = exchange.request.head.headers["If-None-Match"].map { Self.etagMatches($0, answer.etag) } ?? false
         metrics.recordFetch(unchanged: unchanged)
-        var headers = HTTPHeaders()
+        var headers = Self.fetchHeaders
         headers.add(name: "ETag", value: answer.etag)
+        exchange.respond(.json(unchanged ? answer.noChangeBody : answer.fullBody, headers: headers))
+    }
+
+    private static let fetchHeaders: HTTPHeaders = {
+        var headers = HTTPHeaders()
         headers.add(name: "Access-Control-Allow-Origin", value: "*")
         headers.add(name: "Access-Control-Expose-Headers", value: "ETag")
         headers.add(name: "Cache-Control", value: "no-store")
-        exchange.respond(.json(unchanged ? answer.noChangeBody : answer.fullBody, headers: headers))
-    }
+        return headers
+    }()
 
     /// `*` never matches (spec §3.4: JS sends it when it has no ETag); quotes and `W/` are ignored.
     static func etagMatches(_ header: String, _ etag: String) -> Bool {

@@ -3,7 +3,7 @@ import Synchronization
 /// Counters and gauges of one worker, exposed in Prometheus text format at `/metrics`.
 final class ServerMetrics: Sendable {
     private struct State {
-        var requests: [String: Int] = [:]
+        var requests: [RouteStatus: Int] = [:]
         var latency: [String: Histogram] = [:]
         var held = 0
         var invalidations = 0
@@ -14,6 +14,16 @@ final class ServerMetrics: Sendable {
         var unchangedFetches = 0
         var answerCacheHits = 0
         var throttled = 0
+    }
+
+    /// A request counter's labels (a struct key: no string is built per request).
+    struct RouteStatus: Hashable, Comparable {
+        let route: String
+        let status: Int
+
+        static func < (lhs: RouteStatus, rhs: RouteStatus) -> Bool {
+            (lhs.route, lhs.status) < (rhs.route, rhs.status)
+        }
     }
 
     struct Histogram {
@@ -38,7 +48,7 @@ final class ServerMetrics: Sendable {
 
     func recordRequest(route: String, status: Int, seconds: Double? = nil) {
         state.withLock { state in
-            state.requests["route=\"\(route)\",status=\"\(status)\"", default: 0] += 1
+            state.requests[RouteStatus(route: route, status: status), default: 0] += 1
             if let seconds { state.latency[route, default: Histogram()].observe(seconds) }
         }
     }
@@ -70,7 +80,7 @@ final class ServerMetrics: Sendable {
             }
         }
         metric("rcs_http_requests_total", "counter", "HTTP requests by route and status.",
-               state.requests.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") })
+               state.requests.sorted { $0.key < $1.key }.map { ("route=\"\($0.key.route)\",status=\"\($0.key.status)\"", "\($0.value)") })
         out += "# HELP rcs_http_request_duration_seconds Time to answer, by route.\n# TYPE rcs_http_request_duration_seconds histogram\n"
         for (route, histogram) in state.latency.sorted(by: { $0.key < $1.key }) {
             for (index, bound) in Histogram.bounds.enumerated() {

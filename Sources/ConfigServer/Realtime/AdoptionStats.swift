@@ -6,8 +6,17 @@ final class AdoptionStats {
     /// Fetches are counted over this window.
     static let fetchWindowSeconds: Int64 = 600
     private var held: [HeadKey: [Int64: Int]] = [:]
-    /// Per template, per version: fetch counts per minute of the window.
-    private var fetches: [HeadKey: [Int64: [Int64: Int]]] = [:]
+    /// Fetch counts per template, version and minute of the window.
+    private var fetches: [FetchSlot: Int] = [:]
+    /// Fetches of the slot counted last and not yet added to `fetches`: consecutive fetches
+    /// mostly share one, so the hot path is a comparison and an increment.
+    private var recent: (slot: FetchSlot, count: Int)?
+
+    private struct FetchSlot: Hashable {
+        let key: HeadKey
+        let version: Int64
+        let minute: Int64
+    }
 
     func held(version: Int64, delta: Int, key: HeadKey) {
         let count = (held[key]?[version] ?? 0) + delta
@@ -15,28 +24,35 @@ final class AdoptionStats {
     }
 
     func fetched(version: Int64, key: HeadKey, now: Int64) {
-        fetches[key, default: [:]][version, default: [:]][now / 60, default: 0] += 1
+        let slot = FetchSlot(key: key, version: version, minute: now / 60)
+        if let recent, recent.slot == slot {
+            self.recent = (slot, recent.count + 1)
+            return
+        }
+        flushRecent()
+        recent = (slot, 1)
+    }
+
+    private func flushRecent() {
+        guard let recent else { return }
+        fetches[recent.slot, default: 0] += recent.count
+        self.recent = nil
     }
 
     func expireFetches(now: Int64) {
         guard now % 60 == 0 else { return }
+        flushRecent()
         let oldest = (now - Self.fetchWindowSeconds) / 60
-        for (key, versions) in fetches {
-            var kept: [Int64: [Int64: Int]] = [:]
-            for (version, minutes) in versions {
-                let recent = minutes.filter { $0.key > oldest }
-                if !recent.isEmpty { kept[version] = recent }
-            }
-            fetches[key] = kept.isEmpty ? nil : kept
-        }
+        fetches = fetches.filter { $0.key.minute > oldest }
     }
 
     /// This worker's held clients and recent fetches per version of one template.
     func counts(key: HeadKey) -> AdoptionCounts {
         var counts = AdoptionCounts()
         for (version, count) in held[key] ?? [:] { counts.versions[version, default: .init()].heldClients += count }
-        for (version, minutes) in fetches[key] ?? [:] {
-            counts.versions[version, default: .init()].recentFetches += minutes.values.reduce(0, +)
+        flushRecent()
+        for (slot, count) in fetches where slot.key == key {
+            counts.versions[slot.version, default: .init()].recentFetches += count
         }
         return counts
     }
