@@ -6,7 +6,11 @@ public enum HTTPResponseEncoder {
     /// Writes the status line, `Date`, the given fields and, when `contentLength` is not nil,
     /// `Content-Length`; then the empty line.
     public static func writeHead(status: Int, headers: HTTPHeaders, contentLength: Int?, into bytes: inout [UInt8]) {
-        bytes.append(contentsOf: "HTTP/1.1 \(status) \(reasonPhrase(status))\r\n".utf8)
+        if status == 200 {
+            bytes.append(contentsOf: okStatusLine)
+        } else {
+            bytes.append(contentsOf: "HTTP/1.1 \(status) \(reasonPhrase(status))\r\n".utf8)
+        }
         bytes.append(contentsOf: HTTPDate.current())
         for field in headers {
             bytes.append(contentsOf: field.name.utf8)
@@ -17,10 +21,28 @@ public enum HTTPResponseEncoder {
             bytes.append(.lf)
         }
         if let contentLength {
-            bytes.append(contentsOf: "Content-Length: \(contentLength)\r\n".utf8)
+            bytes.append(contentsOf: contentLengthName)
+            appendDecimal(contentLength, to: &bytes)
+            bytes.append(.cr)
+            bytes.append(.lf)
         }
         bytes.append(.cr)
         bytes.append(.lf)
+    }
+
+    private static let okStatusLine = Array("HTTP/1.1 200 OK\r\n".utf8)
+    private static let contentLengthName = Array("Content-Length: ".utf8)
+
+    /// `value` (non-negative) in decimal digits, without building a string.
+    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     /// One chunk of a chunked body; an empty `chunk` writes nothing (it would end the body).

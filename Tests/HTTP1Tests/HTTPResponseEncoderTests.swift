@@ -12,6 +12,15 @@ import Testing
         #expect(text.hasSuffix(" GMT\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n"))
     }
 
+    @Test(arguments: [0, 7, 10, 99, 10_277, 2_097_152])
+    func okHeadsCarryTheExactLength(_ length: Int) {
+        var bytes: [UInt8] = []
+        HTTPResponseEncoder.writeHead(status: 200, headers: HTTPHeaders(), contentLength: length, into: &bytes)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 200 OK\r\nDate: "))
+        #expect(text.hasSuffix(" GMT\r\nContent-Length: \(length)\r\n\r\n"))
+    }
+
     @Test func chunksAreHexFramedAndEmptyChunksSkipped() {
         var bytes: [UInt8] = []
         HTTPResponseEncoder.writeChunk(Array(repeating: 0x61, count: 26), into: &bytes)

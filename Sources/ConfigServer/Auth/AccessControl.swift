@@ -55,7 +55,12 @@ final class AccessControl: Sendable {
     }
 
     static func digest(_ secret: String) -> [UInt8] {
-        Array(SHA256.hash(data: Array(secret.utf8)))
+        var secret = secret
+        return secret.withUTF8 { bytes in
+            var hasher = SHA256()
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(bytes))
+            return Array(hasher.finalize())
+        }
     }
 
     static func hex(_ bytes: [UInt8]) -> String {
