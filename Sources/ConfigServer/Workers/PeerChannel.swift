@@ -100,13 +100,23 @@ final class PeerChannel: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { rcs_dgram_send(fd, Self.name(group: group, worker: peer), $0.baseAddress, $0.count) }
     }
 
+    /// Abstract socket names carry no permissions, so a sender index outside the group (whose
+    /// name anyone could bind) is never answered or trusted.
+    private func isFromPeer(_ message: PeerMessage) -> Bool {
+        switch message {
+        case .published: true
+        case .question(let from, _, _), .answer(let from, _, _): from != worker && (0..<workers).contains(from)
+        }
+    }
+
     /// Reads every waiting message (loop thread).
     func drain() -> [PeerMessage] {
         var received: [PeerMessage] = []
         while true {
             let count = rcs_recv(fd, buffer.baseAddress, buffer.count)
             guard count > 0 else { break }
-            if let message = PeerMessage(ArraySlice(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))) {
+            if let message = PeerMessage(ArraySlice(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))),
+               isFromPeer(message) {
                 received.append(message)
             }
         }
