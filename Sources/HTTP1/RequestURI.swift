@@ -16,10 +16,14 @@ public struct RequestURI: Sendable, Equatable {
             let rest = target[target.index(colon, offsetBy: 3)...]
             target = rest.firstIndex(where: { $0 == "/" || $0 == "?" }).map { rest[$0...] } ?? "/"
         }
-        let parts = target.split(ascii: UInt8(ascii: "?"), maxSplits: 1)
-        path = Self.decode(parts.first ?? "/", plusIsSpace: false)
+        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            path = Self.decode(target[..<mark], plusIsSpace: false)
+            query = Self.parseQuery(target[target.utf8.index(after: mark)...])
+        } else {
+            path = Self.decode(target, plusIsSpace: false)
+            query = []
+        }
         if path.isEmpty { path = "/" }
-        query = parts.count > 1 ? Self.parseQuery(parts[1]) : []
     }
 
     /// The first value of query parameter `name`.
@@ -28,12 +32,21 @@ public struct RequestURI: Sendable, Equatable {
     }
 
     static func parseQuery(_ text: Substring) -> [(name: String, value: String)] {
-        text.split(ascii: UInt8(ascii: "&")).filter { !$0.isEmpty }.map { pair in
-            let nameAndValue = pair.split(ascii: UInt8(ascii: "="), maxSplits: 1)
-            let name = decode(nameAndValue[0], plusIsSpace: true)
-            let value = nameAndValue.count > 1 ? decode(nameAndValue[1], plusIsSpace: true) : ""
-            return (name: name, value: value)
+        var result: [(name: String, value: String)] = []
+        var rest = text
+        while !rest.isEmpty {
+            let end = rest.utf8.firstIndex(of: UInt8(ascii: "&")) ?? rest.endIndex
+            let pair = rest[..<end]
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.utf8.index(after: end)...]
+            guard !pair.isEmpty else { continue }
+            if let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                result.append((decode(pair[..<equals], plusIsSpace: true),
+                               decode(pair[pair.utf8.index(after: equals)...], plusIsSpace: true)))
+            } else {
+                result.append((decode(pair, plusIsSpace: true), ""))
+            }
         }
+        return result
     }
 
     /// Percent-decodes; a malformed escape is kept as written rather than guessed at.

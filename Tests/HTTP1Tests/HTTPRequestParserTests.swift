@@ -85,6 +85,16 @@ import Testing
         #expect(uri["d"] == "A%zz")
     }
 
+    @Test func queryPairsKeepTheirOrderAndOddShapes() {
+        let uri = RequestURI(target: "/p?&&a=1&a=2&flag&=x&b==c&")
+        #expect(uri.path == "/p")
+        #expect(uri.query.map { "\($0.name)|\($0.value)" } == ["a|1", "a|2", "flag|", "|x", "b|=c"])
+        #expect(uri["a"] == "1")
+        #expect(RequestURI(target: "/p?").query.isEmpty)
+        #expect(RequestURI(target: "/?").path == "/")
+        #expect(RequestURI(target: "http://host/x?k=v").path == "/x")
+    }
+
     @Test func expectContinueAnnouncesTheHeadOnce() throws {
         var parser = HTTPRequestParser()
         parser.append(Array("POST /f HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n".utf8))

@@ -29,48 +29,85 @@ enum Route: Equatable {
         case "/v1/projects": self = .projects; return
         default: break
         }
-        let parts = path.split(ascii: UInt8(ascii: "/")).dropFirst()
-        guard parts.count >= 3, parts.first == "v1", parts.dropFirst().first == "projects" else { return nil }
-        let rest = Array(parts.dropFirst(2))
-        let project = String(rest[0])
+        var path = path
+        guard let route = path.withUTF8(Self.parseProjectPath) else { return nil }
+        self = route
+    }
+
+    /// `/v1/projects/{project}/…` over the path's bytes: this runs for every request, so
+    /// segments are byte ranges and only the ids become strings.
+    private static func parseProjectPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Route? {
+        let segments = PathSegments(bytes)
+        guard segments.count >= 5, segments.count <= 7, segments.is(0, ""), segments.is(1, "v1"), segments.is(2, "projects")
+        else { return nil }
+        let project = segments.text(3)
         guard !project.isEmpty else { return nil }
-        switch rest.count {
-        case 2:
-            if rest[1] == "apiKeys" { self = .apiKeys(project: project); return }
-            guard let method = Self.templateMethod(rest[1]) else { return nil }
-            self = .template(project: project, namespace: "firebase", method: method)
-        case 3:
-            guard rest[1] == "namespaces" else { return nil }
-            let (namespace, method) = Self.split(rest[2])
+        switch segments.count {
+        case 5:
+            if segments.is(4, "apiKeys") { return .apiKeys(project: project) }
+            guard let method = templateMethod(segments, 4) else { return nil }
+            return .template(project: project, namespace: "firebase", method: method)
+        case 6 where segments.is(4, "namespaces"):
+            let (namespace, method) = segments.splitAtColon(5)
             switch method {
-            case "fetch": self = .fetch(project: project, namespace: namespace)
-            case "streamFetchInvalidations": self = .stream(project: project, namespace: namespace)
+            case "fetch": return .fetch(project: project, namespace: namespace)
+            case "streamFetchInvalidations": return .stream(project: project, namespace: namespace)
             default: return nil
             }
-        case 4:
-            guard rest[1] == "namespaces" else { return nil }
-            let namespace = String(rest[2])
-            if rest[3] == "serverRemoteConfig" {
-                guard namespace == "firebase-server" else { return nil }
-                self = .serverTemplate(project: project)
-                return
+        case 7 where segments.is(4, "namespaces"):
+            let namespace = segments.text(5)
+            if segments.is(6, "serverRemoteConfig") {
+                return namespace == "firebase-server" ? .serverTemplate(project: project) : nil
             }
-            guard let method = Self.templateMethod(rest[3]) else { return nil }
-            self = .template(project: project, namespace: namespace, method: method)
+            guard let method = templateMethod(segments, 6) else { return nil }
+            return .template(project: project, namespace: namespace, method: method)
         default:
             return nil
         }
     }
 
-    /// `remoteConfig` → `""`; `remoteConfig:listVersions` → `"listVersions"`; else nil.
-    private static func templateMethod(_ segment: Substring) -> String?? {
-        let (resource, method) = split(segment)
+    /// `remoteConfig` → `nil` method; `remoteConfig:listVersions` → `"listVersions"`; else nil.
+    private static func templateMethod(_ segments: PathSegments, _ index: Int) -> String?? {
+        let (resource, method) = segments.splitAtColon(index)
         guard resource == "remoteConfig" else { return nil }
         return .some(method)
     }
+}
 
-    private static func split(_ segment: Substring) -> (String, String?) {
-        guard let colon = segment.utf8.firstIndex(of: UInt8(ascii: ":")) else { return (String(segment), nil) }
-        return (String(segment[..<colon]), String(segment[segment.utf8.index(after: colon)...]))
+/// The `/`-separated segments of a path as byte ranges (empty segments kept; the leading `/`
+/// makes segment 0 empty).
+private struct PathSegments {
+    let bytes: UnsafeBufferPointer<UInt8>
+    private(set) var ranges: [Range<Int>] = []
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        ranges.reserveCapacity(8)
+        var start = 0
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
+            ranges.append(start..<index)
+            start = index + 1
+            if ranges.count > 7 { return }
+        }
+        ranges.append(start..<bytes.count)
+    }
+
+    var count: Int { ranges.count }
+
+    func `is`(_ index: Int, _ literal: StaticString) -> Bool {
+        let segment = UnsafeBufferPointer(rebasing: bytes[ranges[index]])
+        return literal.withUTF8Buffer { segment.elementsEqual($0) }
+    }
+
+    func text(_ index: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[ranges[index]]), as: UTF8.self)
+    }
+
+    /// `name:method` → (`name`, `method`); no colon → (segment, nil).
+    func splitAtColon(_ index: Int) -> (String, String?) {
+        let range = ranges[index]
+        guard let colon = bytes[range].firstIndex(of: UInt8(ascii: ":")) else { return (text(index), nil) }
+        return (String(decoding: UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<colon]), as: UTF8.self),
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[(colon + 1)..<range.upperBound]), as: UTF8.self))
     }
 }

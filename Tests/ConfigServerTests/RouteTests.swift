@@ -1,0 +1,40 @@
+@testable import ConfigServer
+import Testing
+
+@Suite struct RouteTests {
+    @Test(arguments: [
+        ("/healthz", Route.health),
+        ("/readyz", .ready),
+        ("/metrics", .metrics),
+        ("/openapi.json", .openAPI),
+        ("/v1/projects", .projects),
+        ("/v1/projects/p1/apiKeys", .apiKeys(project: "p1")),
+        ("/v1/projects/p1/remoteConfig", .template(project: "p1", namespace: "firebase", method: nil)),
+        ("/v1/projects/p1/remoteConfig:listVersions", .template(project: "p1", namespace: "firebase", method: "listVersions")),
+        ("/v1/projects/p1/remoteConfig:", .template(project: "p1", namespace: "firebase", method: "")),
+        ("/v1/projects/123456789012/namespaces/firebase:fetch", .fetch(project: "123456789012", namespace: "firebase")),
+        ("/v1/projects/p/namespaces/firebase-server:fetch", .fetch(project: "p", namespace: "firebase-server")),
+        ("/v1/projects/p/namespaces/firebase:streamFetchInvalidations", .stream(project: "p", namespace: "firebase")),
+        ("/v1/projects/p/namespaces/other:fetch", .fetch(project: "p", namespace: "other")),
+        ("/v1/projects/p/namespaces/firebase/remoteConfig", .template(project: "p", namespace: "firebase", method: nil)),
+        ("/v1/projects/p/namespaces/firebase-server/remoteConfig:rollback",
+         .template(project: "p", namespace: "firebase-server", method: "rollback")),
+        ("/v1/projects/p/namespaces/firebase-server/serverRemoteConfig", .serverTemplate(project: "p")),
+        ("/v1/projects/ünï/remoteConfig", .template(project: "ünï", namespace: "firebase", method: nil)),
+    ])
+    func knownPathsRoute(_ path: String, _ route: Route) {
+        #expect(Route(path: path) == route)
+    }
+
+    @Test(arguments: [
+        "", "/", "/v1", "/v1/projects/", "/v1/projects//remoteConfig", "/v2/projects/p/remoteConfig",
+        "/v1/project/p/remoteConfig", "/v1/projects/p", "/v1/projects/p/other", "/v1/projects/p/remoteconfig",
+        "/v1/projects/p/namespaces/firebase:get", "/v1/projects/p/namespaces/firebase",
+        "/v1/projects/p/spaces/firebase:fetch", "/v1/projects/p/namespaces/firebase/serverRemoteConfig",
+        "/v1/projects/p/namespaces/firebase/remoteConfig/extra", "/healthz/", "//v1/projects/p/remoteConfig",
+        "/v1/projects/p/remoteConfig/", "/v1/projects/p/apiKeys/k",
+    ])
+    func otherPathsDoNot(_ path: String) {
+        #expect(Route(path: path) == nil)
+    }
+}
