@@ -7,7 +7,7 @@ enum ClientAddress {
     /// believed, and anything that is not an IP address ends the walk.
     static func resolve(peer: String, forwardedFor: [String], trusted: Set<String>) -> String {
         guard trusted.contains(peer), !forwardedFor.isEmpty else { return peer }
-        let hops = forwardedFor.flatMap { $0.split(ascii: UInt8(ascii: ",")) }.map(trimmed)
+        let hops = forwardedFor.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map(\.trimmingSpaces)
         var client = peer
         for hop in hops.reversed() {
             guard isAddress(hop) else { break }
@@ -15,10 +15,6 @@ enum ClientAddress {
             if !trusted.contains(hop) { break }
         }
         return client
-    }
-
-    private static func trimmed(_ text: Substring) -> String {
-        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 
     /// IPv4 or IPv6 text: hex digits, dots and colons only (keeps log lines clean).

@@ -172,7 +172,8 @@ struct LineIterator {
 }
 
 extension Substring {
-    var trimmingSpaces: String {
+    /// Without leading and trailing spaces and tabs (optional whitespace, RFC 9110 §5.6.3).
+    public var trimmingSpaces: String {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

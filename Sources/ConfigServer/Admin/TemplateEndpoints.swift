@@ -9,34 +9,37 @@ extension Application {
     func handleTemplate(_ exchange: Exchange, project: StoredProject, namespace: String, customMethod: String?) throws {
         let identity = try requireAdmin(exchange)
         let key = HeadKey(project: project.id, namespace: namespace)
-        switch customMethod {
-        case nil:
+        guard let customMethod else {
             try exchange.allow([.get, .put])
             if exchange.request.head.method == .get {
                 try getTemplate(exchange, project: project, key: key)
             } else {
                 try publish(exchange, project: project, key: key, identity: identity)
             }
-        case "listVersions":
+            return
+        }
+        guard let method = TemplateMethod(rawValue: customMethod) else {
+            throw APIError.notFound("Unknown method 'remoteConfig:\(customMethod)'.")
+        }
+        switch method {
+        case .listVersions:
             try exchange.allow([.get])
             try listVersions(exchange, key: key)
-        case "rollback":
+        case .rollback:
             try exchange.allow([.post])
             try rollback(exchange, project: project, key: key, identity: identity)
-        case "diff":
+        case .diff:
             try exchange.allow([.get])
             try diff(exchange, project: project, key: key)
-        case "evaluate":
+        case .evaluate:
             try exchange.allow([.post])
             try evaluate(exchange, project: project, key: key)
-        case "adoption":
+        case .adoption:
             try exchange.allow([.get])
             respondWithAdoption(exchange, key: key)
-        case "downloadDefaults":
+        case .downloadDefaults:
             try exchange.allow([.get])
             try downloadDefaults(exchange, key: key)
-        default:
-            throw APIError.notFound("Unknown method 'remoteConfig:\(customMethod ?? "")'.")
         }
     }
 

@@ -12,11 +12,8 @@ struct Exchange: Sendable {
     let route: Route
     let application: Application
 
-    /// Custom methods of `remoteConfig` that exist; any other is named `remoteConfig:unknown`
-    /// so clients cannot grow the metric label set.
-    static let templateMethods: Set<String> = ["listVersions", "rollback", "diff", "evaluate", "adoption", "downloadDefaults"]
-
-    /// The route's name for metrics, without ids: one of a fixed set.
+    /// The route's name for metrics, without ids: one of a fixed set (an unknown custom method
+    /// is `remoteConfig:unknown`, so clients cannot grow the label set).
     var routeName: String {
         switch route {
         case .health: "healthz"
@@ -26,7 +23,7 @@ struct Exchange: Sendable {
         case .projects: "projects"
         case .apiKeys: "apiKeys"
         case .template(_, _, let method):
-            method.map { Self.templateMethods.contains($0) ? "remoteConfig:\($0)" : "remoteConfig:unknown" } ?? "remoteConfig"
+            method.map { TemplateMethod(rawValue: $0).map { "remoteConfig:\($0.rawValue)" } ?? "remoteConfig:unknown" } ?? "remoteConfig"
         case .serverTemplate: "serverRemoteConfig"
         case .fetch: "fetch"
         case .stream: "streamFetchInvalidations"

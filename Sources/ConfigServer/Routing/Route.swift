@@ -1,5 +1,10 @@
 import HTTP1
 
+/// The custom methods of `remoteConfig` (`…/remoteConfig:listVersions`).
+enum TemplateMethod: String {
+    case listVersions, rollback, diff, evaluate, adoption, downloadDefaults
+}
+
 /// What a request path names. `{project}` is a project id or number, `{ns}` a namespace.
 enum Route: Equatable {
     case health
