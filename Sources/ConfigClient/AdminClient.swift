@@ -89,10 +89,11 @@ public struct AdminClient: Sendable {
     /// - Parameters:
     ///   - apiKey: the client API key.
     ///   - appId: the GMP app id.
+    ///   - appInstanceId: who watches (the server counts the stream under it).
     ///   - lastKnownVersion: the version the watcher already knows (0: announce the current one).
-    public func invalidationStreamRequest(apiKey: String, appId: String, lastKnownVersion: Int64) -> HTTPRequest {
+    public func invalidationStreamRequest(apiKey: String, appId: String, appInstanceId: String, lastKnownVersion: Int64) -> HTTPRequest {
         let configuration = ClientConfiguration(baseURL: baseURL, project: project, apiKey: apiKey, appId: appId)
-        return ClientRequests(configuration: configuration, appInstanceId: "rcctl-watch")
+        return ClientRequests(configuration: configuration, appInstanceId: appInstanceId)
             .streamInvalidations(lastKnownVersion: lastKnownVersion, etag: nil)
     }
 

@@ -30,12 +30,8 @@ public struct Backoff: Sendable, Equatable {
     /// The delay before jitter after `failures` consecutive failures (0 failures: no delay).
     public func nominalDelay(afterFailures failures: Int) -> TimeInterval {
         guard failures > 0 else { return 0 }
-        // Stop multiplying once past the cap so large failure counts cannot overflow to inf.
-        var delay = initial
-        for _ in 1..<failures where delay < maximum {
-            delay *= multiplier
-        }
-        return min(delay, maximum)
+        // A huge failure count overflows to +inf, which the cap turns back into `maximum`.
+        return min(initial * pow(multiplier, Double(failures - 1)), maximum)
     }
 
     /// The jittered delay after `failures` consecutive failures.

@@ -26,13 +26,4 @@ struct ConfigValues: Sendable, Equatable {
         }
         return fallback
     }
-
-    /// These values with `keys` taken from `other`'s remote entries (removed where `other` lacks them).
-    func applying(keys: some Sequence<String>, from other: [String: String]) -> ConfigValues {
-        var result = self
-        for key in keys {
-            result.remote[key] = other[key]
-        }
-        return result
-    }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The real-time connection's decisions as a value: events in, actions out, time passed in.
-/// ``RealtimeSession`` runs the actions (curl streams, timers, fetches); tests drive it with a
-/// manual clock.
+/// `ConfigClient+Realtime` runs the actions (curl streams, timers, fetches); tests drive it with
+/// a manual clock.
 struct RealtimeStateMachine {
     enum Phase: Equatable {
         case idle

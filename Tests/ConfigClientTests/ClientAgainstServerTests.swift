@@ -37,10 +37,10 @@ import Testing
         _ = try await admin().publish(body, ifMatch: "*", validateOnly: false)
     }
 
-    func client(cache: Bool = true) -> ConfigClient {
+    func client() -> ConfigClient {
         var configuration = ClientConfiguration(
             baseURL: baseURL, project: "1001", apiKey: "key", appId: "1:1001:ios:ab", appInstanceId: "install-1",
-            cacheDirectory: cache ? directory.appendingPathComponent("cache") : nil)
+            cacheDirectory: directory.appendingPathComponent("cache"))
         configuration.fallbackPollInterval = 3600
         return ConfigClient(configuration: configuration)
     }

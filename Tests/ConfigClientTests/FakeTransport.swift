@@ -13,10 +13,6 @@ final class FakeTransport: HTTPTransport {
 
     var requests: [HTTPRequest] { recorded.withLock { $0 } }
 
-    func enqueue(_ result: Result<HTTPResponse, TransportError>) {
-        script.withLock { $0.append(result) }
-    }
-
     func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         recorded.withLock { $0.append(request) }
         let next = script.withLock { $0.isEmpty ? nil : $0.removeFirst() }

@@ -33,7 +33,7 @@ final class LoopbackServer: Sendable {
             while case let client = accept(fd, nil, nil), client >= 0 {
                 Thread {
                     let connection = LoopbackConnection(fd: client)
-                    if let request = connection.readRequest() { handler(request, connection) } else { print("LOOPBACK readRequest failed errno \(errno) fd \(client)"); connection.close() }
+                    if let request = connection.readRequest() { handler(request, connection) } else { connection.close() }
                 }.start()
             }
             // Closed here, not in stop(): a number closed while accept() still used it could be

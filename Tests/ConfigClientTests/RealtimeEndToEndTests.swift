@@ -9,7 +9,13 @@ private final class StubConfigServer: Sendable {
         let current = Mutex<(version: Int64, entries: [String: String])>((1, ["a": "1"]))
     }
 
+    final class Counter: Sendable {
+        let count = Mutex(0)
+    }
+
     let template = Template()
+    /// Streams the clients opened so far.
+    let streamsOpened = Counter()
     let streams: AsyncStream<(LoopbackServer.Request, LoopbackConnection)>
     let fetches: AsyncStream<LoopbackServer.Request>
     let server: LoopbackServer
@@ -20,6 +26,7 @@ private final class StubConfigServer: Sendable {
         self.streams = streams
         self.fetches = fetches
         let template = template
+        let streamsOpened = streamsOpened
         server = try LoopbackServer { request, connection in
             if request.path.hasSuffix(":fetch") {
                 let (version, entries) = template.current.withLock { $0 }
@@ -29,6 +36,7 @@ private final class StubConfigServer: Sendable {
             } else if refuseStreams {
                 connection.respond(status: 403, body: #"[{"error": {"code": 403, "message": "real-time off for this key", "status": "PERMISSION_DENIED"}}]"#)
             } else {
+                streamsOpened.count.withLock { $0 += 1 }
                 connection.beginChunks()
                 streamContinuation.yield((request, connection))
             }
@@ -128,6 +136,7 @@ struct RealtimeEndToEndTests {
         second.remove()
         second.remove()
         await peerClosed(connection)
+        #expect(stub.streamsOpened.count.withLock { $0 } == 1, "two listeners share one stream")
     }
 
     @Test func cleanEndAfterAMessageReconnectsWithTheNewVersion() async throws {

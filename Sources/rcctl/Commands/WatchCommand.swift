@@ -25,7 +25,7 @@ struct WatchCommand: AsyncParsableCommand {
         let key = apiKey ?? ProcessInfo.processInfo.environment["RCS_API_KEY"] ?? ""
         var lastKnown = since
         while true {
-            let request = client.invalidationStreamRequest(apiKey: key, appId: appId, lastKnownVersion: lastKnown)
+            let request = client.invalidationStreamRequest(apiKey: key, appId: appId, appInstanceId: "rcctl-watch", lastKnownVersion: lastKnown)
             let outcome = try await watchOnce(request, lastKnown: &lastKnown)
             Console.error("stream ended; reconnecting in \(outcome) s")
             try await Task.sleep(for: .seconds(outcome))
