@@ -27,13 +27,14 @@ public func fuzzConditions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         return 0
     }
     check(expression.source == source, "source not kept", source)
-    for context in Contexts.from(literals) {
+    let contexts = Contexts.from(literals)
+    for context in contexts {
         ExpressionInvariants.verify(expression, in: context)
     }
     if let server = try? expression.serverCondition() {
         guard let again = try? ServerCondition(json: server.json) else { fail("server JSON does not read back", source) }
         check(again == server, "server JSON reads back differently", source)
-        for context in Contexts.from(literals) { _ = server.evaluate(in: context) }
+        for context in contexts { _ = server.evaluate(in: context) }
     }
     return 0
 }

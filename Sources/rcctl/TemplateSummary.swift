@@ -76,3 +76,14 @@ struct TemplateSummary: Decodable {
         return lines.joined(separator: "\n")
     }
 }
+
+extension AdminClient.Response {
+    /// `version.versionNumber` of a template answer (publish, rollback, get), when present.
+    var templateVersionNumber: Int64? {
+        struct VersionOnly: Decodable { var version: TemplateVersion? }
+        return (try? decode(VersionOnly.self))?.version?.versionNumber
+    }
+
+    /// ` (ETag …)` when the answer carries one, for the lines rcctl prints.
+    var etagNote: String { etag.map { " (ETag \($0))" } ?? "" }
+}

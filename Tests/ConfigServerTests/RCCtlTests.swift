@@ -112,6 +112,10 @@ import Testing
         #expect(absent.stderr.contains("Version 99 of project 'example-project' not found"))
         let zero = try rcctl("get", "--version", "0")
         #expect(zero.status == 2)
+        // `export` takes the same option with the same check.
+        let exportZero = try rcctl("export", "--version", "0")
+        #expect(exportZero.status == 2)
+        #expect(exportZero.stderr.contains("--version must be a positive version number"))
     }
 
     @Test func versionsRollbackAndDiff() throws {

@@ -7,8 +7,7 @@ struct ExportCommand: AsyncParsableCommand {
         abstract: "Write the template as JSON (Firebase export format), ready for `rcctl import`."
     )
 
-    @Option(name: .customLong("version"), help: "Version number to export instead of the current one.")
-    var versionNumber: Int64?
+    @OptionGroup var selection: TemplateSelection
 
     @Option(name: [.short, .customLong("output")], help: "File to write; standard output when omitted.")
     var output: String?
@@ -17,7 +16,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let response = try await checked { () async throws(ConfigClientError) in
-            try await global.adminClient().template(version: versionNumber)
+            try await global.adminClient().template(version: selection.versionNumber)
         }
         let pretty = Console.prettyJSON(response.body)
         guard let output else { return Console.write(pretty) }

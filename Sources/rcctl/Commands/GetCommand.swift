@@ -7,26 +7,20 @@ struct GetCommand: AsyncParsableCommand {
         abstract: "Show the current template, or an older version."
     )
 
-    @Option(name: .customLong("version"), help: "Version number to show instead of the current one.")
-    var versionNumber: Int64?
+    @OptionGroup var selection: TemplateSelection
 
     @Option(name: [.short, .customLong("output")], help: "Write the template JSON to this file.")
     var output: String?
 
     @OptionGroup var global: GlobalOptions
 
-    func validate() throws {
-        if let versionNumber, versionNumber <= 0 { throw ValidationError("--version must be a positive version number") }
-    }
-
     func run() async throws {
         let response = try await checked { () async throws(ConfigClientError) in
-            try await global.adminClient().template(version: versionNumber)
+            try await global.adminClient().template(version: selection.versionNumber)
         }
         if let output {
             try Console.writeFile(Console.prettyJSON(response.body), to: output)
-            let version = (try? response.decode(TemplateSummary.self))?.version?.versionNumber
-            Console.out("Wrote \(version.map { "version \($0)" } ?? "the template") to \(output)\(response.etag.map { " (ETag \($0))" } ?? "")")
+            Console.out("Wrote \(response.templateVersionNumber.map { "version \($0)" } ?? "the template") to \(output)\(response.etagNote)")
         } else if global.json {
             Console.write(response.body)
         } else {

@@ -42,8 +42,7 @@ struct PublishOptions: ParsableArguments {
         if validateOnly {
             Console.out("Template is valid (nothing published)")
         } else {
-            let version = (try? response.decode(TemplateSummary.self))?.version?.versionNumber
-            Console.out("Published \(version.map { "version \($0)" } ?? "the template")\(response.etag.map { " (ETag \($0))" } ?? "")")
+            Console.out("Published \(response.templateVersionNumber.map { "version \($0)" } ?? "the template")\(response.etagNote)")
         }
     }
 

@@ -21,7 +21,7 @@ struct RollbackCommand: AsyncParsableCommand {
             try await global.adminClient().rollback(to: version)
         }
         if global.json { return Console.write(response.body) }
-        let current = (try? response.decode(TemplateSummary.self))?.version?.versionNumber
-        Console.out("Rolled back to version \(version)\(current.map { "; current version is now \($0)" } ?? "")\(response.etag.map { " (ETag \($0))" } ?? "")")
+        let current = response.templateVersionNumber
+        Console.out("Rolled back to version \(version)\(current.map { "; current version is now \($0)" } ?? "")\(response.etagNote)")
     }
 }

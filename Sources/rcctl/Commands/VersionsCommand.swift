@@ -29,8 +29,11 @@ struct VersionsCommand: AsyncParsableCommand {
             }
             let page = try await checked { () async throws(ConfigClientError) in try response.decode(VersionPage.self) }
             versions += page.versions
-            let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
-            raw += (object?["versions"] as? [Any]) ?? []
+            if global.json {
+                // The versions exactly as the server wrote them, fields rcctl does not model included.
+                let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+                raw += (object?["versions"] as? [Any]) ?? []
+            }
             token = page.nextPageToken
         } while token != nil && versions.count < limit
         if global.json {
