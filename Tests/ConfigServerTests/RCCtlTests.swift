@@ -150,6 +150,7 @@ import Testing
         #expect(changes.contains("to: 3"))
         let same = try rcctl("diff", "1", "3", "--json").json()
         let sameDiff = try #require(same["diff"] as? [String: [Any]])
+        #expect(sameDiff.keys.contains("changedParameters"), "the diff lists its categories even when empty")
         #expect(sameDiff.values.allSatisfy { $0.isEmpty }, "a rollback copies the version exactly")
 
         let missing = try rcctl("rollback", "99")
