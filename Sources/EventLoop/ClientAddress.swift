@@ -31,14 +31,36 @@ enum ClientAddress {
 
 /// Request ids for the access log and the `X-Request-Id` response header.
 enum RequestID {
-    private static let prefix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+    /// Six hex digits chosen at start, so ids from different processes differ.
+    private static let prefix: UInt32 = UInt32.random(in: 0...0xFF_FFFF)
 
     /// The client's (or proxy's) id when it is short and plain, else a new one.
     static func make(incoming: String?, counter: UInt64) -> String {
         if let incoming, !incoming.isEmpty, incoming.utf8.count <= 64, incoming.utf8.allSatisfy(isIDByte) {
             return incoming
         }
-        return "\(prefix)-\(String(counter, radix: 16))"
+        return generated(counter: counter)
+    }
+
+    /// `prefix-counter` in hex, written over bytes: up to 2^32 requests it fits Swift's inline
+    /// small string, so a generated id costs no allocation.
+    static func generated(counter: UInt64) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            var length = appendHex(UInt64(prefix), minimumDigits: 6, to: buffer, at: 0)
+            buffer[length] = UInt8(ascii: "-")
+            length = appendHex(counter, minimumDigits: 1, to: buffer, at: length + 1)
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<length]), as: UTF8.self)
+        }
+    }
+
+    private static func appendHex(_ value: UInt64, minimumDigits: Int, to buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+        let digits = max(minimumDigits, (67 - value.leadingZeroBitCount) / 4)
+        let hex: StaticString = "0123456789abcdef"
+        for index in 0..<digits {
+            let nibble = Int(truncatingIfNeeded: value >> UInt64(4 * (digits - 1 - index))) & 15
+            buffer[offset + index] = hex.utf8Start[nibble]
+        }
+        return offset + digits
     }
 
     private static func isIDByte(_ byte: UInt8) -> Bool {

@@ -20,6 +20,10 @@ public final class EventLoop: @unchecked Sendable {
     /// buffer of their own while idle.
     let readBuffer: UnsafeMutableRawBufferPointer
 
+    /// Response heads are encoded here (loop thread only): a connection borrows it for one
+    /// write, so answering costs no allocation for the head.
+    var headBuffer: [UInt8] = []
+
     private let epollFD: Int32
     private let wakeFD: Int32
     private let inbox = Mutex<[@Sendable () -> Void]>([])

@@ -171,10 +171,13 @@ final class HTTPConnection: EventSource {
         if !keepAlive || peerClosed { response.headers.add(name: "Connection", value: "close") }
         response.headers.add(name: "X-Request-Id", value: requestID)
         var head: [UInt8] = []
-        head.reserveCapacity(256)
+        swap(&head, &server.loop.headBuffer)
+        head.removeAll(keepingCapacity: true)
         HTTPResponseEncoder.writeHead(status: response.status, headers: response.headers, contentLength: response.body.count, into: &head)
         logResponse(status: response.status, bytes: response.body.count)
-        if isHeadRequest { write(head) } else { write(head, response.body) }
+        // `write` copies whatever the socket does not take at once, so the buffer can go back.
+        write(head, isHeadRequest ? [] : response.body)
+        swap(&head, &server.loop.headBuffer)
         guard keepAlive, !peerClosed else {
             state = .closing
             if !hasPendingOutput { close() }
@@ -183,7 +186,10 @@ final class HTTPConnection: EventSource {
         state = .reading
         phaseStarted = server.loop.now
         processInput()
-        if state == .reading, readPending {
+        // Answered later than the read that brought the request (e.g. after a store write):
+        // nothing is reading this socket any more, so resume. Answered at once, the read
+        // loop that is still running carries on by itself.
+        if state == .reading, readPending, !processing {
             server.loop.deferUntilEndOfIteration { [weak self] in self?.readAndProcess() }
         }
     }

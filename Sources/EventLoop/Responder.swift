@@ -50,7 +50,9 @@ public struct Responder: Sendable {
     /// Sends a complete response. Safe from any thread; ignored if the client has gone.
     public func respond(_ response: HTTPResponse) {
         let handle = handle
-        handle.server.loop.run {
+        // On the loop thread (every cheap handler) no closure is built.
+        if handle.server.loop.inLoop { return handle.connection?.respond(response) ?? () }
+        handle.server.loop.execute {
             handle.connection?.respond(response)
         }
     }

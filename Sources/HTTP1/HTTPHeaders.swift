@@ -16,6 +16,10 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
 
+    public mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Appends a field, keeping any with the same name.
     public mutating func add(name: String, value: String) {
         fields.append((name: name, value: value))

@@ -96,8 +96,8 @@ public struct HTTPRequestParser: Sendable {
             case .failed(let error):
                 throw error
             case .head:
-                guard let head = try parseHead() else { return nil }
-                if let event = try beginBody(head) { return event }
+                guard let (head, framing) = try parseHead() else { return nil }
+                if let event = beginBody(head, framing) { return event }
             case .fixedBody(let head, let length):
                 guard buffer.count - start >= length else { return announce(head) }
                 let body = Array(buffer[start..<start + length])
@@ -147,7 +147,7 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// Finds and parses a complete head, or returns nil while it is incomplete.
-    private mutating func parseHead() throws(HTTPParseError) -> HTTPRequestHead? {
+    private mutating func parseHead() throws(HTTPParseError) -> (HTTPRequestHead, BodyFraming)? {
         // RFC 9112 §2.2: ignore empty lines before the request line.
         while buffer.count - start >= 2, buffer[start] == .cr, buffer[start + 1] == .lf {
             start += 2
@@ -191,59 +191,47 @@ public struct HTTPRequestParser: Sendable {
     /// of waiting for a head end it never sends. Checking by position makes the first problem
     /// win however the bytes arrived.
     private mutating func scanHead(from: Int, to limit: Int) throws(HTTPParseError) {
-        var i = max(from, start)
-        while i < limit {
-            let byte = buffer[i]
-            if byte == .lf {
-                if i == start || buffer[i - 1] != .cr { throw .bad("A bare LF ends a line; lines must end with CRLF.") }
-                if firstLineEnd == nil { firstLineEnd = i }
+        let start = start, limits = limits
+        var firstLineEnd = firstLineEnd
+        defer { self.firstLineEnd = firstLineEnd }
+        try buffer.withUnsafeBufferPointer { buffer throws(HTTPParseError) in
+            var i = max(from, start)
+            while i < limit {
+                let byte = buffer[i]
+                if byte == .lf {
+                    if i == start || buffer[i - 1] != .cr { throw .bad("A bare LF ends a line; lines must end with CRLF.") }
+                    if firstLineEnd == nil { firstLineEnd = i }
+                }
+                // Judged at the byte after the CR, so every check at `i` sees only bytes up to `i`.
+                if i > start, buffer[i - 1] == .cr, byte != .lf {
+                    throw .bad("A bare CR appears in the request head.")
+                }
+                let length = i - start + 1
+                if firstLineEnd == nil, length > limits.maxURILength + 32 {
+                    throw HTTPParseError(status: 414, reason: "The request target is longer than \(limits.maxURILength) bytes.")
+                }
+                // The limit leaves out the final empty line, so a head that fits has at most
+                // maxHeaderBytes + 2 bytes, and maxHeaderBytes + 1 before its last one.
+                if length > limits.maxHeaderBytes + 1 {
+                    throw HTTPParseError(status: 431, reason: "The request header section is larger than \(limits.maxHeaderBytes) bytes.")
+                }
+                i += 1
             }
-            // Judged at the byte after the CR, so every check at `i` sees only bytes up to `i`.
-            if i > start, buffer[i - 1] == .cr, byte != .lf {
-                throw .bad("A bare CR appears in the request head.")
-            }
-            let length = i - start + 1
-            if firstLineEnd == nil, length > limits.maxURILength + 32 {
-                throw HTTPParseError(status: 414, reason: "The request target is longer than \(limits.maxURILength) bytes.")
-            }
-            // The limit leaves out the final empty line, so a head that fits has at most
-            // maxHeaderBytes + 2 bytes, and maxHeaderBytes + 1 before its last one.
-            if length > limits.maxHeaderBytes + 1 {
-                throw HTTPParseError(status: 431, reason: "The request header section is larger than \(limits.maxHeaderBytes) bytes.")
-            }
-            i += 1
         }
     }
 
-    /// Decides how the body is framed (RFC 9112 §6.3) and enters the matching state.
-    private mutating func beginBody(_ head: HTTPRequestHead) throws(HTTPParseError) -> HTTPParserEvent? {
-        let transferEncodings = head.headers.values("Transfer-Encoding")
-        let contentLengths = head.headers.values("Content-Length")
+    /// Enters the state that reads the body the head announced.
+    private mutating func beginBody(_ head: HTTPRequestHead, _ framing: BodyFraming) -> HTTPParserEvent? {
         announcedHead = false
-        if !transferEncodings.isEmpty {
-            guard contentLengths.isEmpty else {
-                throw .bad("Content-Length and Transfer-Encoding must not be sent together.")
-            }
-            guard head.minorVersion == 1 else { throw .bad("Transfer-Encoding is not allowed in HTTP/1.0.") }
-            guard transferEncodings.count == 1,
-                  transferEncodings[0].utf8.count == 7,
-                  HTTPHeaders.namesEqual(transferEncodings[0], "chunked") else {
-                throw .bad("Only 'Transfer-Encoding: chunked' is supported.")
-            }
+        switch framing {
+        case .none:
+            return finish(head, body: [])
+        case .length(let length):
+            state = .fixedBody(head, length: length)
+        case .chunked:
             chunkedBody = []
             state = .chunkSize(head)
-            return nil
         }
-        guard !contentLengths.isEmpty else {
-            state = .head
-            return finish(head, body: [])
-        }
-        let length = try Self.contentLength(contentLengths, limits: limits)
-        if length == 0 {
-            state = .head
-            return finish(head, body: [])
-        }
-        state = .fixedBody(head, length: length)
         return nil
     }
 
@@ -290,25 +278,6 @@ public struct HTTPRequestParser: Sendable {
 
     static func bodyTooLarge(_ limits: HTTPLimits) -> HTTPParseError {
         HTTPParseError(status: 413, reason: "The request body is larger than \(limits.maxBodyBytes) bytes.")
-    }
-
-    /// All Content-Length values must be the same valid decimal number (RFC 9110 §8.6).
-    static func contentLength(_ values: [String], limits: HTTPLimits) throws(HTTPParseError) -> Int {
-        var result: Int?
-        for field in values {
-            for item in field.split(separator: ",", omittingEmptySubsequences: false) {
-                let digits = item.utf8.drop { $0 == .space || $0 == .tab }.reversed().drop { $0 == .space || $0 == .tab }
-                guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0 >= .zero && $0 <= .nine }) else {
-                    throw .bad("Content-Length is not a valid non-negative integer.")
-                }
-                let value = digits.reversed().reduce(0) { $0 * 10 + Int($1 - .zero) }
-                if let result, result != value { throw .bad("Content-Length values differ.") }
-                result = value
-            }
-        }
-        guard let result else { throw .bad("Content-Length is empty.") }
-        guard result <= limits.maxBodyBytes else { throw bodyTooLarge(limits) }
-        return result
     }
 
     /// `chunk-size [ chunk-ext ]` (RFC 9112 §7.1): hex digits, then optional `;ext` parts.

@@ -4,25 +4,31 @@ struct HeadParser {
     let bytes: UnsafeBufferPointer<UInt8>
     let limits: HTTPLimits
 
-    func parse() throws(HTTPParseError) -> HTTPRequestHead {
+    func parse() throws(HTTPParseError) -> (head: HTTPRequestHead, framing: BodyFraming) {
         var lines = LineIterator(bytes: bytes)
         guard let requestLine = try lines.next() else { throw .bad("The request line is missing.") }
         var head = try parseRequestLine(requestLine)
         var headerBytes = requestLine.count + 2
-        var fields: [(String, String)] = []
+        var facts = FieldFacts()
+        head.headers.reserveCapacity(12)
         while let line = try lines.next() {
             headerBytes += line.count + 2
             guard headerBytes <= limits.maxHeaderBytes else {
                 throw HTTPParseError(status: 431, reason: "The request header section is larger than \(limits.maxHeaderBytes) bytes.")
             }
-            guard fields.count < limits.maxHeaderCount else {
+            guard head.headers.count < limits.maxHeaderCount else {
                 throw HTTPParseError(status: 431, reason: "The request has more than \(limits.maxHeaderCount) header fields.")
             }
-            fields.append(try Self.field(line))
+            let (name, value) = try Self.field(line)
+            facts.note(name: name, value: value)
+            head.headers.add(name: Self.text(name), value: Self.text(value))
         }
-        head.headers = HTTPHeaders(fields)
-        try applySemantics(&head)
-        return head
+        try facts.apply(to: &head)
+        return (head, try facts.framing(minorVersion: head.minorVersion, limits: limits))
+    }
+
+    private static func text(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
     }
 
     /// `method SP request-target SP HTTP-version`, single spaces only.
@@ -52,8 +58,9 @@ struct HeadParser {
     }
 
     private static func minorVersion(_ version: Slice<UnsafeBufferPointer<UInt8>>) throws(HTTPParseError) -> Int {
-        let text = Array(version)
-        guard text.count == 8, text.starts(with: Array("HTTP/".utf8)),
+        let prefix: StaticString = "HTTP/"
+        let text = UnsafeBufferPointer(rebasing: version)
+        guard text.count == 8, prefix.withUTF8Buffer({ text.starts(with: $0) }),
               text[5] >= .zero, text[5] <= .nine, text[6] == UInt8(ascii: "."), text[7] >= .zero, text[7] <= .nine else {
             throw .bad("The HTTP version is malformed.")
         }
@@ -84,7 +91,8 @@ struct HeadParser {
     }
 
     /// `field-name ":" OWS field-value OWS`; no whitespace before the colon, no obs-fold.
-    static func field(_ line: some BidirectionalCollection<UInt8>) throws(HTTPParseError) -> (String, String) {
+    /// Returns the name and the trimmed value.
+    static func field<Line: BidirectionalCollection<UInt8>>(_ line: Line) throws(HTTPParseError) -> (name: Line.SubSequence, value: Line.SubSequence) {
         guard let first = line.first else { throw .bad("Empty header line.") }
         if first == .space || first == .tab { throw .bad("Obsolete line folding (obs-fold) is not accepted.") }
         guard let colon = line.firstIndex(of: .colon) else { throw .bad("A header line has no colon.") }
@@ -92,50 +100,13 @@ struct HeadParser {
         guard !name.isEmpty, name.allSatisfy(isTokenByte) else {
             throw .bad("A header name is empty or contains invalid characters (whitespace before ':' is not allowed).")
         }
-        var value = line[line.index(after: colon)...].drop { $0 == .space || $0 == .tab }
+        var value = line[line.index(after: colon)...]
+        while let head = value.first, head == .space || head == .tab { value = value.dropFirst() }
         while let last = value.last, last == .space || last == .tab { value = value.dropLast() }
         guard value.allSatisfy({ $0 == .tab || ($0 >= .space && $0 != 0x7F) }) else {
             throw .bad("Header '\(String(decoding: name, as: UTF8.self))' contains control characters.")
         }
-        return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
-    }
-
-    /// Host, Connection and Expect rules.
-    private func applySemantics(_ head: inout HTTPRequestHead) throws(HTTPParseError) {
-        let hosts = head.headers.values("Host")
-        if head.minorVersion == 1, hosts.count != 1 {
-            throw .bad(hosts.isEmpty ? "HTTP/1.1 requests must carry a Host header." : "More than one Host header.")
-        }
-        if hosts.count > 1 { throw .bad("More than one Host header.") }
-        if let host = hosts.first { try Self.checkHost(host) }
-
-        var close = head.minorVersion == 0
-        for value in head.headers.values("Connection") {
-            for option in value.split(separator: ",") {
-                let option = option.trimmingSpaces
-                if HTTPHeaders.namesEqual(option, "close") { close = true }
-                if HTTPHeaders.namesEqual(option, "keep-alive"), head.minorVersion == 0 { close = false }
-            }
-        }
-        if head.headers.values("Connection").contains(where: { $0.lowercased().contains("close") }) { close = true }
-        head.keepAlive = !close
-        if let expect = head.headers["Expect"], HTTPHeaders.namesEqual(expect, "100-continue"), head.minorVersion == 1 {
-            head.expectsContinue = true
-        }
-    }
-
-    /// `uri-host [ ":" port ]` without userinfo (RFC 9112 §3.2, RFC 3986 §3.2).
-    static func checkHost(_ host: String) throws(HTTPParseError) {
-        let allowed: (UInt8) -> Bool = { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), .zero ... .nine: true
-            case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), .colon,
-                 UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "%"): true
-            default: false
-            }
-        }
-        if host.utf8.contains(UInt8(ascii: "@")) { throw .bad("The Host header must not carry userinfo.") }
-        guard host.utf8.allSatisfy(allowed) else { throw .bad("The Host header is not a valid host.") }
+        return (name, value)
     }
 
     static func isTokenByte(_ byte: UInt8) -> Bool {

@@ -31,4 +31,15 @@ import Testing
         #expect(RequestID.make(incoming: String(repeating: "a", count: 65), counter: 1) != String(repeating: "a", count: 65))
         #expect(RequestID.make(incoming: nil, counter: 2) != RequestID.make(incoming: nil, counter: 3))
     }
+
+    @Test func generatedIDsAreSixHexDigitsADashAndTheCounterInHex() {
+        for counter: UInt64 in [0, 1, 0xabc, 0xffff_ffff, .max] {
+            let id = RequestID.generated(counter: counter)
+            let parts = id.split(separator: "-")
+            #expect(parts.count == 2)
+            #expect(parts[0].count == 6 && parts[0].allSatisfy(\.isHexDigit))
+            #expect(UInt64(parts[1], radix: 16) == counter)
+        }
+        #expect(RequestID.generated(counter: 7).hasSuffix("-7"))
+    }
 }

@@ -13,7 +13,7 @@ extension Application {
 
     /// `GET /v1/projects` lists; `POST /v1/projects` `{"projectId", "projectNumber", "displayName"}` creates.
     func handleProjects(_ exchange: Exchange) throws {
-        try exchange.allow([.get, .post])
+        try exchange.allow(.get, or: .post)
         _ = try requireAdmin(exchange)
         if exchange.request.head.method == .get {
             let list = projects.all.map { ProjectJSON(projectId: $0.id, projectNumber: $0.number, displayName: $0.displayName) }
@@ -50,15 +50,15 @@ extension Application {
 
     /// `POST /v1/projects/{p}/apiKeys` `{"name": "ios-app"}` → a new client API key, shown once.
     func handleAPIKeys(_ exchange: Exchange, project: StoredProject) throws {
-        try exchange.allow([.post])
+        try exchange.allow(.post)
         _ = try requireAdmin(exchange)
         let body = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
         let name = body.string("name") ?? "client"
         var generator = SystemRandomNumberGenerator()
         let key = "rcs_" + (0..<24).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-        let digest = AccessControl.digest(key)
+        let digest = SecretDigest(secret: key)
         exchange.answerFromStore { [self] in
-            try store.addAPIKey(project: project.id, keyHash: AccessControl.hex(digest), name: name)
+            try store.addAPIKey(project: project.id, keyHash: digest.hex, name: name)
             access.addAPIKeyDigest(digest, project: project.id)
             return .json(Self.encode(["name": name, "key": key, "project": project.id]))
         }

@@ -10,7 +10,7 @@ extension Application {
         let identity = try requireAdmin(exchange)
         let key = HeadKey(project: project.id, namespace: namespace)
         guard let customMethod else {
-            try exchange.allow([.get, .put])
+            try exchange.allow(.get, or: .put)
             if exchange.request.head.method == .get {
                 try getTemplate(exchange, project: project, key: key)
             } else {
@@ -23,22 +23,22 @@ extension Application {
         }
         switch method {
         case .listVersions:
-            try exchange.allow([.get])
+            try exchange.allow(.get)
             try listVersions(exchange, key: key)
         case .rollback:
-            try exchange.allow([.post])
+            try exchange.allow(.post)
             try rollback(exchange, project: project, key: key, identity: identity)
         case .diff:
-            try exchange.allow([.get])
+            try exchange.allow(.get)
             try diff(exchange, project: project, key: key)
         case .evaluate:
-            try exchange.allow([.post])
+            try exchange.allow(.post)
             try evaluate(exchange, project: project, key: key)
         case .adoption:
-            try exchange.allow([.get])
+            try exchange.allow(.get)
             respondWithAdoption(exchange, key: key)
         case .downloadDefaults:
-            try exchange.allow([.get])
+            try exchange.allow(.get)
             try downloadDefaults(exchange, key: key)
         }
     }

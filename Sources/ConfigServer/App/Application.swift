@@ -60,9 +60,9 @@ public final class Application: HTTPRequestHandler, Sendable {
         let stored = try store.projects()
         projects.replaceAll(stored)
         for project in stored {
-            var digests = try store.apiKeyHashes(project: project.id).compactMap(AccessControl.bytes(fromHex:))
+            var digests = try store.apiKeyHashes(project: project.id).compactMap(SecretDigest.init(hex:))
             let declared = configuration.projects.first { $0.id == project.id }?.apiKeys ?? []
-            digests += declared.map(AccessControl.digest)
+            digests += declared.map(SecretDigest.init(secret:))
             access.setAPIKeyDigests(digests, project: project.id)
         }
     }
@@ -91,18 +91,18 @@ public final class Application: HTTPRequestHandler, Sendable {
         let method = exchange.request.head.method
         switch exchange.route {
         case .health:
-            try exchange.allow([.get, .head])
+            try exchange.allow(.get, or: .head)
             exchange.respond(.json(Array("{\"status\":\"ok\"}".utf8)))
         case .ready:
-            try exchange.allow([.get, .head])
+            try exchange.allow(.get, or: .head)
             guard store.isHealthy() else { throw APIError(503, "The store is not ready.") }
             exchange.respond(.json(Array("{\"status\":\"ready\"}".utf8)))
         case .metrics:
-            try exchange.allow([.get])
+            try exchange.allow(.get)
             _ = try requireAdmin(exchange)
             respondWithMetrics(exchange)
         case .openAPI:
-            try exchange.allow([.get])
+            try exchange.allow(.get)
             exchange.respond(.json(OpenAPIDocument.json))
         case .projects:
             try handleProjects(exchange)
@@ -113,12 +113,12 @@ public final class Application: HTTPRequestHandler, Sendable {
             let namespace = try checkNamespace(namespace)
             try handleTemplate(exchange, project: project, namespace: namespace, customMethod: customMethod)
         case .serverTemplate(let project):
-            try exchange.allow([.get])
+            try exchange.allow(.get)
             _ = try requireAdmin(exchange)
             try getServerTemplate(exchange, project: try resolve(project))
         case .fetch(let project, let namespace):
             if method == .options { return exchange.respond(preflight()) }
-            try exchange.allow([.post])
+            try exchange.allow(.post)
             try fetch(exchange, project: try resolve(project), namespace: try checkNamespace(namespace))
         case .stream(let project, let namespace):
             if method == .options { return exchange.respond(preflight()) }

@@ -38,9 +38,11 @@ struct Exchange: Sendable {
         respond(error.response)
     }
 
-    /// 405 unless the method is one of `methods`.
-    func allow(_ methods: [HTTPMethod]) throws {
-        guard methods.contains(request.head.method) else { throw APIError.methodNotAllowed(methods) }
+    /// 405 unless the method is `method` or `other` (two parameters, not an array: this runs
+    /// on every request).
+    func allow(_ method: HTTPMethod, or other: HTTPMethod? = nil) throws {
+        let used = request.head.method
+        guard used == method || used == other else { throw APIError.methodNotAllowed([method] + (other.map { [$0] } ?? [])) }
     }
 
     /// Runs `work` on the store queue and answers with what it returns or throws.

@@ -77,9 +77,12 @@ struct ClientRequest {
 
     /// `1:123456789012:android:0a1b…` → `android` (the app id format, spec §1.2).
     static func platform(ofAppId appId: String) -> String? {
-        let fields = appId.utf8.split(separator: UInt8(ascii: ":"), maxSplits: 3, omittingEmptySubsequences: false)
-        guard fields.count == 4 else { return nil }
-        let field = fields[2]
+        let bytes = appId.utf8
+        // The third of four `:`-separated fields.
+        guard let first = bytes.firstIndex(of: UInt8(ascii: ":")),
+              let second = bytes[bytes.index(after: first)...].firstIndex(of: UInt8(ascii: ":")),
+              let third = bytes[bytes.index(after: second)...].firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let field = bytes[bytes.index(after: second)..<third]
         return knownPlatforms.first { name in
             field.count == name.utf8.count && zip(field, name.utf8).allSatisfy { $0 | 0x20 == $1 }
         }

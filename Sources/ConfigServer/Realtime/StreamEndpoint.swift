@@ -7,7 +7,7 @@ extension Application {
     /// Every error of this endpoint, an unknown project included, is wrapped in an array.
     func openStream(_ exchange: Exchange, project projectIDOrNumber: String, namespace: String) throws {
         do {
-            try exchange.allow([.post])
+            try exchange.allow(.post)
             let project = try resolve(projectIDOrNumber)
             let namespace = try checkNamespace(namespace)
             try requireClientKey(exchange, project: project)
