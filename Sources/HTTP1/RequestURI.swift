@@ -10,20 +10,23 @@ public struct RequestURI: Sendable, Equatable {
     }
 
     public init(target: String) {
-        var target = Substring(target)
-        // Absolute-form (RFC 9112 §3.2.2): keep what follows the authority.
-        if !target.hasPrefix("/"), let colon = target.firstIndex(of: ":"), target[colon...].hasPrefix("://") {
-            let rest = target[target.index(colon, offsetBy: 3)...]
-            target = rest.firstIndex(where: { $0 == "/" || $0 == "?" }).map { rest[$0...] } ?? "/"
-        }
-        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            path = Self.decode(target[..<mark], plusIsSpace: false)
-            query = Self.parseQuery(target[target.utf8.index(after: mark)...])
-        } else {
-            path = Self.decode(target, plusIsSpace: false)
-            query = []
-        }
+        var target = target
+        (path, query) = target.withUTF8(Self.split)
         if path.isEmpty { path = "/" }
+    }
+
+    /// Path and query of a target, over its bytes (this runs for every request).
+    private static func split(_ target: UnsafeBufferPointer<UInt8>) -> (String, [(name: String, value: String)]) {
+        var bytes = target[...]
+        // Absolute-form (RFC 9112 §3.2.2): keep what follows the authority.
+        if bytes.first != UInt8(ascii: "/"), let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+           bytes[colon...].starts(with: "://".utf8) {
+            let authority = bytes[(colon + 3)...]
+            guard let end = authority.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) else { return ("/", []) }
+            bytes = bytes[end...]
+        }
+        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (decode(bytes, plusIsSpace: false), []) }
+        return (decode(bytes[..<mark], plusIsSpace: false), parseQuery(bytes[(mark + 1)...]))
     }
 
     /// The first value of query parameter `name`.
@@ -31,17 +34,11 @@ public struct RequestURI: Sendable, Equatable {
         query.first { $0.name == name }?.value
     }
 
-    static func parseQuery(_ text: Substring) -> [(name: String, value: String)] {
+    static func parseQuery(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
-        var rest = text
-        while !rest.isEmpty {
-            let end = rest.utf8.firstIndex(of: UInt8(ascii: "&")) ?? rest.endIndex
-            let pair = rest[..<end]
-            rest = end == rest.endIndex ? rest[end...] : rest[rest.utf8.index(after: end)...]
-            guard !pair.isEmpty else { continue }
-            if let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) {
-                result.append((decode(pair[..<equals], plusIsSpace: true),
-                               decode(pair[pair.utf8.index(after: equals)...], plusIsSpace: true)))
+        for pair in text.split(separator: UInt8(ascii: "&")) {
+            if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
+                result.append((decode(pair[..<equals], plusIsSpace: true), decode(pair[(equals + 1)...], plusIsSpace: true)))
             } else {
                 result.append((decode(pair, plusIsSpace: true), ""))
             }
@@ -50,17 +47,16 @@ public struct RequestURI: Sendable, Equatable {
     }
 
     /// Percent-decodes; a malformed escape is kept as written rather than guessed at.
-    static func decode(_ text: Substring, plusIsSpace: Bool) -> String {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
-            return String(text)
+    static func decode(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, plusIsSpace: Bool) -> String {
+        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
         }
-        let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
-        var i = 0
-        while i < bytes.count {
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
             let byte = bytes[i]
-            if byte == UInt8(ascii: "%"), i + 2 < bytes.count,
+            if byte == UInt8(ascii: "%"), i + 2 < bytes.endIndex,
                let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2]) {
                 out.append(high << 4 | low)
                 i += 3

@@ -8,7 +8,8 @@ struct ClientRequest {
         let message: String
     }
 
-    private let members: [String: JSONValue]
+    /// The top-level members, snake_case names already turned to lowerCamelCase.
+    private let members: [(name: String, value: JSONValue)]
 
     /// Reads a request body: gzip or not (sniffed, spec §1.5), strict or lenient JSON.
     init(body: [UInt8], maxInflatedBytes: Int) throws(Invalid) {
@@ -21,28 +22,32 @@ struct ClientRequest {
             }
         }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            members = [:]
+            members = []
             return
         }
-        let value: JSONValue
+        let parsed: [(name: String, value: JSONValue)]?
         do {
-            value = try LenientJSON.parse(bytes)
+            parsed = try LenientJSON.parseMembers(bytes)
         } catch {
             throw Invalid(message: "Invalid JSON payload: \(error.message) at byte \(error.offset).")
         }
-        guard case .object(let members) = value else { throw Invalid(message: "The request body must be a JSON object.") }
-        self.members = Self.camelCased(members)
+        guard let parsed else { throw Invalid(message: "The request body must be a JSON object.") }
+        members = Self.camelCased(parsed)
     }
 
     /// The field named `camelName` or its snake_case spelling, as text (numbers rendered as written).
     func string(_ camelName: String) -> String? {
-        guard let value = members[camelName] else { return nil }
-        return Self.text(value)
+        value(camelName).flatMap(Self.text)
+    }
+
+    /// The last member named `camelName` (as a JSON object, the last duplicate wins).
+    private func value(_ camelName: String) -> JSONValue? {
+        members.last { $0.name == camelName }?.value
     }
 
     /// A map field (`customSignals`, `analyticsUserProperties`), values as text.
     func map(_ camelName: String) -> [String: String] {
-        guard case .object(let entries)? = members[camelName] else { return [:] }
+        guard case .object(let entries)? = value(camelName) else { return [:] }
         var result: [String: String] = [:]
         for (key, value) in entries {
             if let text = Self.text(value) { result[key] = text }
@@ -90,13 +95,16 @@ struct ClientRequest {
 
     private static let knownPlatforms = ["android", "ios", "web"]
 
-    /// The top-level members with snake_case names also under their lowerCamelCase spelling
-    /// (a camelCase member wins when both are sent), so lookups are one probe on the hot path.
-    private static func camelCased(_ members: [String: JSONValue]) -> [String: JSONValue] {
-        var result = members
-        for (name, value) in members where name.utf8.contains(UInt8(ascii: "_")) {
-            let camel = camelCase(name)
-            if members[camel] == nil { result[camel] = value }
+    /// Snake_case names in their lowerCamelCase spelling, except where the camelCase member
+    /// was sent too (it wins), so each lookup compares one spelling.
+    private static func camelCased(_ members: [(name: String, value: JSONValue)]) -> [(name: String, value: JSONValue)] {
+        let isSnake = { (name: String) in name.utf8.contains(UInt8(ascii: "_")) }
+        guard members.contains(where: { isSnake($0.name) }) else { return members }
+        var result = members.filter { !isSnake($0.name) }
+        let sentInCamelCase = result.count
+        for member in members where isSnake(member.name) {
+            let camel = camelCase(member.name)
+            if !result[..<sentInCamelCase].contains(where: { $0.name == camel }) { result.append((name: camel, value: member.value)) }
         }
         return result
     }

@@ -16,9 +16,31 @@ struct LenientJSON {
     static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
         var reader = LenientJSON(bytes: bytes)
         let value = try reader.value()
-        reader.skipWhitespace()
-        guard reader.position == bytes.count else { throw reader.error("unexpected text after the JSON value") }
+        try reader.expectEnd()
         return value
+    }
+
+    /// Parses an input that must be one object, into its members in the order sent (a later
+    /// duplicate follows an earlier one). A request body's few members are looked up faster in
+    /// a list than hashed into a dictionary. Nil when the input is another kind of value.
+    static func parseMembers(_ bytes: [UInt8]) throws(SyntaxError) -> [(name: String, value: JSONValue)]? {
+        var reader = LenientJSON(bytes: bytes)
+        reader.skipWhitespace()
+        guard reader.position < bytes.count, bytes[reader.position] == UInt8(ascii: "{") else {
+            _ = try reader.value()
+            try reader.expectEnd()
+            return nil
+        }
+        var members: [(name: String, value: JSONValue)] = []
+        members.reserveCapacity(8)
+        try reader.members { members.append((name: $0, value: $1)) }
+        try reader.expectEnd()
+        return members
+    }
+
+    private mutating func expectEnd() throws(SyntaxError) {
+        skipWhitespace()
+        guard position == bytes.count else { throw error("unexpected text after the JSON value") }
     }
 
     private init(bytes: [UInt8]) {
@@ -58,16 +80,22 @@ struct LenientJSON {
     }
 
     private mutating func object() throws(SyntaxError) -> JSONValue {
+        var members: [String: JSONValue] = [:]
+        // A fetch body's maps have a few members: one allocation instead of a resize per doubling.
+        members.reserveCapacity(8)
+        try self.members { members[$0] = $1 }
+        return .object(members)
+    }
+
+    /// Reads `{ name: value, ... }`, handing each member to `add` in order.
+    private mutating func members(_ add: (String, JSONValue) -> Void) throws(SyntaxError) {
         try enter()
         defer { depth -= 1 }
         position += 1
-        var members: [String: JSONValue] = [:]
-        // A fetch body has about eight members: one allocation instead of a resize per doubling.
-        members.reserveCapacity(8)
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
-            return .object(members)
+            return
         }
         while true {
             skipWhitespace()
@@ -82,7 +110,7 @@ struct LenientJSON {
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
             position += 1
-            members[key] = try value()
+            add(key, try value())
             skipWhitespace()
             guard position < bytes.count else { throw error("unterminated object") }
             if bytes[position] == UInt8(ascii: ",") {
@@ -91,7 +119,7 @@ struct LenientJSON {
             }
             guard bytes[position] == UInt8(ascii: "}") else { throw error("expected ',' or '}'") }
             position += 1
-            return .object(members)
+            return
         }
     }
 
