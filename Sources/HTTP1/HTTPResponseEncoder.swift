@@ -13,10 +13,10 @@ public enum HTTPResponseEncoder {
         }
         bytes.append(contentsOf: HTTPDate.current())
         for field in headers {
-            bytes.append(contentsOf: field.name.utf8)
+            append(field.name, to: &bytes)
             bytes.append(.colon)
             bytes.append(.space)
-            bytes.append(contentsOf: field.value.utf8)
+            append(field.value, to: &bytes)
             bytes.append(.cr)
             bytes.append(.lf)
         }
@@ -32,6 +32,12 @@ public enum HTTPResponseEncoder {
 
     private static let okStatusLine = Array("HTTP/1.1 200 OK\r\n".utf8)
     private static let contentLengthName = Array("Content-Length: ".utf8)
+
+    /// The text's bytes in one copy (a native string's UTF-8 is contiguous).
+    private static func append(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
 
     /// `value` (non-negative) in decimal digits, without building a string.
     static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {

@@ -41,9 +41,13 @@ enum Text {
     }
 
     static func equalIgnoringASCIICase(_ lhs: some StringProtocol, _ rhs: some StringProtocol) -> Bool {
-        lhs.utf8.elementsEqual(rhs.utf8) { a, b in
-            a == b || (a | 0x20 == b | 0x20 && a | 0x20 >= 0x61 && a | 0x20 <= 0x7A)
+        // Lengths first: most country and platform comparisons end here.
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        let equal = { (a: UInt8, b: UInt8) in a == b || (a | 0x20 == b | 0x20 && a | 0x20 >= 0x61 && a | 0x20 <= 0x7A) }
+        let overBytes = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in left.elementsEqual(right, by: equal) }
         }
+        return (overBytes ?? nil) ?? lhs.utf8.elementsEqual(rhs.utf8, by: equal)
     }
 }
 

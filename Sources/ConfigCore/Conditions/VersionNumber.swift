@@ -12,11 +12,23 @@ struct VersionNumber: Sendable, Hashable, Comparable {
     private var segments: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
 
     init?(_ text: some StringProtocol) {
-        let bytes = Substring(text).utf8
+        // Over contiguous bytes when the text has them (always for native strings): version
+        // rules parse the client's version on every fetch.
+        guard let parsed = text.utf8.withContiguousStorageIfAvailable(Self.init(bytes:)) ?? Self(bytes: Array(text.utf8)[...]) else {
+            return nil
+        }
+        self = parsed
+    }
+
+    private init?(bytes: UnsafeBufferPointer<UInt8>) {
+        self.init(bytes: bytes[...])
+    }
+
+    private init?<Bytes: Collection<UInt8>>(bytes: Bytes) where Bytes.Index == Int {
         var index = bytes.startIndex
         var end = bytes.endIndex
-        while index < end, ASCII.isWhitespace(bytes[index]) { index = bytes.index(after: index) }
-        while end > index, ASCII.isWhitespace(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
+        while index < end, ASCII.isWhitespace(bytes[index]) { index += 1 }
+        while end > index, ASCII.isWhitespace(bytes[end - 1]) { end -= 1 }
         guard index < end else { return nil }
 
         var count = 0
@@ -41,7 +53,7 @@ struct VersionNumber: Sendable, Hashable, Comparable {
             } else {
                 return nil
             }
-            index = bytes.index(after: index)
+            index += 1
         }
     }
 
