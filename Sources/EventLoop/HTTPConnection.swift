@@ -167,13 +167,13 @@ final class HTTPConnection: EventSource {
 
     func respond(_ response: HTTPResponse) {
         guard state == .handling else { return }
-        var response = response
-        if !keepAlive || peerClosed { response.headers.add(name: "Connection", value: "close") }
-        response.headers.add(name: "X-Request-Id", value: requestID)
         var head: [UInt8] = []
         swap(&head, &server.loop.headBuffer)
         head.removeAll(keepingCapacity: true)
-        HTTPResponseEncoder.writeHead(status: response.status, headers: response.headers, contentLength: response.body.count, into: &head)
+        HTTPResponseEncoder.writeStart(status: response.status, headers: response.headers, into: &head)
+        if !keepAlive || peerClosed { HTTPResponseEncoder.writeField(name: "Connection", value: "close", into: &head) }
+        HTTPResponseEncoder.writeField(name: "X-Request-Id", value: requestID, into: &head)
+        HTTPResponseEncoder.writeEnd(contentLength: response.body.count, into: &head)
         logResponse(status: response.status, bytes: response.body.count)
         // `write` copies whatever the socket does not take at once, so the buffer can go back.
         write(head, isHeadRequest ? [] : response.body)

@@ -6,20 +6,33 @@ public enum HTTPResponseEncoder {
     /// Writes the status line, `Date`, the given fields and, when `contentLength` is not nil,
     /// `Content-Length`; then the empty line.
     public static func writeHead(status: Int, headers: HTTPHeaders, contentLength: Int?, into bytes: inout [UInt8]) {
+        writeStart(status: status, headers: headers, into: &bytes)
+        writeEnd(contentLength: contentLength, into: &bytes)
+    }
+
+    /// The status line, `Date` and `headers`; more fields may follow with ``writeField(name:value:into:)``
+    /// (so a connection adds its own without copying the response's header list), then ``writeEnd(contentLength:into:)``.
+    public static func writeStart(status: Int, headers: HTTPHeaders, into bytes: inout [UInt8]) {
         if status == 200 {
             bytes.append(contentsOf: okStatusLine)
         } else {
             bytes.append(contentsOf: "HTTP/1.1 \(status) \(reasonPhrase(status))\r\n".utf8)
         }
         bytes.append(contentsOf: HTTPDate.current())
-        for field in headers {
-            append(field.name, to: &bytes)
-            bytes.append(.colon)
-            bytes.append(.space)
-            append(field.value, to: &bytes)
-            bytes.append(.cr)
-            bytes.append(.lf)
-        }
+        for field in headers { writeField(name: field.name, value: field.value, into: &bytes) }
+    }
+
+    public static func writeField(name: String, value: String, into bytes: inout [UInt8]) {
+        append(name, to: &bytes)
+        bytes.append(.colon)
+        bytes.append(.space)
+        append(value, to: &bytes)
+        bytes.append(.cr)
+        bytes.append(.lf)
+    }
+
+    /// `Content-Length` when given, then the empty line that ends the head.
+    public static func writeEnd(contentLength: Int?, into bytes: inout [UInt8]) {
         if let contentLength {
             bytes.append(contentsOf: contentLengthName)
             appendDecimal(contentLength, to: &bytes)

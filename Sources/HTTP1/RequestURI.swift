@@ -36,7 +36,11 @@ public struct RequestURI: Sendable, Equatable {
 
     static func parseQuery(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
-        for pair in text.split(separator: UInt8(ascii: "&")) {
+        var pairStart = text.startIndex
+        for index in text.startIndex...text.endIndex where index == text.endIndex || text[index] == UInt8(ascii: "&") {
+            let pair = text[pairStart..<index]
+            pairStart = index + 1
+            guard !pair.isEmpty else { continue }
             if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
                 result.append((decode(pair[..<equals], plusIsSpace: true), decode(pair[(equals + 1)...], plusIsSpace: true)))
             } else {

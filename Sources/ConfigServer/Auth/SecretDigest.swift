@@ -8,10 +8,7 @@ struct SecretDigest: Sendable {
     init(secret: String) {
         var secret = secret
         let digest = secret.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
-        digest.withUnsafeBytes { bytes in
-            words = (bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
-                     bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
-        }
+        words = digest.withUnsafeBytes(Self.words)
     }
 
     /// From 64 hex digits (either case), as stored and as configured with `sha256`.
@@ -23,10 +20,12 @@ struct SecretDigest: Sendable {
             guard let high = Self.hexValue(digits[2 * index]), let low = Self.hexValue(digits[2 * index + 1]) else { return nil }
             bytes[index] = high << 4 | low
         }
-        bytes.withUnsafeBytes { bytes in
-            words = (bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
-                     bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
-        }
+        words = bytes.withUnsafeBytes(Self.words)
+    }
+
+    private static func words(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64, UInt64, UInt64) {
+        (bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+         bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
     }
 
     /// Lowercase hex, as the store keeps it.
