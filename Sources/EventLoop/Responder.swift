@@ -51,7 +51,10 @@ public struct Responder: Sendable {
     public func respond(_ response: HTTPResponse) {
         let handle = handle
         // On the loop thread (every cheap handler) no closure is built.
-        if handle.server.loop.inLoop { return handle.connection?.respond(response) ?? () }
+        if handle.server.loop.inLoop {
+            handle.connection?.respond(response)
+            return
+        }
         handle.server.loop.execute {
             handle.connection?.respond(response)
         }
