@@ -14,14 +14,10 @@ struct VersionNumber: Sendable, Hashable, Comparable {
     init?(_ text: some StringProtocol) {
         // Over contiguous bytes when the text has them (always for native strings): version
         // rules parse the client's version on every fetch.
-        guard let parsed = text.utf8.withContiguousStorageIfAvailable(Self.init(bytes:)) ?? Self(bytes: Array(text.utf8)[...]) else {
+        guard let parsed = text.utf8.withContiguousStorageIfAvailable({ Self(bytes: $0) }) ?? Self(bytes: Array(text.utf8)) else {
             return nil
         }
         self = parsed
-    }
-
-    private init?(bytes: UnsafeBufferPointer<UInt8>) {
-        self.init(bytes: bytes[...])
     }
 
     private init?<Bytes: Collection<UInt8>>(bytes: Bytes) where Bytes.Index == Int {
