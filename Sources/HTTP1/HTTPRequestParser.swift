@@ -191,34 +191,44 @@ public struct HTTPRequestParser: Sendable {
     /// of waiting for a head end it never sends. Checking by position makes the first problem
     /// win however the bytes arrived.
     private mutating func scanHead(from: Int, to limit: Int) throws(HTTPParseError) {
-        let start = start, limits = limits
+        let start = start
+        // The first positions at which the request line, and the head, are too long.
+        let uriTooLongAt = start + limits.maxURILength + 32
+        let headTooLongAt = start + limits.maxHeaderBytes + 1
         var firstLineEnd = firstLineEnd
         defer { self.firstLineEnd = firstLineEnd }
         try buffer.withUnsafeBufferPointer { buffer throws(HTTPParseError) in
             var i = max(from, start)
+            // A CR that ended the previous scan must be followed by LF.
+            if i < limit, i > start, buffer[i - 1] == .cr, buffer[i] != .lf { throw Self.bareCR }
             while i < limit {
+                // Bytes other than CR and LF need no check until a length limit is reached.
+                let quietEnd = min(limit, firstLineEnd == nil ? min(uriTooLongAt, headTooLongAt) : headTooLongAt)
+                while i < quietEnd, buffer[i] > .cr || (buffer[i] != .cr && buffer[i] != .lf) { i += 1 }
+                guard i < limit else { break }
+                // The checks of one position run in this order, so the first problem wins
+                // however the bytes arrived.
                 let byte = buffer[i]
                 if byte == .lf {
                     if i == start || buffer[i - 1] != .cr { throw .bad("A bare LF ends a line; lines must end with CRLF.") }
                     if firstLineEnd == nil { firstLineEnd = i }
                 }
-                // Judged at the byte after the CR, so every check at `i` sees only bytes up to `i`.
-                if i > start, buffer[i - 1] == .cr, byte != .lf {
-                    throw .bad("A bare CR appears in the request head.")
-                }
-                let length = i - start + 1
-                if firstLineEnd == nil, length > limits.maxURILength + 32 {
+                if firstLineEnd == nil, i >= uriTooLongAt {
                     throw HTTPParseError(status: 414, reason: "The request target is longer than \(limits.maxURILength) bytes.")
                 }
                 // The limit leaves out the final empty line, so a head that fits has at most
                 // maxHeaderBytes + 2 bytes, and maxHeaderBytes + 1 before its last one.
-                if length > limits.maxHeaderBytes + 1 {
+                if i >= headTooLongAt {
                     throw HTTPParseError(status: 431, reason: "The request header section is larger than \(limits.maxHeaderBytes) bytes.")
                 }
+                // Judged here for the next position, before that position's length checks.
+                if byte == .cr, i + 1 < limit, buffer[i + 1] != .lf { throw Self.bareCR }
                 i += 1
             }
         }
     }
+
+    private static let bareCR = HTTPParseError.bad("A bare CR appears in the request head.")
 
     /// Enters the state that reads the body the head announced.
     private mutating func beginBody(_ head: HTTPRequestHead, _ framing: BodyFraming) -> HTTPParserEvent? {

@@ -31,6 +31,34 @@ import Testing
         #expect(!access.isValidAPIKey("key-", project: "a"))
     }
 
+    @Test func aRememberedKeyStaysBoundToItsProjectAndIsForgottenWhenKeysChange() {
+        let access = AccessControl(adminTokens: [])
+        access.setAPIKeyDigests([SecretDigest(secret: "key-a")], project: "a")
+        access.setAPIKeyDigests([SecretDigest(secret: "key-b")], project: "b")
+        // Accepted once, so remembered; a second presentation takes the remembered path.
+        #expect(access.isValidAPIKey("key-a", project: "a"))
+        #expect(access.isValidAPIKey("key-a", project: "a"))
+        #expect(!access.isValidAPIKey("key-a", project: "b"))
+        #expect(!access.isValidAPIKey("key-b", project: "a"))
+        #expect(!access.isValidAPIKey("key-a ", project: "a"))
+        // Rotating the project's keys revokes the remembered one at once.
+        access.setAPIKeyDigests([SecretDigest(secret: "key-a-rotated")], project: "a")
+        #expect(!access.isValidAPIKey("key-a", project: "a"))
+        #expect(access.isValidAPIKey("key-a-rotated", project: "a"))
+        // More keys than are remembered all stay valid.
+        let many = (0..<40).map { "key-\($0)" }
+        access.setAPIKeyDigests(many.map { SecretDigest(secret: $0) }, project: "c")
+        for key in many + many { #expect(access.isValidAPIKey(key, project: "c")) }
+    }
+
+    @Test func constantTimeEqualityIsPlainEquality() {
+        #expect(AccessControl.constantTimeEqual("abc", "abc"))
+        #expect(!AccessControl.constantTimeEqual("abc", "abd"))
+        #expect(!AccessControl.constantTimeEqual("abc", "abcd"))
+        #expect(AccessControl.constantTimeEqual("", ""))
+        #expect(!AccessControl.constantTimeEqual("é", "e\u{301}"))
+    }
+
     @Test func adminTokensMatchByClearTextOrByConfiguredHash() {
         let access = AccessControl(adminTokens: [
             AdminTokenDeclaration(name: "ci", token: "clear-token"),

@@ -1,4 +1,5 @@
 import CZlib
+import ConfigCore
 import ConfigServer
 import Foundation
 import Testing
@@ -61,6 +62,28 @@ import Testing
         #expect(response.text == "{\"entries\":{},\"state\":\"NO_TEMPLATE\",\"templateVersion\":\"0\"}")
         #expect(try fetch("{\"appId\":\"1:424242:web:ab\"}").status == 400)
         #expect(try fetch("{\"appInstanceId\":").status == 400)
+    }
+
+    /// Clients that send the same country share the outcome of the country rule (the server
+    /// reuses it), yet each gets its own percent bucket.
+    @Test func clientsSharingStableInputsKeepTheirOwnPercentBuckets() throws {
+        try server.publish("""
+        {"conditions":[{"name":"us_half","expression":"device.country in ['US'] && percent('s1') <= 50"},
+                       {"name":"us","expression":"device.country in ['US']"}],
+         "parameters":{"v":{"defaultValue":{"value":"d"},"conditionalValues":{"us_half":{"value":"half"},"us":{"value":"us"}}}}}
+        """)
+        var seen = Set<String>()
+        for index in 0..<24 {
+            let id = "bucket-\(index)"
+            let inHalf = PercentBucket.microPercentile(seed: "s1", randomizationId: id) <= 50_000_000
+            let body = "{\"appInstanceId\":\"\(id)\",\"appId\":\"1:424242:web:ab\",\"countryCode\":\"US\"}"
+            let value = try fetch(body).text
+            #expect(value.contains(inHalf ? "\"v\":\"half\"" : "\"v\":\"us\""), "\(id): \(value)")
+            seen.insert(value)
+        }
+        #expect(seen.count == 2)
+        let germany = try fetch("{\"appInstanceId\":\"bucket-0\",\"appId\":\"1:424242:web:ab\",\"countryCode\":\"DE\"}")
+        #expect(germany.text.contains("\"v\":\"d\""))
     }
 
     @Test func apiKeyIsRequired() throws {

@@ -13,10 +13,19 @@ indirect enum ConditionNode: Sendable {
     func evaluate(in context: EvaluationContext) -> Bool {
         switch self {
         case .constant(let value): value
-        case .all(let nodes): nodes.allSatisfy { $0.evaluate(in: context) }
-        case .any(let nodes): nodes.contains { $0.evaluate(in: context) }
+        case .all(let nodes): Self.all(nodes, in: context)
+        case .any(let nodes): !Self.all(nodes, in: context, are: false)
         case .not(let node, _): !node.evaluate(in: context)
         case .rule(let rule, _): rule.evaluate(in: context)
+        }
+    }
+
+    /// Whether every node evaluates to `value`, stopping at the first that does not; in place
+    /// over the array's buffer, as this runs for every condition of every fetch.
+    private static func all(_ nodes: [ConditionNode], in context: EvaluationContext, are value: Bool = true) -> Bool {
+        nodes.withUnsafeBufferPointer { nodes in
+            for index in nodes.indices where nodes[index].evaluate(in: context) != value { return false }
+            return true
         }
     }
 }

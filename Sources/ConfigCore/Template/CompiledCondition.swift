@@ -1,14 +1,21 @@
 /// A condition ready to evaluate: its expression or structured rule parsed once.
 enum CompiledCondition: Sendable {
-    /// A client-template expression.
-    case expression(ConditionExpression)
+    /// A client-template expression (its root: one reference to copy when evaluating).
+    case expression(ConditionNode)
     /// A server-template rule, with the `OneOfCondition` JSON that `serverRemoteConfig` returns.
-    case structured(ServerCondition, json: JSONValue)
+    case structured(ServerConditionNode, json: JSONValue)
 
     func evaluate(in context: EvaluationContext) -> Bool {
         switch self {
-        case .expression(let expression): expression.evaluate(in: context)
-        case .structured(let condition, _): condition.evaluate(in: context)
+        case .expression(let root): root.evaluate(in: context)
+        case .structured(let root, _): root.evaluate(in: context)
+        }
+    }
+
+    func collectReads(into reads: inout ConditionReads) {
+        switch self {
+        case .expression(let root): root.collectReads(into: &reads)
+        case .structured(let root, _): root.collectReads(into: &reads)
         }
     }
 
@@ -35,7 +42,7 @@ enum CompiledCondition: Sendable {
                 throw failure(path + ".condition", "structured conditions are only for firebase-server templates; give an expression")
             }
             do {
-                return .structured(try ServerCondition(json: json), json: json)
+                return .structured(try ServerCondition(json: json).root, json: json)
             } catch {
                 throw failure(path + ".condition", "invalid condition '\(condition.name)': \(error.message)")
             }
@@ -46,10 +53,10 @@ enum CompiledCondition: Sendable {
             } catch {
                 throw failure(path + ".expression", "condition '\(condition.name)' does not parse: \(error.message) at offset \(error.offset)")
             }
-            guard namespace == .server else { return .expression(parsed) }
+            guard namespace == .server else { return .expression(parsed.root) }
             do {
                 let structured = try parsed.serverCondition()
-                return .structured(structured, json: structured.json)
+                return .structured(structured.root, json: structured.json)
             } catch {
                 throw failure(path + ".expression", "condition '\(condition.name)' cannot be used in a server template: \(error.message) at offset \(error.offset)")
             }

@@ -7,13 +7,21 @@
 /// conditions for one client, and `entries(for:)`/`explain(for:)`/`serverValues(for:inAppDefaults:)`
 /// resolve parameters from those outcomes alone (tests drive the second step with outcome
 /// vectors; servers can cache answers per outcome vector).
-public struct CompiledTemplate: Sendable {
+///
+/// A class: every fetch of a version reads the same instance, without copying its tables.
+public final class CompiledTemplate: Sendable {
     /// The template this was compiled from.
     public let template: RemoteConfigTemplate
     public let namespace: TemplateNamespace
     /// Condition names in template (priority) order; index `i` is bit `i` of `ConditionOutcomes`.
     public let conditionNames: [String]
     private let conditions: [CompiledCondition]
+    /// Conditions that read only inputs many clients share, and the others (percent rules,
+    /// installation ids, time), by index.
+    private let stableIndices: [Int]
+    private let volatileIndices: [Int]
+    /// Every input the stable conditions read, in a fixed order.
+    private let stableInputList: [ConditionInput]
     /// One per key, sorted by key.
     private let parameters: [CompiledParameter]
 
@@ -41,6 +49,15 @@ public struct CompiledTemplate: Sendable {
         self.namespace = namespace
         self.conditionNames = template.conditions.map(\.name)
         self.conditions = compiled
+        var reads = compiled.map { condition in
+            var reads = ConditionReads()
+            condition.collectReads(into: &reads)
+            return reads
+        }
+        stableIndices = reads.indices.filter { !reads[$0].isVolatile }
+        volatileIndices = reads.indices.filter { reads[$0].isVolatile }
+        reads.removeAll { $0.isVolatile }
+        stableInputList = Set(reads.flatMap(\.inputs)).sorted { $0.sortKey < $1.sortKey }
         self.parameters = template.allParameters.compactMap { entry in
             guard seenKeys.insert(entry.key).inserted else { return nil }
             return CompiledParameter(entry, indexOfName: indexOfName)
@@ -49,9 +66,38 @@ public struct CompiledTemplate: Sendable {
 
     /// Evaluates every condition for one client.
     public func conditionOutcomes(for context: EvaluationContext) -> ConditionOutcomes {
-        var outcomes = ConditionOutcomes(count: conditions.count)
-        for (index, condition) in conditions.enumerated() where condition.evaluate(in: context) {
-            outcomes[index] = true
+        conditionOutcomes(for: context, stable: stableOutcomes(for: context))
+    }
+
+    /// Whether some conditions read only inputs that many clients share, so that their
+    /// outcomes can be reused by `stableInputs(of:)`.
+    public var hasStableConditions: Bool { !stableIndices.isEmpty }
+
+    /// The values of every input the stable conditions read: clients with equal stable inputs
+    /// have equal `stableOutcomes(for:)`.
+    public func stableInputs(of context: EvaluationContext) -> StableInputs {
+        StableInputs(values: stableInputList.map { $0.value(in: context) })
+    }
+
+    /// The outcomes of the stable conditions; the volatile ones are false.
+    public func stableOutcomes(for context: EvaluationContext) -> ConditionOutcomes {
+        evaluate(stableIndices, for: context, into: ConditionOutcomes(count: conditions.count))
+    }
+
+    /// Every outcome, given `stable` from `stableOutcomes(for:)` of a client with the same
+    /// `stableInputs(of:)`: only the volatile conditions are evaluated.
+    public func conditionOutcomes(for context: EvaluationContext, stable: ConditionOutcomes) -> ConditionOutcomes {
+        checkCount(stable)
+        return evaluate(volatileIndices, for: context, into: stable)
+    }
+
+    private func evaluate(_ indices: [Int], for context: EvaluationContext, into outcomes: ConditionOutcomes) -> ConditionOutcomes {
+        var outcomes = outcomes
+        // Over the buffer: each condition is evaluated in place, not copied out of the array.
+        conditions.withUnsafeBufferPointer { conditions in
+            for index in indices where conditions[index].evaluate(in: context) {
+                outcomes[index] = true
+            }
         }
         return outcomes
     }

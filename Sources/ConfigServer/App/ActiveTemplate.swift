@@ -16,6 +16,11 @@ final class ActiveTemplate: Sendable {
     /// get the same bytes, so a cache hit skips resolution and encoding.
     private let fetchAnswers = Mutex<[ConditionOutcomes: FetchAnswer]>([:])
     private static let maxCachedAnswers = 4096
+    /// Outcomes of the stable conditions by the client inputs they read (app version,
+    /// country...): few distinct values, so most fetches evaluate only their volatile
+    /// conditions (percent rules, time).
+    private let stableOutcomes = Mutex<[StableInputs: ConditionOutcomes]>([:])
+    private static let maxCachedStableOutcomes = 4096
 
     init(stored: StoredVersion, projectNumber: String) throws(TemplateValidationError) {
         key = HeadKey(project: stored.project, namespace: stored.namespace)
@@ -30,6 +35,21 @@ final class ActiveTemplate: Sendable {
     }
 
     var template: RemoteConfigTemplate { compiled.template }
+
+    /// Every condition's outcome for one client.
+    func conditionOutcomes(for context: EvaluationContext) -> ConditionOutcomes {
+        guard compiled.hasStableConditions else { return compiled.conditionOutcomes(for: context) }
+        let inputs = compiled.stableInputs(of: context)
+        let stable = stableOutcomes.withLock({ $0[inputs] }) ?? {
+            let computed = compiled.stableOutcomes(for: context)
+            stableOutcomes.withLock { cache in
+                if cache.count >= Self.maxCachedStableOutcomes { cache.removeAll(keepingCapacity: true) }
+                cache[inputs] = computed
+            }
+            return computed
+        }()
+        return compiled.conditionOutcomes(for: context, stable: stable)
+    }
 
     /// The answer for `outcomes`, computed once.
     func fetchAnswer(for outcomes: ConditionOutcomes, metrics: ServerMetrics) -> FetchAnswer {

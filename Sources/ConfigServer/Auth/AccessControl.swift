@@ -2,7 +2,13 @@ import Foundation
 import Synchronization
 
 /// Who may do what: admin tokens for the management API, per-project API keys for fetch and
-/// real-time. Secrets are kept only as SHA-256 digests and compared in constant time.
+/// real-time. Secrets are configured and stored only as SHA-256 digests and compared in
+/// constant time.
+///
+/// The API keys last accepted are remembered in clear (they ship inside every app build and
+/// arrive in clear on every fetch) so that a repeat presentation is one constant-time byte
+/// comparison instead of a SHA-256: fetch is the hot path and nearly all of its requests carry
+/// one of a few keys. Admin tokens are never remembered.
 final class AccessControl: Sendable {
     struct AdminIdentity: Sendable, Equatable {
         /// Recorded as the `updateUser` of what this token publishes.
@@ -10,8 +16,15 @@ final class AccessControl: Sendable {
     }
 
     private let adminDigests: [(digest: SecretDigest, identity: AdminIdentity)]
-    /// Project id → digests of its API keys.
-    private let apiKeyDigests = Mutex<[String: [SecretDigest]]>([:])
+    private struct APIKeys: Sendable {
+        /// Project id → digests of its API keys.
+        var digests: [String: [SecretDigest]] = [:]
+        /// Keys accepted lately, most recent last; emptied whenever the keys change.
+        var accepted: [(key: String, project: String)] = []
+    }
+
+    private static let rememberedKeys = 16
+    private let apiKeys = Mutex(APIKeys())
 
     init(adminTokens: [AdminTokenDeclaration]) {
         adminDigests = adminTokens.compactMap { declaration in
@@ -37,20 +50,44 @@ final class AccessControl: Sendable {
     }
 
     func setAPIKeyDigests(_ digests: [SecretDigest], project: String) {
-        apiKeyDigests.withLock { $0[project] = digests }
+        apiKeys.withLock { keys in
+            keys.digests[project] = digests
+            keys.accepted.removeAll()
+        }
     }
 
     func addAPIKeyDigest(_ digest: SecretDigest, project: String) {
-        apiKeyDigests.withLock { $0[project, default: []].append(digest) }
+        apiKeys.withLock { keys in
+            keys.digests[project, default: []].append(digest)
+            keys.accepted.removeAll()
+        }
     }
 
     /// Whether `key` is one of `project`'s API keys.
     func isValidAPIKey(_ key: String, project: String) -> Bool {
+        let remembered = apiKeys.withLock { keys in
+            var hit = false
+            for entry in keys.accepted where Self.constantTimeEqual(entry.key, key) && entry.project == project { hit = true }
+            return hit
+        }
+        if remembered { return true }
         let presented = SecretDigest(secret: key)
-        return apiKeyDigests.withLock { keys in
+        return apiKeys.withLock { keys in
             var valid = false
-            for digest in keys[project] ?? [] where digest.matches(presented) { valid = true }
+            for digest in keys.digests[project] ?? [] where digest.matches(presented) { valid = true }
+            if valid {
+                if keys.accepted.count >= Self.rememberedKeys { keys.accepted.removeFirst() }
+                keys.accepted.append((key, project))
+            }
             return valid
         }
+    }
+
+    /// Byte equality whose time depends only on the lengths, not on where the texts differ.
+    static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var difference: UInt8 = 0
+        for (left, right) in zip(lhs.utf8, rhs.utf8) { difference |= left ^ right }
+        return difference == 0
     }
 }

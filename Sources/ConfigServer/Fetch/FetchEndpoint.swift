@@ -26,7 +26,7 @@ extension Application {
         let answer: FetchAnswer
         if let active = templates.active(key) {
             let context = request.evaluationContext(now: Date(), defaultPercentSeed: project.percentSeed)
-            answer = active.fetchAnswer(for: active.compiled.conditionOutcomes(for: context), metrics: metrics)
+            answer = active.fetchAnswer(for: active.conditionOutcomes(for: context), metrics: metrics)
         } else {
             answer = FetchAnswer.noTemplate(projectNumber: project.number, namespace: namespace)
         }
