@@ -1,4 +1,6 @@
 @testable import ConfigServer
+import Foundation
+import ConfigCore
 import Testing
 
 @Suite struct ClientRequestTests {
@@ -32,10 +34,35 @@ import Testing
         #expect(body.int64("c") == 42)
     }
 
+    private func context(_ json: String) throws -> EvaluationContext {
+        try request(json).evaluationContext(now: Date(timeIntervalSince1970: 0), defaultPercentSeed: "seed")
+    }
+
     @Test func mapsKeepTheirOwnKeys() throws {
-        let body = try request(#"{"custom_signals": {"plan_tier": "pro", "seats": 3, "deep": {"x": 1}}}"#)
-        #expect(body.map("customSignals") == ["plan_tier": "pro", "seats": "3"])
-        #expect(body.map("analyticsUserProperties") == [:])
+        let context = try context(#"{"custom_signals": {"plan_tier": "pro", "seats": 3, "deep": {"x": 1}}}"#)
+        #expect(context.customSignals == ["plan_tier": "pro", "seats": "3"])
+        #expect(context.userProperties == [:])
+    }
+
+    @Test func theEvaluationContextReadsEveryFieldInEitherSpelling() throws {
+        let full = try context("""
+            {"app_instance_id": "fid", "appId": "1:1:android:ab", "app_version": "2.1", "appBuild": 7,
+             "country_code": "de", "languageCode": "de-AT", "time_zone": "Europe/Vienna",
+             "analytics_user_properties": {"tier": "gold"}, "first_open_time": "2026-01-02T03:04:05Z"}
+            """)
+        #expect(full == EvaluationContext(
+            appId: "1:1:android:ab", appVersion: "2.1", appBuild: "7", platform: "android", countryCode: "de",
+            languageCode: "de-AT", appInstanceId: "fid", userProperties: ["tier": "gold"],
+            firstOpenTime: Date(timeIntervalSince1970: 1_767_323_045), timeZone: "Europe/Vienna",
+            now: Date(timeIntervalSince1970: 0), defaultPercentSeed: "seed"))
+        // A sent platform beats the app id's; the randomization id stands in for the instance id.
+        let server = try context(#"{"randomizationId": "r", "platform": "ios", "appId": "1:1:android:ab"}"#)
+        #expect(server.appInstanceId == "r" && server.platform == "ios")
+        #expect(try context(#"{"randomizationId": "r", "appInstanceId": "i"}"#).appInstanceId == "i")
+        // The last duplicate wins even when it is not text.
+        let duplicated = try context(#"{"appVersion": "1", "appVersion": {"x": 1}, "customSignals": {"a": "b"}, "customSignals": 3}"#)
+        #expect(duplicated.appVersion == nil && duplicated.customSignals == [:])
+        #expect(try context("{}") == EvaluationContext(now: Date(timeIntervalSince1970: 0), defaultPercentSeed: "seed"))
     }
 
     @Test func onlyAnObjectIsABody() throws {

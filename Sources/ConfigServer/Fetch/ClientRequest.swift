@@ -45,12 +45,12 @@ struct ClientRequest {
         members.last { $0.name == camelName }?.value
     }
 
-    /// A map field (`customSignals`, `analyticsUserProperties`), values as text.
-    func map(_ camelName: String) -> [String: String] {
-        guard case .object(let entries)? = value(camelName) else { return [:] }
+    /// An object's members whose values read as text; any other value is an empty map.
+    private static func textMap(_ value: JSONValue) -> [String: String] {
+        guard case .object(let entries) = value else { return [:] }
         var result: [String: String] = [:]
         for (key, value) in entries {
-            if let text = Self.text(value) { result[key] = text }
+            if let text = text(value) { result[key] = text }
         }
         return result
     }
@@ -60,36 +60,49 @@ struct ClientRequest {
         string(camelName).flatMap { Int64($0) }
     }
 
-    /// The evaluation context this request describes.
+    /// The evaluation context this request describes, read in one pass over the members (in
+    /// order, so the last duplicate wins, as with `string(_:)`).
     func evaluationContext(now: Date, defaultPercentSeed: String) -> EvaluationContext {
-        let appId = string("appId")
-        return EvaluationContext(
-            appId: appId,
-            appVersion: string("appVersion"),
-            appBuild: string("appBuild"),
-            platform: string("platform") ?? appId.flatMap(Self.platform(ofAppId:)),
-            countryCode: string("countryCode"),
-            languageCode: string("languageCode"),
-            appInstanceId: string("appInstanceId") ?? string("randomizationId"),
-            customSignals: map("customSignals"),
-            userProperties: map("analyticsUserProperties"),
-            firstOpenTime: string("firstOpenTime").flatMap(Self.parseTimestamp),
-            timeZone: string("timeZone"),
-            now: now,
-            defaultPercentSeed: defaultPercentSeed
-        )
+        var context = EvaluationContext(now: now, defaultPercentSeed: defaultPercentSeed)
+        var randomizationId: String?
+        var firstOpenTime: String?
+        for member in members {
+            switch member.name {
+            case "appInstanceId": context.appInstanceId = Self.text(member.value)
+            case "appId": context.appId = Self.text(member.value)
+            case "appVersion": context.appVersion = Self.text(member.value)
+            case "appBuild": context.appBuild = Self.text(member.value)
+            case "countryCode": context.countryCode = Self.text(member.value)
+            case "languageCode": context.languageCode = Self.text(member.value)
+            case "platform": context.platform = Self.text(member.value)
+            case "customSignals": context.customSignals = Self.textMap(member.value)
+            case "analyticsUserProperties": context.userProperties = Self.textMap(member.value)
+            case "timeZone": context.timeZone = Self.text(member.value)
+            case "firstOpenTime": firstOpenTime = Self.text(member.value)
+            case "randomizationId": randomizationId = Self.text(member.value)
+            default: break
+            }
+        }
+        if context.platform == nil { context.platform = context.appId.flatMap(Self.platform(ofAppId:)) }
+        if context.appInstanceId == nil { context.appInstanceId = randomizationId }
+        context.firstOpenTime = firstOpenTime.flatMap(Self.parseTimestamp)
+        return context
     }
 
     /// `1:123456789012:android:0a1b…` → `android` (the app id format, spec §1.2).
     static func platform(ofAppId appId: String) -> String? {
-        let bytes = appId.utf8
-        // The third of four `:`-separated fields.
-        guard let first = bytes.firstIndex(of: UInt8(ascii: ":")),
-              let second = bytes[bytes.index(after: first)...].firstIndex(of: UInt8(ascii: ":")),
-              let third = bytes[bytes.index(after: second)...].firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        let field = bytes[bytes.index(after: second)..<third]
-        return knownPlatforms.first { name in
-            field.count == name.utf8.count && zip(field, name.utf8).allSatisfy { $0 | 0x20 == $1 }
+        var appId = appId
+        return appId.withUTF8 { bytes -> String? in
+            // The third of four `:`-separated fields.
+            let colon = UInt8(ascii: ":")
+            guard let first = bytes.firstIndex(of: colon),
+                  let second = bytes[(first + 1)...].firstIndex(of: colon),
+                  let third = bytes[(second + 1)...].firstIndex(of: colon) else { return nil }
+            let field = UnsafeBufferPointer(rebasing: bytes[(second + 1)..<third])
+            for name in knownPlatforms where name.utf8.count == field.count {
+                if name.utf8.elementsEqual(field, by: { $0 == $1 | 0x20 }) { return name }
+            }
+            return nil
         }
     }
 

@@ -8,34 +8,40 @@ struct LenientJSON {
         let offset: Int
     }
 
-    private let bytes: [UInt8]
+    /// The input, lent by the static entry points: reads are unchecked by the array and
+    /// retain nothing (a request body is parsed on every fetch).
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
     private var depth = 0
 
     /// Parses one value filling the whole input.
     static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
-        var reader = LenientJSON(bytes: bytes)
-        let value = try reader.value()
-        try reader.expectEnd()
-        return value
+        try bytes.withUnsafeBufferPointer { bytes throws(SyntaxError) in
+            var reader = LenientJSON(bytes: bytes)
+            let value = try reader.value()
+            try reader.expectEnd()
+            return value
+        }
     }
 
     /// Parses an input that must be one object, into its members in the order sent (a later
     /// duplicate follows an earlier one). A request body's few members are looked up faster in
     /// a list than hashed into a dictionary. Nil when the input is another kind of value.
     static func parseMembers(_ bytes: [UInt8]) throws(SyntaxError) -> [(name: String, value: JSONValue)]? {
-        var reader = LenientJSON(bytes: bytes)
-        reader.skipWhitespace()
-        guard reader.position < bytes.count, bytes[reader.position] == UInt8(ascii: "{") else {
-            _ = try reader.value()
+        try bytes.withUnsafeBufferPointer { bytes throws(SyntaxError) in
+            var reader = LenientJSON(bytes: bytes)
+            reader.skipWhitespace()
+            guard reader.position < bytes.count, bytes[reader.position] == UInt8(ascii: "{") else {
+                _ = try reader.value()
+                try reader.expectEnd()
+                return nil
+            }
+            var members: [(name: String, value: JSONValue)] = []
+            members.reserveCapacity(8)
+            try reader.members { members.append((name: $0, value: $1)) }
             try reader.expectEnd()
-            return nil
+            return members
         }
-        var members: [(name: String, value: JSONValue)] = []
-        members.reserveCapacity(8)
-        try reader.members { members.append((name: $0, value: $1)) }
-        try reader.expectEnd()
-        return members
     }
 
     private mutating func expectEnd() throws(SyntaxError) {
@@ -43,7 +49,7 @@ struct LenientJSON {
         guard position == bytes.count else { throw error("unexpected text after the JSON value") }
     }
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
@@ -183,7 +189,7 @@ struct LenientJSON {
         while position < bytes.count, bytes[position] != quote, bytes[position] != UInt8(ascii: "\\") { position += 1 }
         if position < bytes.count, bytes[position] == quote {
             position += 1
-            return bytes[start..<position - 1].withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position - 1]), as: UTF8.self)
         }
         var scalars = Array(bytes[start..<position])
         while position < bytes.count {
