@@ -171,6 +171,7 @@ final class HTTPConnection: EventSource {
         swap(&head, &server.loop.headBuffer)
         head.removeAll(keepingCapacity: true)
         HTTPResponseEncoder.writeStart(status: response.status, headers: response.headers, into: &head)
+        head.append(contentsOf: response.encodedFields)
         if !keepAlive || peerClosed { HTTPResponseEncoder.writeField(name: "Connection", value: "close", into: &head) }
         HTTPResponseEncoder.writeField(name: "X-Request-Id", value: requestID, into: &head)
         HTTPResponseEncoder.writeEnd(contentLength: response.body.count, into: &head)

@@ -4,18 +4,25 @@ public import HTTP1
 public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: HTTPHeaders
+    /// Fields already encoded (`Name: value` and CRLF each), written after `headers`: for
+    /// responses sent many times with the same fields, such as cached fetch answers.
+    public var encodedFields: [UInt8]
     public var body: [UInt8]
 
-    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), encodedFields: [UInt8] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
+        self.encodedFields = encodedFields
         self.body = body
     }
+
+    /// The `Content-Type` of JSON responses.
+    public static let jsonContentType = "application/json; charset=utf-8"
 
     /// A JSON response.
     public static func json(_ body: [UInt8], status: Int = 200, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
         var headers = headers
-        headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        headers.add(name: "Content-Type", value: jsonContentType)
         return HTTPResponse(status: status, headers: headers, body: body)
     }
 

@@ -22,6 +22,13 @@ public enum HTTPResponseEncoder {
         for field in headers { writeField(name: field.name, value: field.value, into: &bytes) }
     }
 
+    /// `headers` as field lines, to be written many times (see `HTTPResponse.encodedFields`).
+    public static func encode(fields headers: HTTPHeaders) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for field in headers { writeField(name: field.name, value: field.value, into: &bytes) }
+        return bytes
+    }
+
     public static func writeField(name: String, value: String, into bytes: inout [UInt8]) {
         append(name, to: &bytes)
         bytes.append(.colon)

@@ -1,4 +1,5 @@
 import EventLoop
+import HTTP1
 
 /// One fetch result in wire form (spec §3.3, §3.5), encoded once and shared.
 struct FetchAnswer: Sendable {
@@ -9,6 +10,8 @@ struct FetchAnswer: Sendable {
     /// `etag-{projectNumber}-{namespace}-fetch-{hash}`; the hash covers the entries and the
     /// version, so every publish gives SDKs a new ETag and version (spec §3.5).
     let etag: String
+    /// The response's fields, encoded once: CORS, `Cache-Control`, `ETag`, `Content-Type`.
+    let fields: [UInt8]
     let templateVersion: Int64
 
     init(entries: [(key: String, value: String)], templateVersion: Int64, projectNumber: String, namespace: String) {
@@ -26,6 +29,7 @@ struct FetchAnswer: Sendable {
         fullBody = body
         noChangeBody = Array("{\"state\":\"NO_CHANGE\",\"templateVersion\":\"\(templateVersion)\"}".utf8)
         etag = "etag-\(projectNumber)-\(namespace)-fetch-\(Self.fnv1a(body))"
+        fields = Self.fields(etag: etag)
     }
 
     /// The answer when the project has no template yet: nothing to apply, version 0.
@@ -38,6 +42,17 @@ struct FetchAnswer: Sendable {
         fullBody = Array("{\"entries\":{},\"state\":\"NO_TEMPLATE\",\"templateVersion\":\"0\"}".utf8)
         noChangeBody = Array("{\"state\":\"NO_CHANGE\",\"templateVersion\":\"0\"}".utf8)
         etag = "etag-\(projectNumber)-\(namespace)-fetch-\(Self.fnv1a(fullBody))"
+        fields = Self.fields(etag: etag)
+    }
+
+    private static func fields(etag: String) -> [UInt8] {
+        var headers = HTTPHeaders()
+        headers.add(name: "Access-Control-Allow-Origin", value: "*")
+        headers.add(name: "Access-Control-Expose-Headers", value: "ETag")
+        headers.add(name: "Cache-Control", value: "no-store")
+        headers.add(name: "ETag", value: etag)
+        headers.add(name: "Content-Type", value: HTTPResponse.jsonContentType)
+        return HTTPResponseEncoder.encode(fields: headers)
     }
 
     /// 64-bit FNV-1a: stable across processes and restarts (Swift's Hasher is seeded per run).

@@ -33,20 +33,8 @@ extension Application {
         realtime.recordFetch(key: key, version: answer.templateVersion)
         let unchanged = exchange.request.head.headers["If-None-Match"].map { Self.etagMatches($0, answer.etag) } ?? false
         metrics.recordFetch(unchanged: unchanged)
-        var headers = Self.fetchHeaders
-        // Room for what is still added (ETag, Content-Type, X-Request-Id, Connection): one allocation.
-        headers.reserveCapacity(8)
-        headers.add(name: "ETag", value: answer.etag)
-        exchange.respond(.json(unchanged ? answer.noChangeBody : answer.fullBody, headers: headers))
+        exchange.respond(HTTPResponse(status: 200, encodedFields: answer.fields, body: unchanged ? answer.noChangeBody : answer.fullBody))
     }
-
-    private static let fetchHeaders: HTTPHeaders = {
-        var headers = HTTPHeaders()
-        headers.add(name: "Access-Control-Allow-Origin", value: "*")
-        headers.add(name: "Access-Control-Expose-Headers", value: "ETag")
-        headers.add(name: "Cache-Control", value: "no-store")
-        return headers
-    }()
 
     /// `*` never matches (spec §3.4: JS sends it when it has no ETag); quotes and `W/` are ignored.
     static func etagMatches(_ header: String, _ etag: String) -> Bool {
