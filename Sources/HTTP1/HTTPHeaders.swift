@@ -49,9 +49,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 
     /// ASCII case-insensitive comparison (header names are ASCII tokens).
     static func namesEqual(_ a: String, _ b: String) -> Bool {
-        let a = a.utf8, b = b.utf8
-        guard a.count == b.count else { return false }
-        return zip(a, b).allSatisfy { lowercased($0) == lowercased($1) }
+        guard a.utf8.count == b.utf8.count else { return false }
+        var a = a, b = b
+        return a.withUTF8 { a in b.withUTF8 { b in a.elementsEqual(b) { lowercased($0) == lowercased($1) } } }
     }
 
     static func lowercased(_ byte: UInt8) -> UInt8 {

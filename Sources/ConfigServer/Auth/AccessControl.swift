@@ -85,9 +85,14 @@ final class AccessControl: Sendable {
 
     /// Byte equality whose time depends only on the lengths, not on where the texts differ.
     static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
-        guard lhs.utf8.count == rhs.utf8.count else { return false }
-        var difference: UInt8 = 0
-        for (left, right) in zip(lhs.utf8, rhs.utf8) { difference |= left ^ right }
-        return difference == 0
+        var lhs = lhs, rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                guard left.count == right.count else { return false }
+                var difference: UInt8 = 0
+                for index in left.indices { difference |= left[index] ^ right[index] }
+                return difference == 0
+            }
+        }
     }
 }

@@ -111,7 +111,10 @@ struct ClientRequest {
     /// Snake_case names in their lowerCamelCase spelling, except where the camelCase member
     /// was sent too (it wins), so each lookup compares one spelling.
     private static func camelCased(_ members: [(name: String, value: JSONValue)]) -> [(name: String, value: JSONValue)] {
-        let isSnake = { (name: String) in name.utf8.contains(UInt8(ascii: "_")) }
+        let isSnake = { (name: String) in
+            var name = name
+            return name.withUTF8 { $0.contains(UInt8(ascii: "_")) }
+        }
         guard members.contains(where: { isSnake($0.name) }) else { return members }
         var result = members.filter { !isSnake($0.name) }
         let sentInCamelCase = result.count
