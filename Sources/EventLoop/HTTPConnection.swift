@@ -35,6 +35,9 @@ final class HTTPConnection: EventSource {
     private(set) var lastProgress: Int64
     /// Edge-triggered epoll: the kernel may still hold unread bytes.
     private var readPending = true
+    /// epoll reported a hang-up or error: read until the end of input, as the FIN that is
+    /// waiting raises no further edge.
+    private var hangUpSeen = false
     private var processing = false
     private var keepAlive = true
     private var isHeadRequest = false
@@ -66,6 +69,7 @@ final class HTTPConnection: EventSource {
             flush()
             if state == .closing, !hasPendingOutput { return }
         }
+        if events & (UInt32(RCS_EPOLLRDHUP) | UInt32(RCS_EPOLLHUP) | UInt32(RCS_EPOLLERR)) != 0 { hangUpSeen = true }
         if events & (UInt32(RCS_EPOLLIN) | UInt32(RCS_EPOLLRDHUP) | UInt32(RCS_EPOLLHUP) | UInt32(RCS_EPOLLERR)) != 0 {
             readPending = true
             readAndProcess()
@@ -85,6 +89,9 @@ final class HTTPConnection: EventSource {
             let count = rcs_recv(fd, server.loop.readBuffer.baseAddress, server.loop.readBuffer.count)
             if count > 0 {
                 lastProgress = server.loop.now
+                // A short read emptied the socket (epoll(7)): bytes arriving later raise a new
+                // edge, so no further read just to see EAGAIN (one system call per request).
+                if count < server.loop.readBuffer.count, !hangUpSeen { readPending = false }
                 // A held stream answers no further request; what a client sends meanwhile is dropped.
                 guard state == .reading else { continue }
                 if !parser.isMidRequest { phaseStarted = server.loop.now }
