@@ -55,6 +55,30 @@ import Testing
         #expect(try client.readResponse().text == "{\"status\":\"ready\"}")
     }
 
+    /// The end of input may arrive with the last request, behind it, or later: every request
+    /// sent before it is answered, then the server closes.
+    @Test(arguments: [false, true])
+    func requestsSentBeforeTheClientsFINAreAnsweredThenTheServerCloses(_ twoRequests: Bool) throws {
+        let client = try server.client()
+        let request = TestClient.format("GET", "/healthz")
+        try client.send(twoRequests ? request + request : request)
+        client.finishSending()
+        for _ in 0..<(twoRequests ? 2 : 1) { #expect(try client.readResponse().status == 200) }
+        #expect(client.isClosedByServer())
+    }
+
+    @Test func aKeepAliveClientIsAnsweredAgainAfterItsSocketWasDrained() throws {
+        // Each request is answered before the next is sent, so every one arrives on an
+        // emptied socket: a read loop that stopped early would leave one unanswered.
+        let client = try server.client()
+        for index in 0..<50 {
+            try client.send(TestClient.format("GET", index % 2 == 0 ? "/healthz" : "/readyz"))
+            #expect(try client.readResponse().status == 200)
+        }
+        client.finishSending()
+        #expect(client.isClosedByServer())
+    }
+
     @Test func headAndExpectContinue() throws {
         let client = try server.client()
         try client.send("HEAD /healthz HTTP/1.1\r\nHost: a\r\n\r\n")

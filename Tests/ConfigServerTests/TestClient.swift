@@ -59,6 +59,11 @@ final class TestClient {
 
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
+    /// Half-closes: the server reads the end of input after what was sent.
+    func finishSending() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
     /// Reads more bytes; false at end of stream.
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
