@@ -1,7 +1,6 @@
 import ConfigCore
 import ConfigStore
 import Foundation
-import Synchronization
 
 /// The published version of one template, ready to serve: parsed, compiled, rendered once.
 final class ActiveTemplate: Sendable {
@@ -14,13 +13,11 @@ final class ActiveTemplate: Sendable {
     let etag: String
     /// Fetch answers by condition-outcome vector: clients that satisfy the same conditions
     /// get the same bytes, so a cache hit skips resolution and encoding.
-    private let fetchAnswers = Mutex<[ConditionOutcomes: FetchAnswer]>([:])
-    private static let maxCachedAnswers = 4096
+    private let fetchAnswers = ResettingCache<ConditionOutcomes, FetchAnswer>(capacity: 4096)
     /// Outcomes of the stable conditions by the client inputs they read (app version,
     /// country...): few distinct values, so most fetches evaluate only their volatile
     /// conditions (percent rules, time).
-    private let stableOutcomes = Mutex<[StableInputs: ConditionOutcomes]>([:])
-    private static let maxCachedStableOutcomes = 4096
+    private let stableOutcomes = ResettingCache<StableInputs, ConditionOutcomes>(capacity: 4096)
 
     init(stored: StoredVersion, projectNumber: String) throws(TemplateValidationError) {
         key = HeadKey(project: stored.project, namespace: stored.namespace)
@@ -39,32 +36,18 @@ final class ActiveTemplate: Sendable {
     /// Every condition's outcome for one client.
     func conditionOutcomes(for context: EvaluationContext) -> ConditionOutcomes {
         guard compiled.hasStableConditions else { return compiled.conditionOutcomes(for: context) }
-        let inputs = compiled.stableInputs(of: context)
-        let stable = stableOutcomes.withLock({ $0[inputs] }) ?? {
-            let computed = compiled.stableOutcomes(for: context)
-            stableOutcomes.withLock { cache in
-                if cache.count >= Self.maxCachedStableOutcomes { cache.removeAll(keepingCapacity: true) }
-                cache[inputs] = computed
-            }
-            return computed
-        }()
-        return compiled.conditionOutcomes(for: context, stable: stable)
+        let stable = stableOutcomes.value(for: compiled.stableInputs(of: context)) { compiled.stableOutcomes(for: context) }
+        return compiled.conditionOutcomes(for: context, stable: stable.value)
     }
 
     /// The answer for `outcomes`, computed once.
     func fetchAnswer(for outcomes: ConditionOutcomes, metrics: ServerMetrics) -> FetchAnswer {
-        if let cached = fetchAnswers.withLock({ $0[outcomes] }) {
-            metrics.recordAnswerCacheHit()
-            return cached
+        let answer = fetchAnswers.value(for: outcomes) {
+            FetchAnswer(entries: compiled.entries(for: outcomes), templateVersion: versionNumber,
+                        projectNumber: projectNumber, namespace: key.namespace)
         }
-        let answer = FetchAnswer(
-            entries: compiled.entries(for: outcomes), templateVersion: versionNumber,
-            projectNumber: projectNumber, namespace: key.namespace)
-        fetchAnswers.withLock { cache in
-            if cache.count >= Self.maxCachedAnswers { cache.removeAll(keepingCapacity: true) }
-            cache[outcomes] = answer
-        }
-        return answer
+        if answer.hit { metrics.recordAnswerCacheHit() }
+        return answer.value
     }
 }
 
