@@ -15,7 +15,7 @@ let tightLimits = HTTPLimits(maxHeaderBytes: 200, maxHeaderCount: 6, maxURILengt
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = Array(UnsafeBufferPointer(start: data, count: size))
-    var random = SplitMix(seed: fnv1a(input))
+    var random = SplitMix64(seed: fnv1a(input))
     for limits in [HTTPLimits(), tightLimits] {
         let whole = Feed.run(input, cuts: [], limits: limits)
         let byteByByte = Feed.run(input, cuts: Array(0..<input.count), limits: limits)
@@ -154,15 +154,3 @@ func fnv1a(_ bytes: [UInt8]) -> UInt64 {
     bytes.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
 }
 
-/// SplitMix64: tiny and deterministic, so a failing input reproduces with the same cuts.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,5 +1,6 @@
 import Testing
 @testable import ConfigClient
+import TestSupport
 
 @Suite struct BackoffTests {
     @Test func nominalDelayDoublesUpToTheCap() {
@@ -16,7 +17,7 @@ import Testing
     func jitterStaysWithinBounds(failures: Int) {
         let backoff = Backoff(initial: 1, maximum: 120, jitter: 0.5)
         let nominal = backoff.nominalDelay(afterFailures: failures)
-        var generator = SeededGenerator(state: UInt64(failures))
+        var generator = SplitMix64(seed: UInt64(failures))
         let samples = (0..<2_000).map { _ in backoff.delay(afterFailures: failures, using: &generator) }
         #expect(samples.allSatisfy { $0 >= nominal * 0.5 && $0 < nominal * 1.5 })
         // Spread over the range, not one fixed factor.
@@ -26,7 +27,7 @@ import Testing
 
     @Test func noJitterGivesTheNominalDelay() {
         let backoff = Backoff(initial: 3, maximum: 10, jitter: 0)
-        var generator = SeededGenerator(state: 1)
+        var generator = SplitMix64(seed: 1)
         #expect(backoff.delay(afterFailures: 2, using: &generator) == 6)
         #expect(backoff.delay(afterFailures: 0, using: &generator) == 0)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ConfigClient
+import TestSupport
 
 @Suite struct InvalidationStreamParserTests {
     static let stream = Array("""
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func randomSplits() throws {
-        var generator = SeededGenerator(state: 7)
+        var generator = SplitMix64(seed: 7)
         for _ in 0..<200 {
             var chunks: [ArraySlice<UInt8>] = []
             var start = 0

@@ -1,11 +1,12 @@
 import Testing
 @testable import ConfigClient
+import TestSupport
 
 @Suite struct RealtimeStateMachineTests {
     typealias Machine = RealtimeStateMachine
 
     private func machine() -> Machine {
-        Machine(backoff: Backoff(initial: 1, maximum: 60, jitter: 0), pollInterval: 30, random: SeededGenerator(state: 1))
+        Machine(backoff: Backoff(initial: 1, maximum: 60, jitter: 0), pollInterval: 30, random: SplitMix64(seed: 1))
     }
 
     /// A machine with an open 200 stream as connection 1.

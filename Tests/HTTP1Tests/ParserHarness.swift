@@ -1,4 +1,5 @@
 import HTTP1
+import TestSupport
 
 /// Feeds a parser the same input in different slicings (whole, byte by byte, random splits)
 /// and checks every slicing yields the same outcome, down to the error's reason.
@@ -49,7 +50,7 @@ enum ParserHarness {
         let whole = run(input, limits: limits, splits: [])
         let byteByByte = run(input, limits: limits, splits: Array(0..<input.count))
         guard whole == byteByByte else { return nil }
-        var generator = SplitMix(seed: UInt64(input.count))
+        var generator = SplitMix64(seed: UInt64(input.count))
         for round in 0..<8 {
             let splits = (0..<4).map { _ in Int(generator.next() % UInt64(max(input.count, 1))) }
             guard run(input, limits: limits, splits: splits, release: round % 2 == 0) == whole else { return nil }
@@ -62,15 +63,3 @@ enum ParserHarness {
     }
 }
 
-/// A tiny deterministic generator so failures reproduce.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
