@@ -72,7 +72,7 @@ struct FieldFacts {
     private mutating func noteConnection(_ value: Bytes) {
         var tokenStart = value.startIndex
         for index in value.startIndex...value.endIndex where index == value.endIndex || value[index] == UInt8(ascii: ",") {
-            let token = Self.trimmed(value[tokenStart..<index])
+            let token = HeadParser.trimmingOWS(value[tokenStart..<index])
             if Self.equalsIgnoringCase(token, "keep-alive") { keepAliveToken = true }
             tokenStart = index + 1
         }
@@ -85,7 +85,7 @@ struct FieldFacts {
         guard contentLengthError == nil else { return }
         var itemStart = value.startIndex
         for index in value.startIndex...value.endIndex where index == value.endIndex || value[index] == UInt8(ascii: ",") {
-            let digits = Self.trimmed(value[itemStart..<index])
+            let digits = HeadParser.trimmingOWS(value[itemStart..<index])
             itemStart = index + 1
             guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0 >= .zero && $0 <= .nine }) else {
                 contentLengthError = .bad("Content-Length is not a valid non-negative integer.")
@@ -112,13 +112,6 @@ struct FieldFacts {
             }
         }
         return valid ? nil : .bad("The Host header is not a valid host.")
-    }
-
-    private static func trimmed(_ bytes: Bytes) -> Bytes {
-        var bytes = bytes
-        while let first = bytes.first, first == .space || first == .tab { bytes = bytes.dropFirst() }
-        while let last = bytes.last, last == .space || last == .tab { bytes = bytes.dropLast() }
-        return bytes
     }
 
     /// ASCII case-insensitive equality with a lowercase literal.

@@ -100,13 +100,19 @@ struct HeadParser {
         guard !name.isEmpty, name.allSatisfy(isTokenByte) else {
             throw .bad("A header name is empty or contains invalid characters (whitespace before ':' is not allowed).")
         }
-        var value = line[line.index(after: colon)...]
-        while let head = value.first, head == .space || head == .tab { value = value.dropFirst() }
-        while let last = value.last, last == .space || last == .tab { value = value.dropLast() }
+        let value = trimmingOWS(line[line.index(after: colon)...])
         guard value.allSatisfy({ $0 == .tab || ($0 >= .space && $0 != 0x7F) }) else {
             throw .bad("Header '\(String(decoding: name, as: UTF8.self))' contains control characters.")
         }
         return (name, value)
+    }
+
+    /// Without leading and trailing spaces and tabs (OWS, RFC 9110 §5.6.3).
+    static func trimmingOWS<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) -> Bytes where Bytes.SubSequence == Bytes {
+        var bytes = bytes
+        while let first = bytes.first, first == .space || first == .tab { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == .space || last == .tab { bytes = bytes.dropLast() }
+        return bytes
     }
 
     static func isTokenByte(_ byte: UInt8) -> Bool {

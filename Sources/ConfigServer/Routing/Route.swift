@@ -80,24 +80,28 @@ enum Route: Equatable {
 }
 
 /// The `/`-separated segments of a path as byte ranges (empty segments kept; the leading `/`
-/// makes segment 0 empty).
+/// makes segment 0 empty). At most 8 are kept, inline: no route has more than 7, and this
+/// runs for every request.
 private struct PathSegments {
     let bytes: UnsafeBufferPointer<UInt8>
-    private(set) var ranges: [Range<Int>] = []
+    private var ranges = InlineArray<8, Range<Int>>(repeating: 0..<0)
+    private(set) var count = 0
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        ranges.reserveCapacity(8)
         var start = 0
         for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
-            ranges.append(start..<index)
+            append(start..<index)
             start = index + 1
-            if ranges.count > 7 { return }
+            if count == ranges.count { return }
         }
-        ranges.append(start..<bytes.count)
+        append(start..<bytes.count)
     }
 
-    var count: Int { ranges.count }
+    private mutating func append(_ range: Range<Int>) {
+        ranges[count] = range
+        count += 1
+    }
 
     func `is`(_ index: Int, _ literal: StaticString) -> Bool {
         let segment = UnsafeBufferPointer(rebasing: bytes[ranges[index]])
