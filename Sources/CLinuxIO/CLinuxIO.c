@@ -169,6 +169,8 @@ ssize_t rcs_send(int fd, const void *buf, size_t len) {
 }
 
 ssize_t rcs_send2(int fd, const void *first, size_t first_len, const void *second, size_t second_len) {
+    /* send(2) when there is one part: no msghdr or iovec to import (stream chunks, heads). */
+    if (second_len == 0) return send(fd, first, first_len, MSG_NOSIGNAL | MSG_DONTWAIT);
     struct iovec parts[2] = {
         { .iov_base = (void *)first, .iov_len = first_len },
         { .iov_base = (void *)second, .iov_len = second_len },

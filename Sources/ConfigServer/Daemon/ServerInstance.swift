@@ -1,7 +1,7 @@
 import CLinuxIO
 import ConfigStore
 import EventLoop
-public import Foundation
+import Foundation
 import HTTP1
 public import Logging
 

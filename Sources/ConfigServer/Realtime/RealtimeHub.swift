@@ -6,20 +6,13 @@ import Logging
 
 /// The held real-time streams of one worker (spec §4).
 ///
-/// Loop thread only, except ``announce(_:version:)``. A held stream costs an entry in two
-/// tables and one slot in a timing wheel that the loop's 1 Hz tick walks: no thread, timer or
-/// buffer per connection. Heartbeats resend the current version (iOS cannot take an empty
+/// Loop thread only, except ``announce(_:version:)``. A held stream costs an entry in
+/// ``HeldStreams`` and one slot in a timing wheel that the loop's 1 Hz tick walks: no thread,
+/// timer or buffer per connection. Heartbeats resend the current version (iOS cannot take an empty
 /// chunk, and a present version never triggers a fetch); streams end cleanly before their
 /// lifetime (under iOS's 330 s timeout), spread by jitter.
 final class RealtimeHub: @unchecked Sendable {
     // @unchecked: all mutable state is confined to `loop`'s thread.
-    struct Subscriber {
-        let key: HeadKey
-        var lastKnown: Int64
-        let expires: Int64
-        let bucket: Int
-    }
-
     let settings: RealtimeSettings
     let loop: EventLoop
     let templates: TemplateRegistry
@@ -27,8 +20,7 @@ final class RealtimeHub: @unchecked Sendable {
     let peers: PeerChannel?
     let metrics: ServerMetrics
     let logger: Logger
-    private var subscribers: [ResponseStream: Subscriber] = [:]
-    private var byKey: [HeadKey: Set<ResponseStream>] = [:]
+    private var held = HeldStreams<ResponseStream>()
     /// Due second → streams to visit then (heartbeat or end of life).
     private var wheel: [Int64: [ResponseStream]] = [:]
     private var lastSweep: Int64
@@ -49,7 +41,7 @@ final class RealtimeHub: @unchecked Sendable {
         self.lastSweep = loop.now
     }
 
-    var heldCount: Int { subscribers.count }
+    var heldCount: Int { held.count }
 
     /// Starts the tick work; call once before the loop runs.
     func start() {
@@ -81,23 +73,20 @@ final class RealtimeHub: @unchecked Sendable {
         }
         opened = stream
         let lifetime = Int64(settings.maxLifetimeSeconds) - Int64.random(in: 0...Int64(max(0, settings.lifetimeJitterSeconds)))
-        let subscriber = Subscriber(key: key, lastKnown: lastKnown, expires: loop.now + max(lifetime, 5), bucket: bucket)
-        subscribers[stream] = subscriber
-        byKey[key, default: []].insert(stream)
+        let expires = loop.now + max(lifetime, 5)
+        held.insert(stream, key: key, lastKnown: lastKnown, expires: expires, bucket: bucket)
         metrics.setHeld(heldCount)
         adoption.held(version: lastKnown, delta: 1, key: key)
         if current > lastKnown {
             send(stream, version: current)
         }
-        scheduleVisit(stream, subscriber)
+        scheduleVisit(stream, expires: expires)
     }
 
     private func closed(_ stream: ResponseStream) {
-        guard let subscriber = subscribers.removeValue(forKey: stream) else { return }
-        byKey[subscriber.key]?.remove(stream)
-        if byKey[subscriber.key]?.isEmpty == true { byKey[subscriber.key] = nil }
-        admission.release(bucket: subscriber.bucket)
-        adoption.held(version: subscriber.lastKnown, delta: -1, key: subscriber.key)
+        guard let (entry, lastKnown) = held.remove(stream) else { return }
+        admission.release(bucket: entry.bucket)
+        adoption.held(version: lastKnown, delta: -1, key: entry.key)
         metrics.setHeld(heldCount)
     }
 
@@ -112,40 +101,34 @@ final class RealtimeHub: @unchecked Sendable {
 
     /// Sends `version` to every held stream of `key` that has an older one.
     func notify(_ key: HeadKey, version: Int64) {
-        guard let streams = byKey[key] else { return }
         if settings.notificationsPerSecond > 0 {
-            for stream in streams where (subscribers[stream]?.lastKnown ?? version) < version {
+            for stream in held.streams(of: key, olderThan: version) {
                 pending.append((stream, version))
             }
             drainPending()
             return
         }
-        // The hot loop of a publish: one framed message for all, one table probe and one
-        // send per stream; adoption and metrics are updated once at the end.
+        // The hot loop of a publish: the table is brought up to date in one pass over packed
+        // arrays, then one pre-framed message is sent to each stream in a loop that does
+        // nothing else, so the sends run back to back.
+        let (streams, from) = held.advance(key, to: version)
+        for (old, count) in from {
+            adoption.held(version: old, delta: -count, key: key)
+        }
+        adoption.held(version: version, delta: streams.count, key: key)
+        metrics.recordInvalidations(streams.count)
         let chunk = invalidation(version)
-        var moved: [Int64: Int] = [:]
         for stream in streams {
-            guard let index = subscribers.index(forKey: stream), subscribers.values[index].lastKnown < version else { continue }
-            moved[subscribers.values[index].lastKnown, default: 0] += 1
-            subscribers.values[index].lastKnown = version
             stream.write(chunk)
         }
-        var total = 0
-        for (old, count) in moved {
-            adoption.held(version: old, delta: -count, key: key)
-            total += count
-        }
-        adoption.held(version: version, delta: total, key: key)
-        metrics.recordInvalidations(total)
     }
 
     private func send(_ stream: ResponseStream, version: Int64) {
-        guard var subscriber = subscribers[stream] else { return }
-        if subscriber.lastKnown != version {
-            adoption.held(version: subscriber.lastKnown, delta: -1, key: subscriber.key)
-            adoption.held(version: version, delta: 1, key: subscriber.key)
-            subscriber.lastKnown = version
-            subscribers[stream] = subscriber
+        guard let (entry, lastKnown) = held.entry(stream) else { return }
+        if lastKnown != version {
+            adoption.held(version: lastKnown, delta: -1, key: entry.key)
+            adoption.held(version: version, delta: 1, key: entry.key)
+            held.setLastKnown(stream, to: version)
         }
         metrics.recordInvalidations(1)
         stream.write(invalidation(version))
@@ -163,7 +146,7 @@ final class RealtimeHub: @unchecked Sendable {
         var budget = settings.notificationsPerSecond
         while budget > 0, !pending.isEmpty {
             let (stream, version) = pending.removeFirst()
-            if let subscriber = subscribers[stream], subscriber.lastKnown < version {
+            if let (_, lastKnown) = held.entry(stream), lastKnown < version {
                 send(stream, version: version)
                 budget -= 1
             }
@@ -172,8 +155,8 @@ final class RealtimeHub: @unchecked Sendable {
 
     // MARK: Heartbeats, lifetimes, shutdown
 
-    private func scheduleVisit(_ stream: ResponseStream, _ subscriber: Subscriber) {
-        let due = min(loop.now + Int64(settings.heartbeatSeconds), subscriber.expires)
+    private func scheduleVisit(_ stream: ResponseStream, expires: Int64) {
+        let due = min(loop.now + Int64(settings.heartbeatSeconds), expires)
         wheel[due, default: []].append(stream)
     }
 
@@ -190,19 +173,19 @@ final class RealtimeHub: @unchecked Sendable {
     }
 
     private func visit(_ stream: ResponseStream, now: Int64) {
-        guard let subscriber = subscribers[stream] else { return }
-        if now >= subscriber.expires {
+        guard let (entry, lastKnown) = held.entry(stream) else { return }
+        if now >= entry.expires {
             stream.finish()
             return
         }
-        stream.write(invalidation(max(subscriber.lastKnown, templates.currentVersion(subscriber.key))))
-        if let current = subscribers[stream] { scheduleVisit(stream, current) }
+        stream.write(invalidation(max(lastKnown, templates.currentVersion(entry.key))))
+        if held.entry(stream) != nil { scheduleVisit(stream, expires: entry.expires) }
     }
 
     /// At shutdown every held client is told to come back later (jittered) and closed.
     func sayGoodbye() {
-        for (stream, subscriber) in subscribers {
-            let version = max(subscriber.lastKnown, templates.currentVersion(subscriber.key))
+        for (stream, key, lastKnown) in held.all {
+            let version = max(lastKnown, templates.currentVersion(key))
             stream.write(chunk: Self.message(version: version, retryAfter: jitteredRetry()))
             stream.finish()
         }

@@ -1,0 +1,118 @@
+import ConfigStore
+
+/// The held streams of one worker, kept in two shapes: a table by stream for opening, closing
+/// and visits, and per project packed arrays that a publish walks in order. A publish to 100k
+/// streams then costs a linear scan of two arrays rather than a hash probe per stream, and
+/// leaves the core to the sends themselves.
+///
+/// Generic over the stream type so that it can be tested without sockets.
+struct HeldStreams<Stream: Hashable> {
+    /// What the table knows of a held stream.
+    struct Entry {
+        let key: HeadKey
+        /// Loop second at which the stream is ended (its lifetime).
+        let expires: Int64
+        /// The admission bucket to release when the stream closes.
+        let bucket: Int
+        /// Position in its group's arrays.
+        fileprivate(set) var slot: Int
+    }
+
+    /// One project's streams and the version each knows, index for index.
+    private struct Group {
+        var streams: [Stream] = []
+        var lastKnown: [Int64] = []
+
+        mutating func append(_ stream: Stream, lastKnown version: Int64) {
+            streams.append(stream)
+            lastKnown.append(version)
+        }
+
+        /// Removes the stream at `slot`; the last one fills the hole, so the arrays stay
+        /// packed. Returns the removed stream's version and the stream that moved, if any.
+        mutating func remove(at slot: Int) -> (lastKnown: Int64, moved: Stream?) {
+            let version = lastKnown[slot]
+            let last = streams.count - 1
+            var moved: Stream?
+            if slot != last {
+                moved = streams[last]
+                streams[slot] = streams[last]
+                lastKnown[slot] = lastKnown[last]
+            }
+            streams.removeLast()
+            lastKnown.removeLast()
+            return (version, moved)
+        }
+
+        mutating func advance(to version: Int64) -> (streams: [Stream], from: [Int64: Int]) {
+            var advanced: [Stream] = []
+            advanced.reserveCapacity(streams.count)
+            var from: [Int64: Int] = [:]
+            // Streams mostly know the same version: runs are counted, not each stream.
+            var run: (version: Int64, count: Int) = (0, 0)
+            for slot in streams.indices where lastKnown[slot] < version {
+                if lastKnown[slot] != run.version {
+                    if run.count > 0 { from[run.version, default: 0] += run.count }
+                    run = (lastKnown[slot], 0)
+                }
+                run.count += 1
+                lastKnown[slot] = version
+                advanced.append(streams[slot])
+            }
+            if run.count > 0 { from[run.version, default: 0] += run.count }
+            return (advanced, from)
+        }
+    }
+
+    private var entries: [Stream: Entry] = [:]
+    private var groups: [HeadKey: Group] = [:]
+
+    var count: Int { entries.count }
+
+    mutating func insert(_ stream: Stream, key: HeadKey, lastKnown: Int64, expires: Int64, bucket: Int) {
+        precondition(entries[stream] == nil, "a stream is held once")
+        entries[stream] = Entry(key: key, expires: expires, bucket: bucket, slot: groups[key]?.streams.count ?? 0)
+        groups[key, default: Group()].append(stream, lastKnown: lastKnown)
+    }
+
+    /// Forgets `stream`, returning what it held; nil when it was not held.
+    @discardableResult
+    mutating func remove(_ stream: Stream) -> (entry: Entry, lastKnown: Int64)? {
+        guard let entry = entries.removeValue(forKey: stream) else { return nil }
+        let (lastKnown, moved) = groups[entry.key]!.remove(at: entry.slot)
+        if let moved { entries[moved]!.slot = entry.slot }
+        if groups[entry.key]!.streams.isEmpty { groups[entry.key] = nil }
+        return (entry, lastKnown)
+    }
+
+    func entry(_ stream: Stream) -> (entry: Entry, lastKnown: Int64)? {
+        guard let entry = entries[stream] else { return nil }
+        return (entry, groups[entry.key]!.lastKnown[entry.slot])
+    }
+
+    /// Records that `stream` now knows `version`.
+    mutating func setLastKnown(_ stream: Stream, to version: Int64) {
+        guard let entry = entries[stream] else { return }
+        groups[entry.key]!.lastKnown[entry.slot] = version
+    }
+
+    /// Moves every stream of `key` that knows an older version than `version` to it. Returns
+    /// those streams, for the caller to write to once the table is consistent (a write may
+    /// close a stream and so change the table), and how many came from each older version.
+    mutating func advance(_ key: HeadKey, to version: Int64) -> (streams: [Stream], from: [Int64: Int]) {
+        groups[key]?.advance(to: version) ?? ([], [:])
+    }
+
+    /// The streams of `key` that know an older version than `version`.
+    func streams(of key: HeadKey, olderThan version: Int64) -> [Stream] {
+        guard let group = groups[key] else { return [] }
+        return group.streams.indices.filter { group.lastKnown[$0] < version }.map { group.streams[$0] }
+    }
+
+    /// Every held stream with its project and the version it knows.
+    var all: [(stream: Stream, key: HeadKey, lastKnown: Int64)] {
+        groups.flatMap { key, group in
+            zip(group.streams, group.lastKnown).map { (stream: $0, key: key, lastKnown: $1) }
+        }
+    }
+}

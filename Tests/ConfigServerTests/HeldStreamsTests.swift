@@ -1,0 +1,89 @@
+@testable import ConfigServer
+import ConfigStore
+import Testing
+import TestSupport
+
+@Suite struct HeldStreamsTests {
+    let app = HeadKey(project: "app", namespace: "firebase")
+    let other = HeadKey(project: "other", namespace: "firebase")
+
+    /// Every stream's version as the table reports it, for whole-table comparisons.
+    func versions(_ held: HeldStreams<Int>) -> [Int: Int64] {
+        Dictionary(uniqueKeysWithValues: held.all.map { ($0.stream, $0.lastKnown) })
+    }
+
+    @Test func removalKeepsTheOthersFindable() {
+        var held = HeldStreams<Int>()
+        for stream in 0..<6 {
+            held.insert(stream, key: app, lastKnown: Int64(stream), expires: 100 + Int64(stream), bucket: stream)
+        }
+        // Removing from the front, the middle and the end moves the last stream into each hole.
+        #expect(held.remove(0)?.lastKnown == 0)
+        #expect(held.remove(3)?.lastKnown == 3)
+        #expect(held.remove(4)?.lastKnown == 4)
+        #expect(held.remove(4) == nil)
+        #expect(held.count == 3)
+        #expect(versions(held) == [1: 1, 2: 2, 5: 5])
+        for stream in [1, 2, 5] {
+            let found = held.entry(stream)
+            #expect(found?.lastKnown == Int64(stream))
+            #expect(found?.entry.bucket == stream && found?.entry.expires == 100 + Int64(stream))
+        }
+        held.setLastKnown(5, to: 9)
+        #expect(held.entry(5)?.lastKnown == 9)
+        #expect(held.streams(of: app, olderThan: 3).sorted() == [1, 2])
+    }
+
+    @Test func advanceMovesOnlyOlderStreamsOfTheKey() {
+        var held = HeldStreams<Int>()
+        for stream in 0..<10 {
+            held.insert(stream, key: app, lastKnown: stream < 4 ? 1 : stream < 7 ? 2 : 5, expires: 0, bucket: 0)
+        }
+        held.insert(100, key: other, lastKnown: 1, expires: 0, bucket: 0)
+        let (streams, from) = held.advance(app, to: 5)
+        #expect(streams.sorted() == Array(0..<7))
+        #expect(from == [1: 4, 2: 3])
+        #expect(held.streams(of: app, olderThan: 5).isEmpty)
+        #expect(held.entry(100)?.lastKnown == 1)
+        // A second announcement of the same version moves nobody.
+        #expect(held.advance(app, to: 5).streams.isEmpty)
+        #expect(held.advance(HeadKey(project: "none", namespace: "firebase"), to: 9).streams.isEmpty)
+    }
+
+    @Test func emptiedProjectsAreForgottenAndCanComeBack() {
+        var held = HeldStreams<Int>()
+        held.insert(1, key: app, lastKnown: 3, expires: 0, bucket: 0)
+        held.remove(1)
+        #expect(held.count == 0 && held.all.isEmpty)
+        held.insert(1, key: app, lastKnown: 4, expires: 0, bucket: 0)
+        #expect(held.advance(app, to: 5).from == [4: 1])
+    }
+
+    @Test func matchesAPlainTableUnderRandomOperations() {
+        // The packed arrays against a dictionary model, over inserts, removals and advances.
+        var rng = SplitMix64(seed: 0x5EED)
+        var held = HeldStreams<Int>()
+        var model: [Int: (key: HeadKey, version: Int64)] = [:]
+        for step in 0..<5_000 {
+            let stream = Int.random(in: 0..<200, using: &rng)
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0..<5 where model[stream] == nil:
+                let key = Bool.random(using: &rng) ? app : other
+                let version = Int64.random(in: 1...4, using: &rng)
+                held.insert(stream, key: key, lastKnown: version, expires: 0, bucket: 0)
+                model[stream] = (key, version)
+            case 0..<8:
+                #expect(held.remove(stream)?.lastKnown == model.removeValue(forKey: stream)?.version)
+            default:
+                let key = Bool.random(using: &rng) ? app : other
+                let version = Int64(step % 5 + 1)
+                let expected = model.filter { $0.value.key == key && $0.value.version < version }
+                let (streams, _) = held.advance(key, to: version)
+                #expect(Set(streams) == Set(expected.keys))
+                for stream in expected.keys { model[stream]!.version = version }
+            }
+            #expect(held.count == model.count)
+        }
+        #expect(versions(held) == model.mapValues(\.version))
+    }
+}
