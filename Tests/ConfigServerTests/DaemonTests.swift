@@ -73,7 +73,14 @@ import Testing
             let chunk = try #require(try stream.readChunk())
             #expect(String(decoding: chunk, as: UTF8.self) == "{\"latestTemplateVersionNumber\": \"2\"}\n")
         }
+        // SIGTERM: every held client is told to come back later, then its stream ends cleanly.
         daemon.kill(SIGTERM)
+        for stream in streams {
+            let goodbye = String(decoding: try #require(try stream.readChunk()), as: UTF8.self)
+            #expect(goodbye.hasPrefix("{\"latestTemplateVersionNumber\": \"2\", \"retryIntervalSeconds\": "))
+            #expect(try stream.readChunk() == nil)
+            #expect(stream.isClosedByServer())
+        }
         #expect(daemon.waitForExit() == 0)
     }
 

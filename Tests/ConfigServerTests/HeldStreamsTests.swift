@@ -60,29 +60,40 @@ import TestSupport
     }
 
     @Test func matchesAPlainTableUnderRandomOperations() {
-        // The packed arrays against a dictionary model, over inserts, removals and advances.
+        // The packed arrays against a dictionary model, over inserts, removals, single updates
+        // and advances; every stream's entry is checked after every step.
         var rng = SplitMix64(seed: 0x5EED)
         var held = HeldStreams<Int>()
         var model: [Int: (key: HeadKey, version: Int64)] = [:]
-        for step in 0..<5_000 {
-            let stream = Int.random(in: 0..<200, using: &rng)
+        for step in 0..<3_000 {
+            let stream = Int.random(in: 0..<100, using: &rng)
             switch Int.random(in: 0..<10, using: &rng) {
-            case 0..<5 where model[stream] == nil:
+            case 0..<4 where model[stream] == nil:
                 let key = Bool.random(using: &rng) ? app : other
                 let version = Int64.random(in: 1...4, using: &rng)
-                held.insert(stream, key: key, lastKnown: version, expires: 0, bucket: 0)
+                held.insert(stream, key: key, lastKnown: version, expires: Int64(stream) * 10, bucket: stream)
                 model[stream] = (key, version)
-            case 0..<8:
+            case 0..<6:
                 #expect(held.remove(stream)?.lastKnown == model.removeValue(forKey: stream)?.version)
+            case 6 where model[stream] != nil:
+                let version = Int64.random(in: 1...6, using: &rng)
+                held.setLastKnown(stream, to: version)
+                model[stream]!.version = version
             default:
                 let key = Bool.random(using: &rng) ? app : other
-                let version = Int64(step % 5 + 1)
+                let version = Int64(step % 6 + 1)
                 let expected = model.filter { $0.value.key == key && $0.value.version < version }
-                let (streams, _) = held.advance(key, to: version)
-                #expect(Set(streams) == Set(expected.keys))
+                let (streams, from) = held.advance(key, to: version)
+                #expect(Set(streams) == Set(expected.keys) && streams.count == expected.count)
+                #expect(from == Dictionary(expected.map { ($0.value.version, 1) }, uniquingKeysWith: +))
                 for stream in expected.keys { model[stream]!.version = version }
             }
             #expect(held.count == model.count)
+            for (stream, expected) in model {
+                let found = held.entry(stream)
+                #expect(found?.lastKnown == expected.version && found?.entry.key == expected.key)
+                #expect(found?.entry.bucket == stream && found?.entry.expires == Int64(stream) * 10)
+            }
         }
         #expect(versions(held) == model.mapValues(\.version))
     }

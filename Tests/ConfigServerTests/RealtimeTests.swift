@@ -9,12 +9,16 @@ import Testing
         server = try TestServer { $0.realtime.maxConnections = 2; $0.realtime.retryIntervalSeconds = 60 }
     }
 
+    func streamRequest(lastKnown: String, project: String = "424242") -> [UInt8] {
+        TestClient.format("POST", "/v1/projects/\(project)/namespaces/firebase:streamFetchInvalidations",
+                          headers: [("X-Goog-Api-Key", TestServer.apiKey)],
+                          body: Array("{\"project\":\"\(project)\",\"namespace\":\"firebase\",\"lastKnownVersionNumber\":\"\(lastKnown)\"}".utf8))
+    }
+
     /// Opens a stream and returns the client after reading the response head.
     func open(lastKnown: String, project: String = "424242") throws -> (TestClient, TestResponse) {
         let client = try server.client()
-        try client.send(TestClient.format("POST", "/v1/projects/\(project)/namespaces/firebase:streamFetchInvalidations",
-                                          headers: [("X-Goog-Api-Key", TestServer.apiKey)],
-                                          body: Array("{\"project\":\"\(project)\",\"namespace\":\"firebase\",\"lastKnownVersionNumber\":\"\(lastKnown)\"}".utf8)))
+        try client.send(streamRequest(lastKnown: lastKnown, project: project))
         return (client, try client.readHead())
     }
 
@@ -74,6 +78,28 @@ import Testing
             held = try heldGauge()
         }
         #expect(held == 0)
+        let (first, _) = try open(lastKnown: "\(version)")
+        let (second, _) = try open(lastKnown: "\(version)")
+        let next = try server.publish(Templates.single("b"))
+        #expect(try message(first) == "{\"latestTemplateVersionNumber\": \"\(next)\"}\n")
+        #expect(try message(second) == "{\"latestTemplateVersionNumber\": \"\(next)\"}\n")
+    }
+
+    @Test func clientsThatResetAtOnceLeaveNoPlaceBehind() throws {
+        let version = try server.publish(Templates.single("a"))
+        // Each client resets right after its request, often before the server has written the
+        // response head; a stream whose head could not be written must not keep its place.
+        for _ in 0..<40 {
+            let client = try server.client()
+            client.resetOnClose()
+            try client.send(streamRequest(lastKnown: "\(version)"))
+        }
+        var held = -1
+        for _ in 0..<500 where held != 0 {
+            held = try heldGauge()
+        }
+        #expect(held == 0)
+        // Both places of the cap are free again: two held clients hear of the next publish.
         let (first, _) = try open(lastKnown: "\(version)")
         let (second, _) = try open(lastKnown: "\(version)")
         let next = try server.publish(Templates.single("b"))

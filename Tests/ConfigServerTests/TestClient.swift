@@ -59,6 +59,12 @@ final class TestClient {
 
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
+    /// Makes the close in `deinit` abortive: the server sees a reset (RST), not an end of input.
+    func resetOnClose() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
+
     /// Half-closes: the server reads the end of input after what was sent.
     func finishSending() {
         shutdown(fd, Int32(SHUT_WR))

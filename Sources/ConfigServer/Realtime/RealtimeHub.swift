@@ -67,11 +67,13 @@ final class RealtimeHub: @unchecked Sendable {
             guard let self, let opened else { return }
             self.closed(opened)
         }
-        guard let stream else {
+        opened = stream
+        guard let stream, stream.isOpen else {
+            // Gone before (or while) its head was written: its close ran before there was a
+            // held stream to forget, so the place is given back here.
             admission.release(bucket: bucket)
             return
         }
-        opened = stream
         let lifetime = Int64(settings.maxLifetimeSeconds) - Int64.random(in: 0...Int64(max(0, settings.lifetimeJitterSeconds)))
         let expires = loop.now + max(lifetime, 5)
         held.insert(stream, key: key, lastKnown: lastKnown, expires: expires, bucket: bucket)
@@ -112,6 +114,7 @@ final class RealtimeHub: @unchecked Sendable {
         // arrays, then one pre-framed message is sent to each stream in a loop that does
         // nothing else, so the sends run back to back.
         let (streams, from) = held.advance(key, to: version)
+        guard !streams.isEmpty else { return }
         for (old, count) in from {
             adoption.held(version: old, delta: -count, key: key)
         }
@@ -144,13 +147,17 @@ final class RealtimeHub: @unchecked Sendable {
 
     private func drainPending() {
         var budget = settings.notificationsPerSecond
-        while budget > 0, !pending.isEmpty {
-            let (stream, version) = pending.removeFirst()
+        var taken = 0
+        while budget > 0, taken < pending.count {
+            let (stream, version) = pending[taken]
+            taken += 1
             if let (_, lastKnown) = held.entry(stream), lastKnown < version {
                 send(stream, version: version)
                 budget -= 1
             }
         }
+        // One move of the rest per tick, not one per stream sent.
+        pending.removeFirst(taken)
     }
 
     // MARK: Heartbeats, lifetimes, shutdown
@@ -174,6 +181,11 @@ final class RealtimeHub: @unchecked Sendable {
 
     private func visit(_ stream: ResponseStream, now: Int64) {
         guard let (entry, lastKnown) = held.entry(stream) else { return }
+        guard stream.isOpen else {
+            // Its close was never reported; forget it rather than keep its place for good.
+            closed(stream)
+            return
+        }
         if now >= entry.expires {
             stream.finish()
             return
