@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Everything the daemon can be told, from the config file, then environment, then flags.
 ///
