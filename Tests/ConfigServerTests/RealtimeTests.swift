@@ -9,16 +9,10 @@ import Testing
         server = try TestServer { $0.realtime.maxConnections = 2; $0.realtime.retryIntervalSeconds = 60 }
     }
 
-    func streamRequest(lastKnown: String, project: String = "424242") -> [UInt8] {
-        TestClient.format("POST", "/v1/projects/\(project)/namespaces/firebase:streamFetchInvalidations",
-                          headers: [("X-Goog-Api-Key", TestServer.apiKey)],
-                          body: Array("{\"project\":\"\(project)\",\"namespace\":\"firebase\",\"lastKnownVersionNumber\":\"\(lastKnown)\"}".utf8))
-    }
-
     /// Opens a stream and returns the client after reading the response head.
     func open(lastKnown: String, project: String = "424242") throws -> (TestClient, TestResponse) {
         let client = try server.client()
-        try client.send(streamRequest(lastKnown: lastKnown, project: project))
+        try client.send(TestServer.streamRequest(lastKnown: lastKnown, project: project))
         return (client, try client.readHead())
     }
 
@@ -83,7 +77,7 @@ import Testing
         for _ in 0..<40 {
             let client = try server.client()
             client.resetOnClose()
-            try client.send(streamRequest(lastKnown: "\(version)"))
+            try client.send(TestServer.streamRequest(lastKnown: "\(version)"))
         }
         try expectEveryPlaceFree(lastKnown: version)
     }
@@ -93,7 +87,7 @@ import Testing
     func expectEveryPlaceFree(lastKnown version: Int) throws {
         var held = -1
         for _ in 0..<500 where held != 0 {
-            held = try heldGauge()
+            held = try server.heldGauge()
         }
         #expect(held == 0)
         let (first, _) = try open(lastKnown: "\(version)")
@@ -101,12 +95,6 @@ import Testing
         let next = try server.publish(Templates.single("b"))
         #expect(try message(first) == "{\"latestTemplateVersionNumber\": \"\(next)\"}\n")
         #expect(try message(second) == "{\"latestTemplateVersionNumber\": \"\(next)\"}\n")
-    }
-
-    func heldGauge() throws -> Int {
-        let line = try server.admin("GET", "/metrics").text.split(separator: "\n")
-            .first { $0.hasPrefix("rcs_realtime_held_connections{") }
-        return Int(line?.split(separator: " ").last ?? "") ?? -1
     }
 
     func currentVersion() throws -> String {

@@ -6,9 +6,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct RealtimeTimingTests {
     func open(_ server: TestServer, lastKnown: Int) throws -> TestClient {
         let client = try server.client()
-        try client.send(TestClient.format("POST", "/v1/projects/424242/namespaces/firebase:streamFetchInvalidations",
-                                          headers: [("X-Goog-Api-Key", TestServer.apiKey)],
-                                          body: Array("{\"lastKnownVersionNumber\":\"\(lastKnown)\"}".utf8)))
+        try client.send(TestServer.streamRequest(lastKnown: "\(lastKnown)"))
         #expect(try client.readHead().status == 200)
         return client
     }

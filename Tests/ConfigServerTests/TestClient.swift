@@ -32,14 +32,36 @@ final class TestClient {
     let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: Int, timeoutSeconds: Int = 10) throws {
-        fd = rcs_connect_tcp("127.0.0.1", Int32(port))
+    /// - Parameter tinyReceiveBuffer: Have the kernel keep as little unread input as it allows
+    ///   (set before connecting, so the advertised window is small too): a client that stops
+    ///   reading then fills its connection after a few kilobytes.
+    init(port: Int, timeoutSeconds: Int = 10, tinyReceiveBuffer: Bool = false) throws {
+        fd = tinyReceiveBuffer ? Self.connectWithTinyReceiveBuffer(port: port) : rcs_connect_tcp("127.0.0.1", Int32(port))
         guard fd >= 0 else { throw TestFailure("connect failed: errno \(errno)") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit { close(fd) }
+
+    private static func connectWithTinyReceiveBuffer(port: Int) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return -1 }
+        var size: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return -1
+        }
+        return fd
+    }
 
     static func format(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []) -> [UInt8] {
         var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"

@@ -42,6 +42,20 @@ final class TestServer {
         try request(method, target, headers: [("Authorization", "Bearer \(Self.adminToken)")] + headers, body: body)
     }
 
+    /// The real-time request of a client that knows `lastKnown` (project `424242`, the demo).
+    static func streamRequest(lastKnown: String, project: String = "424242") -> [UInt8] {
+        TestClient.format("POST", "/v1/projects/\(project)/namespaces/firebase:streamFetchInvalidations",
+                          headers: [("X-Goog-Api-Key", apiKey)],
+                          body: Array("{\"project\":\"\(project)\",\"namespace\":\"firebase\",\"lastKnownVersionNumber\":\"\(lastKnown)\"}".utf8))
+    }
+
+    /// The held-streams gauge of the metrics endpoint.
+    func heldGauge() throws -> Int {
+        let line = try admin("GET", "/metrics").text.split(separator: "\n")
+            .first { $0.hasPrefix("rcs_realtime_held_connections{") }
+        return Int(line?.split(separator: " ").last ?? "") ?? -1
+    }
+
     /// Publishes `template` (force) and returns the new version number.
     @discardableResult
     func publish(_ template: String, project: String = "demo", namespace: String? = nil) throws -> Int {

@@ -103,6 +103,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         guard realtime.maxLifetimeSeconds > 0, realtime.maxLifetimeSeconds <= 320 else {
             throw ConfigurationError("realtime.maxLifetimeSeconds must be 1...320 (iOS gives up at 330 s)")
         }
+        guard http.maxStreamBacklogBytes > 0 else { throw ConfigurationError("http.maxStreamBacklogBytes must be positive") }
         guard realtime.heartbeatSeconds > 0 else { throw ConfigurationError("realtime.heartbeatSeconds must be positive") }
     }
 

@@ -8,6 +8,9 @@ public struct HTTPSettings: Sendable, Codable, Equatable {
     public var bodyTimeout = 30
     public var idleTimeout = 75
     public var writeTimeout = 30
+    /// Bytes a held stream may have waiting for a client that stopped reading; beyond it the
+    /// stream is closed, so a stalled client neither holds memory nor delays the others.
+    public var maxStreamBacklogBytes = 64 * 1024
     /// Open connections per worker (held streams included); beyond it new ones get a 503.
     public var maxConnectionsPerWorker = 19_000
     public var shutdownGracePeriod = 10

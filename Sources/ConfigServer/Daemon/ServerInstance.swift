@@ -76,7 +76,8 @@ public final class ServerInstance: Sendable {
                                maxURILength: settings.maxURILength, maxBodyBytes: settings.maxBodyBytes),
             headerTimeout: Int64(settings.headerTimeout), bodyTimeout: Int64(settings.bodyTimeout),
             idleTimeout: Int64(settings.idleTimeout), writeTimeout: Int64(settings.writeTimeout),
-            maxConnections: settings.maxConnectionsPerWorker, shutdownGracePeriod: Int64(settings.shutdownGracePeriod),
+            maxConnections: settings.maxConnectionsPerWorker, streamOutputCap: settings.maxStreamBacklogBytes,
+            shutdownGracePeriod: Int64(settings.shutdownGracePeriod),
             accessLog: settings.accessLog, trustedProxies: Set(trustedProxies))
     }
 }

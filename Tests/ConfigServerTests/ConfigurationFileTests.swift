@@ -1,0 +1,53 @@
+import ConfigServer
+import Foundation
+import Testing
+
+@Suite struct ConfigurationFileTests {
+    /// Writes `json` to a fresh file and loads it.
+    func load(_ json: String) throws -> ServerConfiguration {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rcs-config-\(UUID().uuidString).json").path
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try ServerConfiguration.load(from: path)
+    }
+
+    func error(_ body: () throws -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func theShippedConfigLoadsAndDeclaresTheExampleProject() throws {
+        let configuration = try ServerConfiguration.load(from: "config/remote-config.json")
+        try configuration.validate()
+        #expect(configuration.host == "127.0.0.1" && configuration.port == 8080)
+        #expect(configuration.projects.map(\.id) == ["example-project"])
+    }
+
+    @Test func aFileSetsWhatItNamesAndKeepsEveryOtherDefault() throws {
+        let configuration = try load("""
+            {"$comment": "ignored", "http": {"maxStreamBacklogBytes": 4096}, "realtime": {"heartbeatSeconds": 20}}
+            """)
+        try configuration.validate()
+        #expect(configuration.http.maxStreamBacklogBytes == 4096)
+        #expect(configuration.realtime.heartbeatSeconds == 20)
+        #expect(configuration.http.maxBodyBytes == HTTPSettings().maxBodyBytes)
+        #expect(configuration.realtime.maxLifetimeSeconds == 290)
+    }
+
+    @Test func aMisspeltSettingIsAnErrorNamingIt() {
+        let message = error { _ = try load(#"{"http": {"maxStreamBacklogByte": 4096}}"#) }
+        #expect(message?.contains("unknown setting 'http.maxStreamBacklogByte'") == true)
+        #expect(error { _ = try load("[1, 2]") }?.contains("the top level must be a JSON object") == true)
+        #expect(error { _ = try load(#"{"port": "eighty"}"#) } != nil)
+    }
+
+    @Test func outOfRangeValuesAreRejected() throws {
+        #expect(error { try load(#"{"http": {"maxStreamBacklogBytes": 0}}"#).validate() }?.contains("maxStreamBacklogBytes") == true)
+        #expect(error { try load(#"{"realtime": {"maxLifetimeSeconds": 400}}"#).validate() }?.contains("330") == true)
+        #expect(error { try load(#"{"realtime": {"heartbeatSeconds": 0}}"#).validate() }?.contains("heartbeatSeconds") == true)
+    }
+}
