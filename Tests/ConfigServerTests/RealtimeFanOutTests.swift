@@ -10,22 +10,25 @@ import Testing
     }
 
     @Test func fiveThousandHeldClientsAllHearOfOnePublish() throws {
-        // The clients and the server share this process: 10,000 descriptors.
-        #expect(rcs_raise_nofile_limit() >= 12_000)
+        // The clients and the server share this process, two descriptors per client: 5,000
+        // where the hard limit allows (here and in CI it is 20,000), fewer on a machine that
+        // holds fewer open files.
+        let count = min(5_000, (rcs_raise_nofile_limit() - 512) / 2)
+        try #require(count >= 1_000, "too few open files for a meaningful fan-out")
         let server = try TestServer()
         let version = try server.publish(Templates.single("a"))
-        let clients = try (0..<5_000).map { _ in
+        let clients = try (0..<count).map { _ in
             let client = try server.client()
             try client.send(TestServer.streamRequest(lastKnown: "\(version)"))
             return client
         }
         // A stream is held before its head is written, so all are held once all heads are read.
         let opened = try clients.filter { try $0.readHead().status == 200 }.count
-        #expect(opened == 5_000)
-        #expect(try server.heldGauge() == 5_000)
+        #expect(opened == count)
+        #expect(try server.heldGauge() == count)
         let next = try server.publish(Templates.single("b"))
         let heard = try clients.filter { try $0.readChunk() == Self.invalidation(next) }.count
-        #expect(heard == 5_000)
+        #expect(heard == count)
     }
 
     @Test func aClientThatStopsReadingDoesNotDelayTheOthers() throws {
