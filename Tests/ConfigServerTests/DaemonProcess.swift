@@ -12,9 +12,9 @@ final class DaemonProcess {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("remote-config-server")
     }
 
-    init(dataDir: String, workers: Int, extraEnvironment: [String: String] = [:]) throws {
+    init(dataDir: String, workers: Int, config: String = "config/remote-config.json", extraEnvironment: [String: String] = [:]) throws {
         process.executableURL = Self.executable
-        process.arguments = ["--port", "0", "--data-dir", dataDir, "--workers", "\(workers)", "--config", "config/remote-config.json"]
+        process.arguments = ["--port", "0", "--data-dir", dataDir, "--workers", "\(workers)", "--config", config]
         var environment = ProcessInfo.processInfo.environment
         environment["RCS_LOG_LEVEL"] = "info"
         environment.merge(extraEnvironment) { $1 }

@@ -151,4 +151,29 @@ import Testing
         daemon.kill(SIGTERM)
         #expect(daemon.waitForExit() == 0)
     }
+
+    @Test func theCapIsSharedByAllWorkers() throws {
+        // The shipped config with a cap of 9 held streams for the whole group.
+        var config = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "config/remote-config.json"))) as! [String: Any]
+        var realtime = config["realtime"] as! [String: Any]
+        realtime["maxConnections"] = 9
+        config["realtime"] = realtime
+        let configPath = dataDir + ".json"
+        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
+        defer { try? FileManager.default.removeItem(atPath: configPath) }
+        let daemon = try DaemonProcess(dataDir: dataDir, workers: 3, config: configPath)
+        let first = try DaemonTests.admin(daemon.port, "PUT", "/v1/projects/example-project/remoteConfig",
+                                          headers: [("If-Match", "*")], body: "{\"parameters\":{\"k\":{\"defaultValue\":{\"value\":\"1\"}}}}")
+        #expect(first.status == 200)
+        // 30 clients spread over 3 workers: 9 held in all, 21 told to come back later.
+        let streams = try (0..<30).map { _ in try DaemonTests.openStream(port: daemon.port, lastKnown: 1) }
+        let held = Self.sum("rcs_realtime_held_connections", in: try DaemonTests.admin(daemon.port, "GET", "/metrics").text)
+        #expect(held.total == 9)
+        let second = try DaemonTests.admin(daemon.port, "PUT", "/v1/projects/example-project/remoteConfig",
+                                           headers: [("If-Match", "*")], body: "{\"parameters\":{\"k\":{\"defaultValue\":{\"value\":\"2\"}}}}")
+        #expect(second.status == 200)
+        let messages = try streams.map { String(decoding: try #require(try $0.readChunk()), as: UTF8.self) }
+        #expect(messages.filter { $0 == "{\"latestTemplateVersionNumber\": \"2\"}\n" }.count == 9)
+        #expect(messages.filter { $0.hasPrefix("{\"latestTemplateVersionNumber\": \"1\", \"retryIntervalSeconds\": ") }.count == 21)
+    }
 }
