@@ -64,6 +64,21 @@ import Testing
         #expect(try fetch("{\"appInstanceId\":").status == 400)
     }
 
+    /// A template that leaves this client nothing (its only parameter falls back to the app's
+    /// in-app default) answers EMPTY_CONFIG with empty entries; another client still gets UPDATE.
+    @Test func aClientLeftWithNothingGetsEmptyConfig() throws {
+        let version = try server.publish("""
+            {"conditions": [{"name": "ios", "expression": "device.os == 'ios'"}],
+             "parameters": {"banner": {"defaultValue": {"useInAppDefault": true},
+                                       "conditionalValues": {"ios": {"value": "on"}}}}}
+            """)
+        let android = try fetch("{\"appInstanceId\":\"e1\",\"appId\":\"1:424242:android:ab\"}")
+        #expect(android.status == 200)
+        #expect(android.text == "{\"entries\":{},\"state\":\"EMPTY_CONFIG\",\"templateVersion\":\"\(version)\"}")
+        let ios = try fetch("{\"appInstanceId\":\"e2\",\"appId\":\"1:424242:ios:ab\"}")
+        #expect(ios.text == "{\"entries\":{\"banner\":\"on\"},\"state\":\"UPDATE\",\"templateVersion\":\"\(version)\"}")
+    }
+
     /// Clients that send the same country share the outcome of the country rule (the server
     /// reuses it), yet each gets its own percent bucket.
     @Test func clientsSharingStableInputsKeepTheirOwnPercentBuckets() throws {
