@@ -4,8 +4,11 @@
  * one send() each. It parses nothing, stores nothing and keeps no state but the held fds, so its
  * fan-out time is what the kernel alone costs on this machine: the floor under any server.
  *
+ * With a third argument `uring` the sends are queued on an io_uring and submitted in batches
+ * of up to 4096 per system call instead, to measure what batching the system calls saves.
+ *
  * Build: gcc -O2 -Wall -o /tmp/fanout-floor scripts/fanout-floor.c
- * Run:   fanout-floor PORT WORKERS   (127.0.0.1 only; scripts/bench-fanout-floor drives it)
+ * Run:   fanout-floor PORT WORKERS [uring]   (127.0.0.1 only; scripts/bench-fanout-floor drives it)
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -17,8 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <linux/io_uring.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -46,7 +52,67 @@ static int listener(int port) {
     return fd;
 }
 
+static int use_uring;
+
+/* A minimal io_uring (no liburing): one submission and one completion ring, mapped once. */
+#define RING_ENTRIES 4096
+static int ring_fd = -1;
+static unsigned *sq_tail, *sq_mask, *sq_array, *cq_head, *cq_tail, *cq_mask;
+static struct io_uring_sqe *sqes;
+
+static void ring_setup(void) {
+    struct io_uring_params params;
+    memset(&params, 0, sizeof params);
+    ring_fd = (int)syscall(__NR_io_uring_setup, RING_ENTRIES, &params);
+    if (ring_fd < 0) {
+        perror("io_uring_setup");
+        exit(1);
+    }
+    size_t sq_size = params.sq_off.array + params.sq_entries * sizeof(unsigned);
+    size_t cq_size = params.cq_off.cqes + params.cq_entries * sizeof(struct io_uring_cqe);
+    char *sq = mmap(NULL, sq_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, ring_fd, IORING_OFF_SQ_RING);
+    char *cq = mmap(NULL, cq_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, ring_fd, IORING_OFF_CQ_RING);
+    sqes = mmap(NULL, params.sq_entries * sizeof(struct io_uring_sqe), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+                ring_fd, IORING_OFF_SQES);
+    if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED) {
+        perror("mmap");
+        exit(1);
+    }
+    sq_tail = (unsigned *)(sq + params.sq_off.tail);
+    sq_mask = (unsigned *)(sq + params.sq_off.ring_mask);
+    sq_array = (unsigned *)(sq + params.sq_off.array);
+    cq_head = (unsigned *)(cq + params.cq_off.head);
+    cq_tail = (unsigned *)(cq + params.cq_off.tail);
+    cq_mask = (unsigned *)(cq + params.cq_off.ring_mask);
+}
+
+static void fan_out_uring(void) {
+    for (int start = 0; start < held_count; start += RING_ENTRIES) {
+        int batch = held_count - start < RING_ENTRIES ? held_count - start : RING_ENTRIES;
+        unsigned tail = *sq_tail;
+        for (int i = 0; i < batch; i++) {
+            unsigned index = (tail + i) & *sq_mask;
+            struct io_uring_sqe *sqe = &sqes[index];
+            memset(sqe, 0, sizeof *sqe);
+            sqe->opcode = IORING_OP_SEND;
+            sqe->fd = held[start + i];
+            sqe->addr = (unsigned long)message;
+            sqe->len = sizeof message - 1;
+            sqe->msg_flags = MSG_NOSIGNAL | MSG_DONTWAIT;
+            sq_array[index] = index;
+        }
+        __atomic_store_n(sq_tail, tail + batch, __ATOMIC_RELEASE);
+        syscall(__NR_io_uring_enter, ring_fd, batch, batch, IORING_ENTER_GETEVENTS, NULL, 0);
+        /* The results are not needed: a failed send is a client that left. */
+        __atomic_store_n(cq_head, __atomic_load_n(cq_tail, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+    }
+}
+
 static void fan_out(void) {
+    if (use_uring) {
+        fan_out_uring();
+        return;
+    }
     for (int i = 0; i < held_count; i++)
         send(held[i], message, sizeof message - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
@@ -78,6 +144,7 @@ static void forget(int fd) {
 }
 
 static void worker(int port, int own_pipe, int *publish_pipes, int workers) {
+    if (use_uring) ring_setup();
     int listen_fd = listener(port), ep = epoll_create1(0);
     struct epoll_event ev = {.events = EPOLLIN, .data.fd = listen_fd};
     epoll_ctl(ep, EPOLL_CTL_ADD, listen_fd, &ev);
@@ -109,11 +176,12 @@ static void worker(int port, int own_pipe, int *publish_pipes, int workers) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: fanout-floor PORT WORKERS\n");
+    if (argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "uring") != 0)) {
+        fprintf(stderr, "usage: fanout-floor PORT WORKERS [uring]\n");
         return 2;
     }
     int port = atoi(argv[1]), workers = atoi(argv[2]);
+    use_uring = argc == 4;
     int read_ends[64], write_ends[64];
     if (workers < 1 || workers > 64) return 2;
     for (int w = 0; w < workers; w++) {
