@@ -37,7 +37,11 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 
     /// The first value of `name`.
     public subscript(name: String) -> String? {
-        fields.first { Self.namesEqual($0.name, name) }?.value
+        // Over indices: a closure over the elements would copy (and retain) every field.
+        for index in fields.indices where Self.namesEqual(fields[index].name, name) {
+            return fields[index].value
+        }
+        return nil
     }
 
     /// Every value of `name`, in order.
@@ -50,8 +54,11 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
     /// ASCII case-insensitive comparison (header names are ASCII tokens).
     static func namesEqual(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
-        var a = a, b = b
-        return a.withUTF8 { a in b.withUTF8 { b in a.elementsEqual(b) { lowercased($0) == lowercased($1) } } }
+        // Native strings (all of ours) lend their bytes without a copy of either string.
+        let equal = a.utf8.withContiguousStorageIfAvailable { a in
+            b.utf8.withContiguousStorageIfAvailable { b in a.elementsEqual(b) { lowercased($0) == lowercased($1) } }
+        }
+        return (equal ?? nil) ?? a.utf8.elementsEqual(b.utf8) { lowercased($0) == lowercased($1) }
     }
 
     static func lowercased(_ byte: UInt8) -> UInt8 {
