@@ -223,8 +223,11 @@ final class HTTPConnection: EventSource {
         if !hasPendingOutput { close() }
     }
 
-    func startStream(headers: HTTPHeaders, onClose: @escaping () -> Void) {
-        guard state == .handling else { return }
+    /// Writes the head of a chunked response that stays open. False when no stream started:
+    /// the request was already answered, or the client was gone before its head was written
+    /// (then `onClose` has already run).
+    func startStream(headers: HTTPHeaders, onClose: @escaping () -> Void) -> Bool {
+        guard state == .handling else { return false }
         var headers = headers
         headers.add(name: "Transfer-Encoding", value: "chunked")
         headers.add(name: "Connection", value: "close")
@@ -237,6 +240,7 @@ final class HTTPConnection: EventSource {
         onStreamClose = onClose
         parser = HTTPRequestParser(limits: server.configuration.limits)
         write(bytes)
+        return !isClosed
     }
 
     func writeStreamChunk(_ chunk: EncodedChunk) -> Bool {

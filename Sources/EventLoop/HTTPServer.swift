@@ -115,7 +115,7 @@ public final class HTTPServer: @unchecked Sendable {
                     return
                 }
             }
-            let address = String(cString: peer)
+            let address = String(decoding: peer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             guard connectionCount < configuration.maxConnections, !isShuttingDown else {
                 refuse(fd)
                 continue

@@ -61,11 +61,12 @@ public struct Responder: Sendable {
     }
 
     /// Starts a chunked response that stays open (loop thread only). The head is written at
-    /// once; `onClose` runs on the loop thread when the connection ends for any reason.
+    /// once; `onClose` runs on the loop thread when the connection ends for any reason. Nil
+    /// when no stream started: the connection is gone (even while its head was written) or
+    /// its request was already answered.
     public func startStream(headers: HTTPHeaders, onClose: @escaping () -> Void) -> ResponseStream? {
         precondition(loop.inLoop, "startStream must be called on the connection's loop")
-        guard let connection = handle.connection else { return nil }
-        connection.startStream(headers: headers, onClose: onClose)
+        guard let connection = handle.connection, connection.startStream(headers: headers, onClose: onClose) else { return nil }
         return ResponseStream(handle: handle)
     }
 }

@@ -67,13 +67,13 @@ final class RealtimeHub: @unchecked Sendable {
             guard let self, let opened else { return }
             self.closed(opened)
         }
-        opened = stream
-        guard let stream, stream.isOpen else {
-            // Gone before (or while) its head was written: its close ran before there was a
-            // held stream to forget, so the place is given back here.
+        guard let stream else {
+            // No stream (the client was gone, perhaps while its head was written): nothing
+            // will be forgotten on close, so the place is given back here.
             admission.release(bucket: bucket)
             return
         }
+        opened = stream
         let lifetime = Int64(settings.maxLifetimeSeconds) - Int64.random(in: 0...Int64(max(0, settings.lifetimeJitterSeconds)))
         let expires = loop.now + max(lifetime, 5)
         held.insert(stream, key: key, lastKnown: lastKnown, expires: expires, bucket: bucket)
@@ -181,11 +181,6 @@ final class RealtimeHub: @unchecked Sendable {
 
     private func visit(_ stream: ResponseStream, now: Int64) {
         guard let (entry, lastKnown) = held.entry(stream) else { return }
-        guard stream.isOpen else {
-            // Its close was never reported; forget it rather than keep its place for good.
-            closed(stream)
-            return
-        }
         if now >= entry.expires {
             stream.finish()
             return
