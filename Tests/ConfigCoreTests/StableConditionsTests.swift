@@ -105,6 +105,17 @@ import Testing
         #expect(compiled.stableInputs(of: unrelated) == compiled.stableInputs(of: Self.contexts[5]))
     }
 
+    @Test func onlyShortInputsMakeACacheKey() {
+        // A client's long strings are never kept as a cache key (they are evaluated in full).
+        var long = Self.contexts[5]
+        long.appVersion = String(repeating: "9", count: StableInputs.maxCachedBytes + 1)
+        #expect(!compiled.stableInputs(of: long).isCacheable)
+        long.appVersion = "2.3.0"
+        long.customSignals["channel"] = String(repeating: "x", count: StableInputs.maxCachedBytes)
+        #expect(!compiled.stableInputs(of: long).isCacheable)
+        #expect(Self.contexts.allSatisfy { compiled.stableInputs(of: $0).isCacheable })
+    }
+
     @Test func aTemplateOfOnlyVolatileConditionsHasNoStableOnes() throws {
         let template = RemoteConfigTemplate(conditions: [RemoteConfigCondition(name: "r", expression: "percent <= 10")])
         let compiled = try CompiledTemplate(template)

@@ -101,4 +101,19 @@ extension ServerConditionNode {
 /// equal `StableInputs` have equal outcomes for those conditions.
 public struct StableInputs: Hashable, Sendable {
     let values: [String?]
+
+    /// Bytes of client text a cache key may hold. The values come from the client (a version
+    /// string can be megabytes long), so a cache of 4,096 keys must not keep whatever it is
+    /// sent: real values are short, and a client sending long ones is evaluated in full.
+    public static let maxCachedBytes = 512
+
+    /// Whether these values are short enough to be kept as a cache key.
+    public var isCacheable: Bool {
+        var total = 0
+        for value in values {
+            total += value?.utf8.count ?? 0
+            if total > Self.maxCachedBytes { return false }
+        }
+        return true
+    }
 }

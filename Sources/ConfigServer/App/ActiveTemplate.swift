@@ -36,7 +36,9 @@ final class ActiveTemplate: Sendable {
     /// Every condition's outcome for one client.
     func conditionOutcomes(for context: EvaluationContext) -> ConditionOutcomes {
         guard compiled.hasStableConditions else { return compiled.conditionOutcomes(for: context) }
-        let stable = stableOutcomes.value(for: compiled.stableInputs(of: context)) { compiled.stableOutcomes(for: context) }
+        let inputs = compiled.stableInputs(of: context)
+        guard inputs.isCacheable else { return compiled.conditionOutcomes(for: context) }
+        let stable = stableOutcomes.value(for: inputs) { compiled.stableOutcomes(for: context) }
         return compiled.conditionOutcomes(for: context, stable: stable.value)
     }
 
