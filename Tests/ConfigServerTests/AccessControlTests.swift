@@ -45,6 +45,11 @@ import Testing
         access.setAPIKeyDigests([SecretDigest(secret: "key-a-rotated")], project: "a")
         #expect(!access.isValidAPIKey("key-a", project: "a"))
         #expect(access.isValidAPIKey("key-a-rotated", project: "a"))
+        // Adding a key keeps the accepted ones valid; another project's rotation leaves a's alone.
+        access.addAPIKeyDigest(SecretDigest(secret: "key-a-second"), project: "a")
+        access.setAPIKeyDigests([SecretDigest(secret: "key-b-rotated")], project: "b")
+        #expect(access.isValidAPIKey("key-a-rotated", project: "a") && access.isValidAPIKey("key-a-second", project: "a"))
+        #expect(!access.isValidAPIKey("key-b", project: "b"))
         // More keys than are remembered all stay valid.
         let many = (0..<40).map { "key-\($0)" }
         access.setAPIKeyDigests(many.map { SecretDigest(secret: $0) }, project: "c")

@@ -5,7 +5,7 @@ import Synchronization
 /// real-time. Secrets are configured and stored only as SHA-256 digests and compared in
 /// constant time.
 ///
-/// The API keys last accepted are remembered in clear (they ship inside every app build and
+/// The API keys each project last accepted are remembered in clear (they ship inside every app build and
 /// arrive in clear on every fetch) so that a repeat presentation is one constant-time byte
 /// comparison instead of a SHA-256: fetch is the hot path and nearly all of its requests carry
 /// one of a few keys. Admin tokens are never remembered.
@@ -19,11 +19,13 @@ final class AccessControl: Sendable {
     private struct APIKeys: Sendable {
         /// Project id → digests of its API keys.
         var digests: [String: [SecretDigest]] = [:]
-        /// Keys accepted lately, most recent last; emptied whenever the keys change.
-        var accepted: [(key: String, project: String)] = []
+        /// Project id → its keys accepted lately, most recent last; a project's are forgotten
+        /// whenever its keys are replaced.
+        var accepted: [String: [String]] = [:]
     }
 
-    private static let rememberedKeys = 16
+    /// Keys remembered per project: enough for the builds of an app in the field.
+    private static let rememberedKeysPerProject = 4
     private let apiKeys = Mutex(APIKeys())
 
     init(adminTokens: [AdminTokenDeclaration]) {
@@ -52,35 +54,40 @@ final class AccessControl: Sendable {
     func setAPIKeyDigests(_ digests: [SecretDigest], project: String) {
         apiKeys.withLock { keys in
             keys.digests[project] = digests
-            keys.accepted.removeAll()
+            keys.accepted[project] = nil
         }
     }
 
     func addAPIKeyDigest(_ digest: SecretDigest, project: String) {
         apiKeys.withLock { keys in
+            // A key added revokes none: what was accepted stays valid.
             keys.digests[project, default: []].append(digest)
-            keys.accepted.removeAll()
         }
     }
 
     /// Whether `key` is one of `project`'s API keys.
     func isValidAPIKey(_ key: String, project: String) -> Bool {
-        let remembered = apiKeys.withLock { keys in
-            var hit = false
-            for entry in keys.accepted where Self.constantTimeEqual(entry.key, key) && entry.project == project { hit = true }
-            return hit
-        }
-        if remembered { return true }
+        if apiKeys.withLock({ Self.contains(key, in: $0.accepted[project] ?? []) }) { return true }
         let presented = SecretDigest(secret: key)
         return apiKeys.withLock { keys in
             var valid = false
             for digest in keys.digests[project] ?? [] where digest.matches(presented) { valid = true }
-            if valid {
-                if keys.accepted.count >= Self.rememberedKeys { keys.accepted.removeFirst() }
-                keys.accepted.append((key, project))
+            // Another thread may have remembered it meanwhile.
+            if valid, !Self.contains(key, in: keys.accepted[project] ?? []) {
+                var accepted = keys.accepted[project] ?? []
+                if accepted.count >= Self.rememberedKeysPerProject { accepted.removeFirst() }
+                accepted.append(key)
+                keys.accepted[project] = accepted
             }
             return valid
         }
+    }
+
+    /// Whether `key` is among `keys`, every one compared in constant time.
+    private static func contains(_ key: String, in keys: [String]) -> Bool {
+        var found = false
+        for candidate in keys where constantTimeEqual(candidate, key) { found = true }
+        return found
     }
 
     /// Byte equality whose time depends only on the lengths, not on where the texts differ.
