@@ -28,9 +28,10 @@ import Testing
     }
 
     /// Over 100,000 instance ids, `percent <= p` takes p % of them within one percentage point
-    /// for every whole p, seeded or not; and an id keeps its bucket from call to call.
+    /// for every whole p, seeded or not. (That an id keeps its bucket is pinned by the vectors
+    /// above.)
     @Test(arguments: ["", "rollout-7"])
-    func bucketsAreUniformAndStable(_ seed: String) {
+    func bucketsAreUniform(_ seed: String) {
         var perPercent = [Int](repeating: 0, count: 100)
         for index in 0..<100_000 {
             let bucket = PercentBucket.microPercentile(seed: seed, randomizationId: "fid-\(index)")
@@ -40,11 +41,6 @@ import Testing
         for percent in 1...100 {
             below += perPercent[percent - 1]
             #expect(abs(below - percent * 1_000) <= 1_000, "percent <= \(percent) took \(below) of 100,000")
-        }
-        for index in 0..<100 {
-            let id = "fid-\(index * 7919)"
-            #expect(PercentBucket.microPercentile(seed: seed, randomizationId: id)
-                    == PercentBucket.microPercentile(seed: seed, randomizationId: String(id)))
         }
     }
 
