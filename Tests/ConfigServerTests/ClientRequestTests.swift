@@ -55,6 +55,10 @@ import Testing
             languageCode: "de-AT", appInstanceId: "fid", userProperties: ["tier": "gold"],
             firstOpenTime: Date(timeIntervalSince1970: 1_767_323_045), timeZone: "Europe/Vienna",
             now: Date(timeIntervalSince1970: 0), defaultPercentSeed: "seed"))
+        // First-open times with a fraction or an offset; anything else is no time at all.
+        #expect(try context(#"{"firstOpenTime": "2026-01-02T04:04:05.250+01:00"}"#).firstOpenTime
+                == Date(timeIntervalSince1970: 1_767_323_045.25))
+        #expect(try context(#"{"firstOpenTime": "2026-01-02"}"#).firstOpenTime == nil)
         // A sent platform beats the app id's; the randomization id stands in for the instance id.
         let server = try context(#"{"randomizationId": "r", "platform": "ios", "appId": "1:1:android:ab"}"#)
         #expect(server.appInstanceId == "r" && server.platform == "ios")

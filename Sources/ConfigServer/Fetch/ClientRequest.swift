@@ -85,7 +85,7 @@ struct ClientRequest {
         }
         if context.platform == nil { context.platform = context.appId.flatMap(Self.platform(ofAppId:)) }
         if context.appInstanceId == nil { context.appInstanceId = randomizationId }
-        context.firstOpenTime = firstOpenTime.flatMap(Self.parseTimestamp)
+        context.firstOpenTime = firstOpenTime.flatMap { Timestamp(rfc3339: $0)?.date }
         return context
     }
 
@@ -155,12 +155,6 @@ struct ClientRequest {
         }
     }
 
-    private static func parseTimestamp(_ text: String) -> Date? {
-        let withFraction = ISO8601DateFormatter()
-        withFraction.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = withFraction.date(from: text) { return date }
-        return ISO8601DateFormatter().date(from: text)
-    }
 }
 
 extension ClientRequest {
