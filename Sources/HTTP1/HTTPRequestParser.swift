@@ -202,7 +202,8 @@ public struct HTTPRequestParser: Sendable {
             // A CR that ended the previous scan must be followed by LF.
             if i < limit, i > start, buffer[i - 1] == .cr, buffer[i] != .lf { throw Self.bareCR }
             while i < limit {
-                // Bytes other than CR and LF need no check until a length limit is reached.
+                // Bytes other than CR and LF need no check until a length limit is reached
+                // (`> .cr` alone settles nearly every byte of a head).
                 let quietEnd = min(limit, firstLineEnd == nil ? min(uriTooLongAt, headTooLongAt) : headTooLongAt)
                 while i < quietEnd, buffer[i] > .cr || (buffer[i] != .cr && buffer[i] != .lf) { i += 1 }
                 guard i < limit else { break }

@@ -121,7 +121,7 @@ extension Application {
         switch format {
         case "JSON":
             body = String(decoding: TemplateJSON.encode(Dictionary(defaults) { first, _ in first }), as: UTF8.self)
-            headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+            headers.add(name: "Content-Type", value: HTTPResponse.jsonContentType)
         case "XML":
             body = DefaultsDocument.androidXML(defaults)
             headers.add(name: "Content-Type", value: "application/xml; charset=utf-8")

@@ -8,21 +8,11 @@ struct LenientJSON {
         let offset: Int
     }
 
-    /// The input, lent by the static entry points: reads are unchecked by the array and
+    /// The input, lent by the static entry point: reads are unchecked by the array and
     /// retain nothing (a request body is parsed on every fetch).
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
     private var depth = 0
-
-    /// Parses one value filling the whole input.
-    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
-        try bytes.withUnsafeBufferPointer { bytes throws(SyntaxError) in
-            var reader = LenientJSON(bytes: bytes)
-            let value = try reader.value()
-            try reader.expectEnd()
-            return value
-        }
-    }
 
     /// Parses an input that must be one object, into its members in the order sent (a later
     /// duplicate follows an earlier one). A request body's few members are looked up faster in

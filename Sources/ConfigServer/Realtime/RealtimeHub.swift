@@ -217,7 +217,7 @@ final class RealtimeHub: @unchecked Sendable {
 
     static let streamHeaders: HTTPHeaders = {
         var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        headers.add(name: "Content-Type", value: HTTPResponse.jsonContentType)
         headers.add(name: "Cache-Control", value: "no-store")
         headers.add(name: "X-Accel-Buffering", value: "no")
         return headers
