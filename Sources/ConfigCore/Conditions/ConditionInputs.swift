@@ -4,35 +4,17 @@
 /// inputs (app version, country, platform, language, a signal) can be reused for every client
 /// that sends the same values: there are few distinct combinations of them, and many fetches.
 enum ConditionInput: Hashable, Sendable {
-    case appId, appVersion, appBuild, platform, country, language
-    case userProperty(String)
-    case customSignal(String)
+    /// The app id, version or build, a user property or a custom signal.
+    case element(ValueElement)
+    case platform, country, language
 
     /// The client's value for this input, exactly as evaluation reads it.
     func value(in context: EvaluationContext) -> String? {
         switch self {
-        case .appId: context.appId
-        case .appVersion: context.appVersion
-        case .appBuild: context.appBuild
+        case .element(let element): element.value(in: context)
         case .platform: context.platform
         case .country: context.countryCode
         case .language: context.languageCode
-        case .userProperty(let key): context.userProperties[key]
-        case .customSignal(let key): context.customSignals[key]
-        }
-    }
-
-    /// A total order, so that a template's inputs are listed the same way on every compile.
-    var sortKey: String {
-        switch self {
-        case .appId: "0"
-        case .appVersion: "1"
-        case .appBuild: "2"
-        case .platform: "3"
-        case .country: "4"
-        case .language: "5"
-        case .userProperty(let key): "6" + key
-        case .customSignal(let key): "7" + key
         }
     }
 }
@@ -42,10 +24,6 @@ enum ConditionInput: Hashable, Sendable {
 struct ConditionReads {
     var inputs: Set<ConditionInput> = []
     var isVolatile = false
-
-    mutating func insert(_ input: ConditionInput) {
-        inputs.insert(input)
-    }
 }
 
 extension ConditionNode {
@@ -65,19 +43,12 @@ extension ConditionRule {
         switch self {
         case .platform:
             // The platform segment of the app id stands in when no platform is sent.
-            reads.insert(.platform)
-            reads.insert(.appId)
-        case .value(let element, _):
-            switch element {
-            case .appId: reads.insert(.appId)
-            case .appVersion: reads.insert(.appVersion)
-            case .appBuild: reads.insert(.appBuild)
-            case .userProperty(let key): reads.insert(.userProperty(key))
-            case .customSignal(let key): reads.insert(.customSignal(key))
-            case .unavailable: break
-            }
-        case .country: reads.insert(.country)
-        case .language: reads.insert(.language)
+            reads.inputs.insert(.platform)
+            reads.inputs.insert(.element(.appId))
+        case .value(.unavailable, _): break
+        case .value(let element, _): reads.inputs.insert(.element(element))
+        case .country: reads.inputs.insert(.country)
+        case .language: reads.inputs.insert(.language)
         case .unavailable: break
         case .installationId, .percent, .dateTime, .firstOpen: reads.isVolatile = true
         }
@@ -92,7 +63,7 @@ extension ServerConditionNode {
         case .constant: break
         case .percent: reads.isVolatile = true
         case .customSignal(let key, _):
-            if let key { reads.insert(.customSignal(key)) }
+            if let key { reads.inputs.insert(.element(.customSignal(key))) }
         }
     }
 }

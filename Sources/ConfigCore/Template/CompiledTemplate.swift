@@ -49,15 +49,15 @@ public final class CompiledTemplate: Sendable {
         self.namespace = namespace
         self.conditionNames = template.conditions.map(\.name)
         self.conditions = compiled
-        var reads = compiled.map { condition in
+        let reads = compiled.map { condition in
             var reads = ConditionReads()
             condition.collectReads(into: &reads)
             return reads
         }
         stableIndices = reads.indices.filter { !reads[$0].isVolatile }
         volatileIndices = reads.indices.filter { reads[$0].isVolatile }
-        reads.removeAll { $0.isVolatile }
-        stableInputList = Set(reads.flatMap(\.inputs)).sorted { $0.sortKey < $1.sortKey }
+        // Any fixed order will do: the list is read the same way for every client of this version.
+        stableInputList = Array(Set(stableIndices.flatMap { reads[$0].inputs }))
         self.parameters = template.allParameters.compactMap { entry in
             guard seenKeys.insert(entry.key).inserted else { return nil }
             return CompiledParameter(entry, indexOfName: indexOfName)
