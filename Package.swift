@@ -26,11 +26,12 @@ let package = Package(
         .systemLibrary(name: "RCSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLibCrypto", providers: [.apt(["libssl-dev"])]),
 
         // Templates, validation, conditions and evaluation: pure code, no I/O.
         .target(
             name: "ConfigCore",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CLibCrypto"],
             swiftSettings: strictSettings
         ),
         // Versioned template storage in SQLite.

@@ -1,4 +1,4 @@
-import Crypto
+private import CLibCrypto
 
 /// Assigns a client to a stable bucket for percent conditions, exactly as the Firebase Admin
 /// SDKs do for server templates (protocol notes §5.3), so a client keeps its bucket when moving
@@ -7,6 +7,10 @@ import Crypto
 /// Algorithm: hash the UTF-8 bytes of `seed + "." + randomizationId` (just `randomizationId`
 /// when the seed is empty) with SHA-256, read the 32-byte digest as an unsigned big-endian
 /// integer and take it modulo 100 000 000.
+///
+/// The hash is OpenSSL's (system libcrypto) on a stack context rather than swift-crypto's
+/// `SHA256`, whose per-hash context object and zeroing cost about three times the hash itself
+/// here: a realistic fetch runs ten of these (docs/benchmarks.md, "Percent rules").
 public enum PercentBucket {
     /// Number of buckets: one per micro-percent (a millionth of a percent), so 100 % is
     /// `microPercentScale`.
@@ -18,8 +22,8 @@ public enum PercentBucket {
     ///   - seed: The condition's seed; empty for none.
     ///   - randomizationId: Who is asking (the app instance id).
     public static func microPercentile(seed: String, randomizationId: String) -> UInt64 {
-        // One contiguous input and one hash call: this runs for every percent condition of
-        // every fetch.
+        // One contiguous input, one hash call and no heap: this runs for every percent
+        // condition of every fetch.
         var seed = seed
         var randomizationId = randomizationId
         return seed.withUTF8 { seedBytes in
@@ -33,9 +37,10 @@ public enum PercentBucket {
                         offset += 1
                     }
                     _ = input[offset...].initialize(fromContentsOf: idBytes)
-                    var hasher = SHA256()
-                    hasher.update(bufferPointer: UnsafeRawBufferPointer(input))
-                    return hasher.finalize().withUnsafeBytes(remainder(ofBigEndian:))
+                    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(SHA256_DIGEST_LENGTH)) { digest in
+                        rcs_sha256(input.baseAddress, input.count, digest.baseAddress)
+                        return remainder(ofBigEndian: UnsafeRawBufferPointer(digest))
+                    }
                 }
             }
         }
