@@ -19,7 +19,7 @@ struct FieldFacts {
     private var contentLength: Int?
     private var contentLengthError: HTTPParseError?
 
-    typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+    typealias Bytes = HeadBytes
 
     /// Notes one field; the name is checked as a token already, the value is trimmed.
     mutating func note(name: Bytes, value: Bytes) {

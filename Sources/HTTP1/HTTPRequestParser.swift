@@ -140,7 +140,7 @@ public struct HTTPRequestParser: Sendable {
                     return finish(head, body: body)
                 }
                 // Trailer fields are checked for syntax and dropped (RFC 9112 §7.1.2).
-                _ = try HeadParser.field(line)
+                try line.withUnsafeBufferPointer { bytes throws(HTTPParseError) in _ = try HeadParser.field(bytes[...]) }
                 state = .trailers(head, trailerBytes: trailerBytes + line.count + 2)
             }
         }
@@ -173,11 +173,11 @@ public struct HTTPRequestParser: Sendable {
     private mutating func findHeadEnd() -> Int? {
         let from = start + max(0, scanned - 3)
         let result: Int? = buffer.withUnsafeBufferPointer { bytes in
-            var i = from
-            while i + 3 < bytes.count {
-                if bytes[i + 3] != .lf { i += bytes[i + 3] == .cr ? 1 : 4; continue }
-                if bytes[i] == .cr, bytes[i + 1] == .lf, bytes[i + 2] == .cr { return i }
-                i += 1
+            // Each LF that could end a CRLFCRLF, found with memchr(3).
+            var lf = bytes.firstIndex(of: .lf, from: from + 3)
+            while lf < bytes.count {
+                if bytes[lf - 3] == .cr, bytes[lf - 2] == .lf, bytes[lf - 1] == .cr { return lf - 3 }
+                lf = bytes.firstIndex(of: .lf, from: lf + 1)
             }
             return nil
         }
@@ -202,10 +202,11 @@ public struct HTTPRequestParser: Sendable {
             // A CR that ended the previous scan must be followed by LF.
             if i < limit, i > start, buffer[i - 1] == .cr, buffer[i] != .lf { throw Self.bareCR }
             while i < limit {
-                // Bytes other than CR and LF need no check until a length limit is reached
-                // (`> .cr` alone settles nearly every byte of a head).
+                // Bytes other than CR and LF need no check until a length limit is reached:
+                // skip to the first CR or LF before it (memchr(3) for each, the LF search
+                // bounded by the CR, so each byte is read about once).
                 let quietEnd = min(limit, firstLineEnd == nil ? min(uriTooLongAt, headTooLongAt) : headTooLongAt)
-                while i < quietEnd, buffer[i] > .cr || (buffer[i] != .cr && buffer[i] != .lf) { i += 1 }
+                i = buffer.firstIndex(of: .lf, from: i, to: buffer.firstIndex(of: .cr, from: i, to: quietEnd))
                 guard i < limit else { break }
                 // The checks of one position run in this order, so the first problem wins
                 // however the bytes arrived.

@@ -19,13 +19,13 @@ public enum HTTPResponseEncoder {
             bytes.append(contentsOf: "HTTP/1.1 \(status) \(reasonPhrase(status))\r\n".utf8)
         }
         bytes.append(contentsOf: HTTPDate.current())
-        for field in headers { writeField(name: field.name, value: field.value, into: &bytes) }
+        headers.writeFieldLines(into: &bytes)
     }
 
     /// `headers` as field lines, to be written many times (see `HTTPResponse.encodedFields`).
     public static func encode(fields headers: HTTPHeaders) -> [UInt8] {
         var bytes: [UInt8] = []
-        for field in headers { writeField(name: field.name, value: field.value, into: &bytes) }
+        headers.writeFieldLines(into: &bytes)
         return bytes
     }
 

@@ -72,6 +72,48 @@ import Testing
         #expect(head.headers["x-thing"] == "spaced value")
     }
 
+    @Test func parsedFieldsKeepOrderDuplicatesAndObsText() throws {
+        // A field value may carry obs-text (RFC 9110 §5.5); bytes that are not UTF-8 read as U+FFFD.
+        let input = Array("GET / HTTP/1.1\r\nHost: a\r\nAccept: x\r\nX-Raw: caf".utf8) + [0xE9]
+            + Array("\r\naccept: y\r\nX-Empty:\r\n\r\n".utf8)
+        guard case .requests(let parsed) = try #require(ParserHarness.outcome(input)) else {
+            Issue.record("the request was refused")
+            return
+        }
+        let headers = try #require(parsed.first).head.headers
+        #expect(headers.values("ACCEPT") == ["x", "y"])
+        #expect(headers["x-empty"] == "")
+        #expect(headers["x-raw"] == "caf\u{FFFD}")
+        #expect(headers.map(\.name) == ["Host", "Accept", "X-Raw", "accept", "X-Empty"])
+        #expect(headers == HTTPHeaders([("Host", "a"), ("Accept", "x"), ("X-Raw", "caf\u{FFFD}"), ("accept", "y"), ("X-Empty", "")]))
+        #expect(headers != HTTPHeaders([("Host", "a"), ("Accept", "x"), ("X-Raw", "caf\u{FFFD}"), ("Accept", "y"), ("X-Empty", "")]))
+    }
+
+    /// Each byte value in a header name, and in a value, against RFC 9110's grammar (§5.6.2
+    /// tchar; §5.5 field-vchar, SP, HTAB and obs-text).
+    @Test func everyByteInHeaderNamesAndValues() throws {
+        let tchar = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        func accepts(_ field: [UInt8]) -> Bool {
+            var parser = HTTPRequestParser()
+            parser.append(Array("GET / HTTP/1.1\r\nHost: a\r\n".utf8) + field + Array("\r\n\r\n".utf8))
+            return (try? parser.next()) != nil
+        }
+        for byte in UInt8.min...UInt8.max where byte != 0x0D && byte != 0x0A {
+            // A colon ends the name ("X:Y: v" is the field X), so it is not tried inside one.
+            if byte != UInt8(ascii: ":") {
+                #expect(accepts(Array("X".utf8) + [byte] + Array("Y: v".utf8)) == tchar.contains(byte), "name byte \(byte)")
+            }
+            // Values are checked eight bytes at a time: try the byte at each place in a word,
+            // in a short value and in the tail of a long one.
+            let valueByte = byte == 0x09 || (byte >= 0x20 && byte != 0x7F)
+            for (length, position) in [(3, 1), (29, 0), (29, 7), (29, 8), (29, 13), (29, 16), (29, 23), (29, 27)] {
+                var value = Array(repeating: UInt8(ascii: "v"), count: length)
+                value[position] = byte
+                #expect(accepts(Array("X: ".utf8) + value) == valueByte, "value byte \(byte) at \(position)")
+            }
+        }
+    }
+
     @Test func absoluteFormTargetKeepsThePath() throws {
         let head = try #require(try requests("GET http://example.com/v1/x?key=k HTTP/1.1\r\nHost: example.com\r\n\r\n").first).head
         #expect(head.uri.path == "/v1/x")

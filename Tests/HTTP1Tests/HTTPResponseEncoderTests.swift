@@ -39,4 +39,22 @@ import Testing
         #expect(headers.values("a") == ["4"])
         #expect(headers["B"] == "2")
     }
+
+    @Test func headersRemoveEveryMatchAndKeepTheRestInOrder() {
+        var headers = HTTPHeaders([("X-A", "1"), ("Vary", "Origin"), ("x-a", "2"), ("X-AB", "3")])
+        headers.remove(name: "X-a")
+        #expect(headers.map { "\($0.name)=\($0.value)" } == ["Vary=Origin", "X-AB=3"])
+        #expect(!headers.contains("x-a"))
+        #expect(headers["x-ab"] == "3")
+        #expect(headers["x-abc"] == nil)
+        #expect(headers == HTTPHeaders([("Vary", "Origin"), ("X-AB", "3")]))
+        #expect(headers != HTTPHeaders([("Vary", "Origin"), ("X-Ab", "3")]))
+        headers.remove(name: "Absent")
+        #expect(headers.count == 2)
+    }
+
+    @Test func fieldsAreEncodedAsLinesInOrder() {
+        let headers = HTTPHeaders([("ETag", "\"e-1\""), ("Content-Type", "application/json"), ("Empty", "")])
+        #expect(HTTPResponseEncoder.encode(fields: headers) == Array("ETag: \"e-1\"\r\nContent-Type: application/json\r\nEmpty: \r\n".utf8))
+    }
 }
