@@ -93,9 +93,13 @@ enum Invariants {
             check(head.minorVersion == 1 && codings.count == 1 && codings[0].lowercased() == "chunked",
                             "accepted Transfer-Encoding \(codings) on HTTP/1.\(head.minorVersion)", input)
         } else if !lengths.isEmpty {
+            // Every item the same decimal number (RFC 9110 §8.6): "2, 02" is one length of 2.
             let items = lengths.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-            let values = Set(items.map { String($0.filter { $0 != " " && $0 != "\t" }) })
-            check(values.count == 1 && Int(values.first!) == request.body.count,
+            let values = Set(items.map { item -> Int? in
+                let digits = item.filter { $0 != " " && $0 != "\t" }
+                return digits.isEmpty || !digits.allSatisfy({ $0 >= "0" && $0 <= "9" }) ? nil : Int(digits)
+            })
+            check(values.count == 1 && values.first! == request.body.count,
                             "body of \(request.body.count) bytes for Content-Length \(lengths)", input)
         } else {
             check(request.body.isEmpty, "a body without Content-Length or Transfer-Encoding", input)

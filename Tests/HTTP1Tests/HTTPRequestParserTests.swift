@@ -43,6 +43,15 @@ import Testing
         #expect(parsed.map(\.body) == [Array("hi".utf8)])
     }
 
+    /// "The same decimal value" (RFC 9110 §8.6): leading zeros do not make a length differ, and
+    /// are never read as octal.
+    @Test func lengthsAreComparedAsDecimalNumbers() throws {
+        let parsed = try requests("POST /f HTTP/1.1\r\nHost: a\r\nContent-Length: 2, 02\r\nContent-Length: 002\r\n\r\nhi")
+        #expect(parsed.map(\.body) == [Array("hi".utf8)])
+        let octal = try requests("POST /f HTTP/1.1\r\nHost: a\r\nContent-Length: 010\r\n\r\n0123456789")
+        #expect(octal.map(\.body) == [Array("0123456789".utf8)])
+    }
+
     @Test func chunkedBodyWithExtensionsAndTrailers() throws {
         let text = "POST /f HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "5;name=value\r\nhello\r\n1\r\n \r\nA\r\n0123456789\r\n0\r\nX-Trailer: yes\r\n\r\n"
