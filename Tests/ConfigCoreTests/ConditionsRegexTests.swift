@@ -33,6 +33,8 @@ import Testing
         ("(?i)[^a-c]", "B", false),
         ("(?m)^b$", "a\nb\nc", true),
         ("^b$", "a\nb\nc", false),
+        ("a(?i)b|c", "C", true),                // a bare flag group holds to the end of its group, across "|" (RE2)
+        ("(?:a(?i)b)|c", "C", false),
         ("\\Aab\\z", "ab", true),
         ("^\\x41\\x{263A}$", "A☺", true),
         ("^é+$", "éé", true),
@@ -62,6 +64,12 @@ import Testing
         ("(?<=a)b", "lookbehind is not supported", 0),
         ("\\pL", "Unicode classes (\\p) are not supported", 0),
         ("\\q", "invalid escape \\q", 0),
+        // \x takes exactly two hex digits, or any number in braces, and nothing else.
+        ("a\\x1", "invalid escape \\x", 1),
+        ("(?:\\x1)", "invalid escape \\x", 3),
+        ("\\x+4", "invalid escape \\x", 0),
+        ("\\x{+41}", "invalid escape \\x", 0),
+        ("\\x{}", "invalid escape \\x", 0),
         ("a\\", "trailing backslash", 1),
         ("[[:nope:]]", "invalid character class", 1),
         ("((((a{1000}){1000}){1000}))", "pattern too large", 0),

@@ -263,13 +263,17 @@ struct RegexParser {
                 while let next = current, next != "}" { digits.unicodeScalars.append(next); position += 1 }
                 guard take("}") else { throw error("invalid escape \\x", at: start) }
             } else {
+                // Exactly two digits (RE2): "\x1" at the end of a pattern is an error, as it is
+                // before a ')'.
                 for _ in 0..<2 {
-                    guard let next = current else { break }
+                    guard let next = current else { throw error("invalid escape \\x", at: start) }
                     digits.unicodeScalars.append(next)
                     position += 1
                 }
             }
-            guard !digits.isEmpty, digits.count <= 8, let value = UInt32(digits, radix: 16),
+            // `UInt32(_:radix:)` would also take a sign.
+            guard !digits.isEmpty, digits.count <= 8, digits.unicodeScalars.allSatisfy(\.properties.isASCIIHexDigit),
+                  let value = UInt32(digits, radix: 16),
                   Unicode.Scalar(value) != nil else {
                 throw error("invalid escape \\x", at: start)
             }
