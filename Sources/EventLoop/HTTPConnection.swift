@@ -41,6 +41,9 @@ final class HTTPConnection: EventSource {
     private var processing = false
     private var keepAlive = true
     private var isHeadRequest = false
+    /// An HTTP/1.0 client knows no chunked coding (RFC 9112 §6.1): its stream's body is the
+    /// messages themselves, ended by the close.
+    private var streamsUnframed = false
     private var peerClosed = false
     private var sentContinue = false
     private var onStreamClose: (() -> Void)?
@@ -146,11 +149,13 @@ final class HTTPConnection: EventSource {
         sentContinue = false
         keepAlive = request.head.keepAlive && !server.isShuttingDown
         isHeadRequest = request.head.method == .head
+        streamsUnframed = request.head.minorVersion == 0
         requestID = RequestID.make(incoming: request.head.headers["X-Request-Id"], counter: server.nextRequestNumber())
         if server.configuration.accessLog {
             let client = ClientAddress.resolve(peer: peer, forwardedFor: request.head.headers.values("X-Forwarded-For"),
                                                trusted: server.configuration.trustedProxies)
-            logLine = AccessLogLine(method: request.head.method.rawValue, target: request.head.target, client: client,
+            let target = AccessLogLine.redacting(request.head.target, secrets: server.configuration.secretQueryParameters)
+            logLine = AccessLogLine(method: request.head.method.rawValue, target: target, client: client,
                                     requestID: requestID, startedMillis: rcs_monotonic_millis())
         }
         let context = RequestContext(peer: peer, loop: server.loop, receivedNanos: rcs_monotonic_nanos())
@@ -223,13 +228,13 @@ final class HTTPConnection: EventSource {
         if !hasPendingOutput { close() }
     }
 
-    /// Writes the head of a chunked response that stays open. False when no stream started:
-    /// the request was already answered, or the client was gone before its head was written
-    /// (then `onClose` has already run).
+    /// Writes the head of a chunked response that stays open (unframed, ended by the close,
+    /// for HTTP/1.0). False when no stream started: the request was already answered, or the
+    /// client was gone before its head was written (then `onClose` has already run).
     func startStream(headers: HTTPHeaders, onClose: @escaping () -> Void) -> Bool {
         guard state == .handling else { return false }
         var headers = headers
-        headers.add(name: "Transfer-Encoding", value: "chunked")
+        if !streamsUnframed { headers.add(name: "Transfer-Encoding", value: "chunked") }
         headers.add(name: "Connection", value: "close")
         headers.add(name: "X-Request-Id", value: requestID)
         var bytes: [UInt8] = []
@@ -249,16 +254,18 @@ final class HTTPConnection: EventSource {
             close()
             return false
         }
-        write(chunk.bytes)
+        write(streamsUnframed ? Array(chunk.payload) : chunk.bytes)
         return state == .streaming
     }
 
     func finishStream() {
         guard state == .streaming else { return }
-        var bytes: [UInt8] = []
-        HTTPResponseEncoder.writeLastChunk(into: &bytes)
         state = .closing
-        write(bytes)
+        if !streamsUnframed {
+            var bytes: [UInt8] = []
+            HTTPResponseEncoder.writeLastChunk(into: &bytes)
+            write(bytes)
+        }
         if !hasPendingOutput { close() }
     }
 
@@ -337,13 +344,4 @@ final class HTTPConnection: EventSource {
         logLine = nil
         server.logAccess(line, status: status, bytes: bytes)
     }
-}
-
-/// What the access log needs of a request until its response is written.
-struct AccessLogLine {
-    let method: String
-    let target: String
-    let client: String
-    let requestID: String
-    let startedMillis: Int64
 }

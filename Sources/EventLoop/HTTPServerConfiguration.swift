@@ -20,6 +20,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var shutdownGracePeriod: Int64
     /// Log one line per request.
     public var accessLog: Bool
+    /// Query parameters whose values the access log never shows (API keys, tokens).
+    public var secretQueryParameters: Set<String>
     /// Peers whose `X-Forwarded-For` is believed for the client address (the reverse proxy).
     public var trustedProxies: Set<String>
 
@@ -33,6 +35,7 @@ public struct HTTPServerConfiguration: Sendable {
         streamOutputCap: Int = 64 * 1024,
         shutdownGracePeriod: Int64 = 10,
         accessLog: Bool = true,
+        secretQueryParameters: Set<String> = ["key", "access_token"],
         trustedProxies: Set<String> = []
     ) {
         self.limits = limits
@@ -44,6 +47,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.streamOutputCap = streamOutputCap
         self.shutdownGracePeriod = shutdownGracePeriod
         self.accessLog = accessLog
+        self.secretQueryParameters = secretQueryParameters
         self.trustedProxies = trustedProxies
     }
 }

@@ -34,6 +34,12 @@ public struct RequestURI: Sendable, Equatable {
         query.first { $0.name == name }?.value
     }
 
+    /// One query component (a name or a value) as the query parser decodes it.
+    public static func decodeQueryComponent(_ text: Substring) -> String {
+        var text = String(text)
+        return text.withUTF8 { decode($0[...], plusIsSpace: true) }
+    }
+
     static func parseQuery(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
         var pairStart = text.startIndex

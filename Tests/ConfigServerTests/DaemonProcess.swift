@@ -23,11 +23,37 @@ final class DaemonProcess {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         port = try waitForPort(workers: workers)
-        // Keep draining the log so a chatty server never blocks on a full pipe.
+        // Keep draining the log so a chatty server never blocks on a full pipe; keep it for
+        // tests that read it.
         let handle = output.fileHandleForReading
+        let log = self.log
         Thread.detachNewThread {
-            while !handle.availableData.isEmpty {}
+            while case let data = handle.availableData, !data.isEmpty {
+                log.condition.lock()
+                log.text += String(decoding: data, as: UTF8.self)
+                log.condition.broadcast()
+                log.condition.unlock()
+            }
         }
+    }
+
+    /// The log written since the server listened, guarded by its condition.
+    private let log = LogText()
+
+    private final class LogText: @unchecked Sendable {
+        let condition = NSCondition()
+        var text = ""
+    }
+
+    /// The log once it holds a line containing `needle` (or the time limit passed).
+    func log(containing needle: String, within seconds: Double = 10) throws -> String {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        log.condition.lock()
+        defer { log.condition.unlock() }
+        while !log.text.split(separator: "\n").contains(where: { $0.contains(needle) }) {
+            guard log.condition.wait(until: deadline) else { throw TestFailure("no log line with \(needle) in: \(log.text)") }
+        }
+        return log.text
     }
 
     /// Reads the log until the line that says where the server (or its supervisor) listens.

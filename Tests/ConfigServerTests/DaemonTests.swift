@@ -60,6 +60,17 @@ import Testing
         }
     }
 
+    /// The web SDK sends its API key as `?key=`: the access log shows the request, never the key.
+    @Test func theAccessLogNeverShowsAnAPIKey() throws {
+        let daemon = try DaemonProcess(dataDir: dataDir, workers: 1)
+        let client = try TestClient(port: daemon.port)
+        try client.send(TestClient.format("POST", "/v1/projects/123456789012/namespaces/firebase:fetch?key=example-api-key",
+                                          body: Array("{\"appInstanceId\":\"i\",\"appId\":\"1:123456789012:web:ab\"}".utf8)))
+        #expect(try client.readResponse().status == 200)
+        let log = try daemon.log(containing: "firebase:fetch?key=REDACTED 200")
+        #expect(!log.contains("example-api-key"))
+    }
+
     @Test func workersShareThePortAndEveryHeldClientHearsOfAPublish() throws {
         let daemon = try DaemonProcess(dataDir: dataDir, workers: 3)
         let first = try Self.admin(daemon.port, "PUT", "/v1/projects/example-project/remoteConfig", headers: [("If-Match", "*")],

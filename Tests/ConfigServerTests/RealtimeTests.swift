@@ -29,6 +29,23 @@ import Testing
         #expect(try message(client) == "{\"latestTemplateVersionNumber\": \"2\"}\n")
     }
 
+    /// HTTP/1.0 has no chunked coding (RFC 9112 §6.1): the messages are the body, ended by
+    /// the close.
+    @Test func http10ClientsGetAnUnframedStream() throws {
+        try server.publish(Templates.single("a"))
+        let client = try server.client()
+        let body = "{\"lastKnownVersionNumber\":\"1\"}"
+        try client.send("POST /v1/projects/424242/namespaces/firebase:streamFetchInvalidations HTTP/1.0\r\n"
+            + "X-Goog-Api-Key: \(TestServer.apiKey)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        let head = try client.readHead()
+        #expect(head.status == 200)
+        #expect(head.header("Transfer-Encoding") == nil && head.header("Content-Length") == nil)
+        #expect(head.header("Connection") == "close")
+        try server.publish(Templates.single("b"))
+        let message = try client.readThrough(UInt8(ascii: "\n"))
+        #expect(String(decoding: message, as: UTF8.self) == "{\"latestTemplateVersionNumber\": \"2\"}\n")
+    }
+
     @Test func heldClientsHearOfEveryPublish() throws {
         try server.publish(Templates.single("a"))
         let (first, _) = try open(lastKnown: "1")

@@ -166,6 +166,14 @@ final class TestClient {
         return data
     }
 
+    /// Bytes up to and including the next `delimiter`: a message of a body without framing.
+    func readThrough(_ delimiter: UInt8) throws -> [UInt8] {
+        while true {
+            if let index = buffer.firstIndex(of: delimiter) { return try readBytes(index + 1) }
+            guard try fill() else { throw TestFailure("connection closed before \(delimiter)") }
+        }
+    }
+
     /// True once the server has closed the connection (reads to the end).
     func isClosedByServer() -> Bool {
         while true {
