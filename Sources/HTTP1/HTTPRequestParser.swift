@@ -291,28 +291,6 @@ public struct HTTPRequestParser: Sendable {
     static func bodyTooLarge(_ limits: HTTPLimits) -> HTTPParseError {
         HTTPParseError(status: 413, reason: "The request body is larger than \(limits.maxBodyBytes) bytes.")
     }
-
-    /// `chunk-size [ chunk-ext ]` (RFC 9112 §7.1): hex digits, then optional `;ext` parts.
-    static func chunkSize(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> Int {
-        var size = 0
-        var digits = 0
-        var index = line.startIndex
-        while index < line.endIndex, let value = RequestURI.hexValue(line[index]) {
-            digits += 1
-            guard digits <= 15 else { throw .bad("The chunk size is too large.") }
-            size = size << 4 | Int(value)
-            index += 1
-        }
-        guard digits > 0 else { throw .bad("The chunk size is not a hexadecimal number.") }
-        let rest = line[index...].drop { $0 == .space || $0 == .tab }
-        guard rest.isEmpty || rest.first == UInt8(ascii: ";") else {
-            throw .bad("Unexpected characters after the chunk size.")
-        }
-        guard rest.allSatisfy({ $0 == .tab || ($0 >= .space && $0 != 0x7F) }) else {
-            throw .bad("Invalid characters in a chunk extension.")
-        }
-        return size
-    }
 }
 
 extension UInt8 {

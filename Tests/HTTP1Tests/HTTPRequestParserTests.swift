@@ -52,6 +52,14 @@ import Testing
         #expect(octal.map(\.body) == [Array("0123456789".utf8)])
     }
 
+    /// BWS around ';' and '=', token and quoted-string values (RFC 9112 §7.1.1).
+    @Test func everyFormOfChunkExtensionIsAccepted() throws {
+        let text = "POST /f HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "2 ; a = b;c\r\nhe\r\n3;q=\"x;\\\" y\"\r\nllo\r\n0;end\r\n\r\n"
+        let parsed = try requests(text)
+        #expect(parsed.map(\.body) == [Array("hello".utf8)])
+    }
+
     @Test func chunkedBodyWithExtensionsAndTrailers() throws {
         let text = "POST /f HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "5;name=value\r\nhello\r\n1\r\n \r\nA\r\n0123456789\r\n0\r\nX-Trailer: yes\r\n\r\n"
@@ -222,6 +230,13 @@ import Testing
         ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n0\r\n\r\n", 400, "chunk without CRLF"),
         ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\nabc\r\n", 400, "chunk size bare LF"),
         ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3 x\r\nabc\r\n", 400, "junk after chunk size"),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3 \r\nabc\r\n0\r\n\r\n", 400, "space after chunk size"),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;a \r\nabc\r\n0\r\n\r\n", 400, "space after chunk extension"),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;\r\nabc\r\n0\r\n\r\n", 400, "empty chunk extension"),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;a=\r\nabc\r\n0\r\n\r\n", 400, "chunk extension without value"),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;a=b c\r\nabc\r\n0\r\n\r\n", 400, "chunk extension value with space"),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;a=\"b\r\nabc\r\n0\r\n\r\n", 400, "unterminated quoted extension"),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;a@b\r\nabc\r\n0\r\n\r\n", 400, "chunk extension name not a token"),
         ("GET / HTTP/1.1\r\nHost: a\r\nX-Long: a\r\n b\r\n\r\n", 400, "obs-fold"),
         ("GET / HTTP/1.1\r\nHost: a\r\nBad Name: x\r\n\r\n", 400, "space in name"),
         ("GET / HTTP/1.1\r\nHost: a\r\nName : x\r\n\r\n", 400, "space before colon"),
