@@ -48,6 +48,8 @@ import Testing
     @Test func outOfRangeValuesAreRejected() throws {
         #expect(error { try load(#"{"http": {"maxStreamBacklogBytes": 0}}"#).validate() }?.contains("maxStreamBacklogBytes") == true)
         #expect(error { try load(#"{"realtime": {"maxLifetimeSeconds": 400}}"#).validate() }?.contains("330") == true)
+        #expect(error { try load(#"{"realtime": {"maxLifetimeSeconds": 300}}"#).validate() }?.contains("before 300 s") == true)
+        #expect(error { try load(#"{"realtime": {"maxLifetimeSeconds": 299}}"#).validate() } == nil)
         #expect(error { try load(#"{"realtime": {"heartbeatSeconds": 0}}"#).validate() }?.contains("heartbeatSeconds") == true)
     }
 }

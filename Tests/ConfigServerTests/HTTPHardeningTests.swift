@@ -6,7 +6,7 @@ import Testing
     let server: TestServer
 
     init() throws {
-        server = try TestServer { $0.http.maxBodyBytes = 1024; $0.http.headerTimeout = 1 }
+        server = try TestServer { $0.http.maxBodyBytes = 1024; $0.http.headerTimeout = 1; $0.http.bodyTimeout = 1 }
     }
 
     @Test(arguments: [
@@ -104,5 +104,17 @@ import Testing
         let response = try client.readResponse()
         #expect(response.status == 408)
         #expect(client.isClosedByServer())
+    }
+
+    /// A complete head, then a body that stops short: cut on the body deadline, nothing published.
+    @Test func slowBodiesAreCutOff() throws {
+        let client = try server.client()
+        try client.send("PUT /v1/projects/demo/remoteConfig HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer \(TestServer.adminToken)\r\n"
+            + "If-Match: *\r\nContent-Length: 40\r\n\r\n{\"parameters\":")
+        let response = try client.readResponse()
+        #expect(response.status == 408)
+        #expect(client.isClosedByServer())
+        let versions = try server.admin("GET", "/v1/projects/demo/remoteConfig:listVersions")
+        #expect(versions.status == 200 && !versions.text.contains("versionNumber"))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Everything the daemon can be told, from the config file, then environment, then flags.
 ///
@@ -100,16 +101,24 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         for token in adminTokens where token.token == nil && token.sha256 == nil {
             throw ConfigurationError("admin token '\(token.name)' needs 'token' or 'sha256'")
         }
-        guard realtime.maxLifetimeSeconds > 0, realtime.maxLifetimeSeconds <= 320 else {
-            throw ConfigurationError("realtime.maxLifetimeSeconds must be 1...320 (iOS gives up at 330 s)")
+        // A stream lives at most this long (less its jitter), and must end before 300 s.
+        guard realtime.maxLifetimeSeconds > 0, realtime.maxLifetimeSeconds < 300 else {
+            throw ConfigurationError("realtime.maxLifetimeSeconds must be 1...299 (streams end before 300 s; iOS gives up at 330 s)")
         }
         guard http.maxStreamBacklogBytes > 0 else { throw ConfigurationError("http.maxStreamBacklogBytes must be positive") }
         guard realtime.heartbeatSeconds > 0 else { throw ConfigurationError("realtime.heartbeatSeconds must be positive") }
     }
 
-    /// Whether `host` is a loopback address, where the quick-start defaults are acceptable.
+    /// Whether `host` is a loopback address, where the quick-start defaults are acceptable:
+    /// `localhost`, or an IPv4 literal in 127.0.0.0/8, or `::1`. Any other name is taken as
+    /// reaching beyond loopback, whatever it resolves to.
     public var bindsLoopbackOnly: Bool {
-        host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127.")
+        if host == "localhost" { return true }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
+        return withUnsafeBytes(of: &v6) { $0.elementsEqual([UInt8](repeating: 0, count: 15) + [1]) }
     }
 }
 

@@ -81,8 +81,10 @@ public struct ServeCommand: ParsableCommand {
         }
         if let value = environment["RCS_LOG_LEVEL"] { settings.logLevel = value }
         if let value = environment["RCS_LOG_FORMAT"] { settings.logFormat = value }
+        // Like every other setting, the environment's token replaces the file's: a deployment
+        // that sets one (the Docker image, say) never also accepts the quick-start token.
         if let token = environment["RCS_ADMIN_TOKEN"], !token.isEmpty {
-            settings.adminTokens.append(AdminTokenDeclaration(name: "env", token: token))
+            settings.adminTokens = [AdminTokenDeclaration(name: "env", token: token)]
         }
         if let host { settings.host = host }
         if let port { settings.port = port }
@@ -95,7 +97,7 @@ public struct ServeCommand: ParsableCommand {
     }
 
     /// Beyond loopback the admin API must have a real token.
-    private func checkSecurity(_ settings: ServerConfiguration, logger: Logger) throws {
+    func checkSecurity(_ settings: ServerConfiguration, logger: Logger) throws {
         guard !settings.bindsLoopbackOnly else { return }
         let realTokens = settings.adminTokens.filter { $0.token != ServerConfiguration.quickStartAdminToken }
         guard realTokens.isEmpty || settings.adminTokens.count != realTokens.count else { return }
