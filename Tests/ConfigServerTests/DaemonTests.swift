@@ -84,7 +84,9 @@ import Testing
             let chunk = try #require(try stream.readChunk())
             #expect(String(decoding: chunk, as: UTF8.self) == "{\"latestTemplateVersionNumber\": \"2\"}\n")
         }
-        // SIGTERM: every held client is told to come back later, then its stream ends cleanly.
+        // SIGTERM: every held client is told to come back later, then its stream ends cleanly,
+        // and the daemon exits without waiting out its 10 s grace period.
+        let terminated = Date()
         daemon.kill(SIGTERM)
         for stream in streams {
             let goodbye = String(decoding: try #require(try stream.readChunk()), as: UTF8.self)
@@ -93,6 +95,34 @@ import Testing
             #expect(stream.isClosedByServer())
         }
         #expect(daemon.waitForExit() == 0)
+        #expect(Date().timeIntervalSince(terminated) < 5)
+    }
+
+    /// Publishers on separate connections land on different workers (SO_REUSEPORT); every
+    /// acknowledged publish is a distinct version and the versions have no gap.
+    @Test func concurrentPublishesThroughSeveralWorkersGetGapFreeVersions() throws {
+        let daemon = try DaemonProcess(dataDir: dataDir, workers: 3)
+        let port = daemon.port
+        let acknowledged = Mutex<[Int]>([])
+        let publishers = (0..<6).map { publisher in
+            Thread {
+                for index in 0..<15 {
+                    guard let response = try? DaemonTests.admin(port, "PUT", "/v1/projects/example-project/remoteConfig",
+                                                                headers: [("If-Match", "*")],
+                                                                body: "{\"parameters\":{\"k\":{\"defaultValue\":{\"value\":\"\(publisher)-\(index)\"}}}}"),
+                          response.status == 200,
+                          let version = Int(response.header("ETag")?.split(separator: "-").last ?? "") else { continue }
+                    acknowledged.withLock { $0.append(version) }
+                }
+            }
+        }
+        publishers.forEach { $0.start() }
+        while publishers.contains(where: { !$0.isFinished }) { sched_yield() }
+        let versions = acknowledged.withLock { $0 }.sorted()
+        #expect(versions == Array(1...90), "every publish acknowledged once, with its own version")
+        let list = try Self.admin(daemon.port, "GET", "/v1/projects/example-project/remoteConfig:listVersions?pageSize=300")
+        let listed = try #require(try list.json()["versions"] as? [[String: Any]]).compactMap { ($0["versionNumber"] as? String).flatMap(Int.init) }
+        #expect(listed.sorted() == Array(1...90))
     }
 
     @Test func aSecondServerOnTheSamePortRefusesToStart() throws {
