@@ -1,9 +1,11 @@
 /// Google's error envelope, the one every Firebase client and Admin SDK understands.
 public enum ErrorBody {
-    /// `{"error":{"code":…,"message":"…","status":"…"}}` as UTF-8 bytes.
+    /// `{"error":{"code": …,"message":"…","status":"…"}}` as UTF-8 bytes. The space after
+    /// `"code":` is Google's spacing: iOS looks for the text `"code": 403` in a stream's error
+    /// (spec §4.3, §4.7).
     public static func encode(status: Int, message: String, canonicalStatus: String? = nil) -> [UInt8] {
         let name = canonicalStatus ?? canonicalName(for: status)
-        var text = "{\"error\":{\"code\":\(status),\"message\":"
+        var text = "{\"error\":{\"code\": \(status),\"message\":"
         appendJSONString(message, to: &text)
         text += ",\"status\":\"\(name)\"}}"
         return Array(text.utf8)

@@ -66,6 +66,14 @@ import Testing
         #expect(response.status == 200)
         #expect(response.header("ETag") == "etag-424242-0")
         #expect(try server.admin("GET", "/v1/projects/demo/remoteConfig").header("ETag") == "etag-424242-0")
+        // The camelCase spelling, and an ETag that is not one fails the validation.
+        let camel = try server.admin("PUT", "/v1/projects/demo/remoteConfig?validateOnly=true", headers: [("If-Match", "*")], body: Templates.basic)
+        #expect(camel.status == 200 && camel.header("ETag") == "etag-424242-0")
+        for ifMatch in ["not-an-etag", "etag-999-1"] {
+            let bad = try server.admin("PUT", "/v1/projects/demo/remoteConfig?validateOnly=true", headers: [("If-Match", ifMatch)], body: Templates.basic)
+            #expect(bad.status == 400, "\(ifMatch)")
+        }
+        #expect(try server.admin("GET", "/v1/projects/demo/remoteConfig").header("ETag") == "etag-424242-0")
     }
 
     @Test func invalidTemplatesAreRejectedWithTheirPath() throws {

@@ -34,6 +34,16 @@ import Testing
         #expect(body.int64("c") == 42)
     }
 
+    /// What `json.dumps` and many encoders send for characters beyond the BMP.
+    @Test func surrogatePairsReadAsOneCharacterAndLoneHalvesAsReplacement() throws {
+        let body = try request(#"{"a": "hi \uD83D\uDE0A!", "b": "\uD83D", "c": "\uDE0Ax", "d": "\ud83d\ude0a"}"#)
+        #expect(body.string("a") == "hi 😊!")
+        #expect(body.string("b") == "\u{FFFD}")
+        #expect(body.string("c") == "\u{FFFD}x")
+        #expect(body.string("d") == "😊")
+        #expect(throws: (any Error).self) { try request(#"{"a": "\u+0AB"}"#) }
+    }
+
     private func context(_ json: String) throws -> EvaluationContext {
         try request(json).evaluationContext(now: Date(timeIntervalSince1970: 0), defaultPercentSeed: "seed")
     }

@@ -106,6 +106,10 @@ import Testing
         #expect(none.status == 401)
         let wrong = try server.request("POST", "/v1/projects/demo/namespaces/firebase:fetch?key=nope", body: "{\"appInstanceId\":\"k\",\"appId\":\"a\"}")
         #expect(wrong.status == 403)
+        // A browser page on another origin must see the status, not a network error.
+        for response in [none, wrong] {
+            #expect(response.header("Access-Control-Allow-Origin") == "*")
+        }
     }
 
     @Test func throttlingAnswers429WithRetryAfter() throws {

@@ -124,7 +124,25 @@ import Testing
         try client.send(TestClient.format("POST", "/v1/projects/424242/namespaces/firebase:streamFetchInvalidations", body: Array("{}".utf8)))
         let response = try client.readResponse()
         #expect(response.status == 401)
-        #expect(response.text.hasPrefix("[{\"error\":"))
+        #expect(response.text.hasPrefix("[{\"error\":{\"code\": 401,"))  // iOS matches the text `"code": 4xx`
+        #expect(response.header("Access-Control-Allow-Origin") == "*")
+    }
+
+    /// The web SDK sends the version as a JSON number; a value that is no version counts as
+    /// none (spec §4.7.1), so the client hears the current version instead of a 400.
+    @Test func lastKnownVersionsAreReadLeniently() throws {
+        let server = try TestServer()  // room for every client at once (the suite's cap is 2)
+        try server.publish(Templates.single("a"))
+        for body in ["{\"lastKnownVersionNumber\":1}", "{\"lastKnownVersionNumber\":\"banana\"}", "{\"lastKnownVersionNumber\":\"-3\"}", "{}"] {
+            let client = try server.client()
+            try client.send(TestClient.format("POST", "/v1/projects/424242/namespaces/firebase:streamFetchInvalidations",
+                                              headers: [("X-Goog-Api-Key", TestServer.apiKey)], body: Array(body.utf8)))
+            let head = try client.readHead()
+            #expect(head.status == 200, "\(body)")
+            #expect(head.header("Access-Control-Allow-Origin") == "*")
+            if body.contains(":1}") { continue }  // current: held, nothing to say yet
+            #expect(try message(client) == "{\"latestTemplateVersionNumber\": \"1\"}\n", "\(body)")
+        }
     }
 
     @Test func unknownProjectsAndNamespacesOnTheStreamAreWrappedToo() throws {
@@ -134,7 +152,7 @@ import Testing
                      "/v1/projects/demo/namespaces/other:streamFetchInvalidations"] {
             let response = try server.request("POST", path, headers: key, body: "{}")
             #expect(response.status == 404)
-            #expect(response.text.hasPrefix("[{\"error\":{\"code\":404,"))
+            #expect(response.text.hasPrefix("[{\"error\":{\"code\": 404,"))
         }
         let get = try server.request("GET", "/v1/projects/demo/namespaces/firebase:streamFetchInvalidations", headers: key)
         #expect(get.status == 405)

@@ -74,12 +74,13 @@ extension Application {
         var template = try decodeValidTemplate(exchange.request.body, namespace: namespace)
         let description = template.version?.description
         template.version = nil
+        // A validation checks the If-Match too (spec §2.9: a misformatted ETag fails it).
+        let expected = try expectedVersion(ifMatch: ifMatch, project: project)
         if Self.isTrue(exchange.uri["validateOnly"] ?? exchange.uri["validate_only"]) {
             let etag = TemplateETag.validateOnly(projectNumber: project.number).description
             exchange.respond(Self.templateResponse(Array(TemplateJSON.encode(template)), etag: etag))
             return
         }
-        let expected = try expectedVersion(ifMatch: ifMatch, project: project)
         let metadata = PublishMetadata(
             updateUser: identity.name, description: description, updateOrigin: "REST_API",
             updateType: expected == nil ? TemplateUpdateType.forcedUpdate : TemplateUpdateType.incrementalUpdate)

@@ -172,6 +172,13 @@ public final class Application: HTTPRequestHandler, Sendable {
         throw APIError(401, "Missing API key: send 'X-Goog-Api-Key' or '?key='.")
     }
 
+    /// What every answer to a browser SDK carries, errors and streams included: without it
+    /// a cross-origin page sees a network error instead of the status (spec §1.6).
+    static func addCORSFields(to headers: inout HTTPHeaders) {
+        headers.add(name: "Access-Control-Allow-Origin", value: "*")
+        headers.add(name: "Access-Control-Expose-Headers", value: "ETag")
+    }
+
     /// CORS preflight for browser SDKs (spec §1.6).
     private func preflight() -> HTTPResponse {
         var headers = HTTPHeaders()

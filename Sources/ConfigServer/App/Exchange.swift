@@ -35,7 +35,17 @@ struct Exchange: Sendable {
     }
 
     func fail(_ error: APIError) {
+        var error = error
+        if isCalledByBrowsers { Application.addCORSFields(to: &error.headers) }
         respond(error.response)
+    }
+
+    /// Fetch and the stream: the endpoints the web SDK calls cross-origin.
+    var isCalledByBrowsers: Bool {
+        switch route {
+        case .fetch, .stream: true
+        default: false
+        }
     }
 
     /// 405 unless the method is `method` or `other` (two parameters, not an array: this runs

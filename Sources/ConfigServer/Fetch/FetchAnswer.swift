@@ -47,8 +47,7 @@ struct FetchAnswer: Sendable {
 
     private static func fields(etag: String) -> [UInt8] {
         var headers = HTTPHeaders()
-        headers.add(name: "Access-Control-Allow-Origin", value: "*")
-        headers.add(name: "Access-Control-Expose-Headers", value: "ETag")
+        Application.addCORSFields(to: &headers)
         headers.add(name: "Cache-Control", value: "no-store")
         headers.add(name: "ETag", value: etag)
         headers.add(name: "Content-Type", value: HTTPResponse.jsonContentType)

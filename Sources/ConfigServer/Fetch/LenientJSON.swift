@@ -200,15 +200,37 @@ struct LenientJSON {
             case UInt8(ascii: "b"): scalars.append(0x08)
             case UInt8(ascii: "f"): scalars.append(0x0C)
             case UInt8(ascii: "u"):
-                guard position + 4 <= bytes.count,
-                      let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
-                else { throw error("malformed \\u escape") }
+                guard var code = hex4(at: position) else { throw error("malformed \\u escape") }
                 position += 4
+                // A character beyond the BMP comes as a surrogate pair: "\uD83D\uDE0A".
+                if (0xD800...0xDBFF).contains(code), position + 6 <= bytes.count,
+                   bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u"),
+                   let low = hex4(at: position + 2), (0xDC00...0xDFFF).contains(low) {
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    position += 6
+                }
                 let scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
                 scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
             default: scalars.append(escaped)
             }
         }
         throw error("unterminated string")
+    }
+
+    /// Four hex digits at `index`, or nil.
+    private func hex4(at index: Int) -> UInt32? {
+        guard index + 4 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for byte in bytes[index..<index + 4] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
     }
 }

@@ -220,6 +220,7 @@ final class RealtimeHub: @unchecked Sendable {
         headers.add(name: "Content-Type", value: HTTPResponse.jsonContentType)
         headers.add(name: "Cache-Control", value: "no-store")
         headers.add(name: "X-Accel-Buffering", value: "no")
+        Application.addCORSFields(to: &headers)
         return headers
     }()
 

@@ -12,10 +12,9 @@ extension Application {
             let namespace = try checkNamespace(namespace)
             try requireClientKey(exchange, project: project)
             let body = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
-            let lastKnownText = body.string("lastKnownVersionNumber") ?? "0"
-            guard let lastKnown = Int64(lastKnownText), lastKnown >= 0 else {
-                throw APIError.badRequest("lastKnownVersionNumber must be a non-negative integer, got '\(lastKnownText)'.")
-            }
+            // Anything but a version number counts as knowing none (spec §4.7.1): the client is
+            // told the current version at once, where a 400 would stop an SDK's reconnects.
+            let lastKnown = body.string("lastKnownVersionNumber").flatMap { Int64($0) }.map { max(0, $0) } ?? 0
             metrics.recordRequest(route: exchange.routeName, status: 200)
             realtime.open(exchange.responder, key: HeadKey(project: project.id, namespace: namespace), lastKnown: lastKnown)
         } catch let error as APIError {
@@ -23,7 +22,9 @@ extension Application {
             var body: [UInt8] = [UInt8(ascii: "[")]
             body += ErrorBody.encode(status: error.status, message: error.message, canonicalStatus: error.canonicalStatus)
             body.append(UInt8(ascii: "]"))
-            exchange.respond(.json(body, status: error.status, headers: error.headers))
+            var headers = error.headers
+            Application.addCORSFields(to: &headers)
+            exchange.respond(.json(body, status: error.status, headers: headers))
         }
     }
 }
