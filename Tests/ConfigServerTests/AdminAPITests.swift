@@ -51,7 +51,7 @@ import Testing
         #expect(version["versionNumber"] as? String == "1")
         #expect(version["updateType"] as? String == "INCREMENTAL_UPDATE")
         #expect(version["description"] as? String == "first")
-        #expect((version["updateUser"] as? [String: Any])?["email"] as? String == "tester")
+        #expect((version["updateUser"] as? [String: Any])?["email"] as? String == "tester@example.com")
         let stale = try server.admin("PUT", "/v1/projects/demo/remoteConfig", headers: [("If-Match", "etag-424242-0")], body: Templates.basic)
         #expect(stale.status == 400)
         #expect(stale.errorStatus == "FAILED_PRECONDITION")

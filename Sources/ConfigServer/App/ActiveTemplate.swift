@@ -59,7 +59,7 @@ extension TemplateVersion {
         self.init(
             versionNumber: stored.versionNumber,
             updateTime: Timestamp(stored.updateTime),
-            updateUser: stored.updateUser.map { TemplateUser(email: $0) },
+            updateUser: stored.updateUser.map { TemplateUser(email: UpdateUserEmail.address(forTokenName: $0)) },
             description: stored.description,
             updateOrigin: UpdateOrigin(rawValue: stored.updateOrigin),
             updateType: UpdateType(rawValue: stored.updateType),
