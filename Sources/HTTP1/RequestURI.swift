@@ -78,7 +78,8 @@ public struct RequestURI: Sendable, Equatable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func hexValue(_ byte: UInt8) -> UInt8? {
+    /// The value of one hex digit, or nil.
+    public static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

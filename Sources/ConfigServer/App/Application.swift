@@ -182,7 +182,7 @@ public final class Application: HTTPRequestHandler, Sendable {
     /// CORS preflight for browser SDKs (spec §1.6).
     private func preflight() -> HTTPResponse {
         var headers = HTTPHeaders()
-        headers.add(name: "Access-Control-Allow-Origin", value: "*")
+        Self.addCORSFields(to: &headers)
         headers.add(name: "Access-Control-Allow-Methods", value: "POST, OPTIONS")
         headers.add(name: "Access-Control-Allow-Headers",
                     value: "Content-Type, Content-Encoding, If-None-Match, X-Goog-Api-Key, X-Goog-Firebase-Installations-Auth")

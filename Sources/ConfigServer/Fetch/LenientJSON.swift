@@ -1,4 +1,5 @@
 import ConfigCore
+import HTTP1
 
 /// A JSON reader that also accepts what the iOS SDK sends (spec §3.2): unquoted keys and
 /// single-quoted strings, JSON5-style. Strict JSON reads the same as with any parser.
@@ -222,13 +223,7 @@ struct LenientJSON {
         guard index + 4 <= bytes.count else { return nil }
         var value: UInt32 = 0
         for byte in bytes[index..<index + 4] {
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+            guard let digit = RequestURI.hexValue(byte) else { return nil }
             value = value << 4 | UInt32(digit)
         }
         return value
