@@ -43,6 +43,7 @@ extension Application {
             } catch let error as StoreError {
                 throw APIError.badRequest(error.description)
             }
+            counters.bumpProjects()
             projects.add(project)
             return .json(Self.encode(ProjectJSON(projectId: id, projectNumber: number, displayName: project.displayName)))
         }
@@ -59,6 +60,7 @@ extension Application {
         let digest = SecretDigest(secret: key)
         exchange.answerFromStore { [self] in
             try store.addAPIKey(project: project.id, keyHash: digest.hex, name: name)
+            counters.bumpProjects()
             access.addAPIKeyDigest(digest, project: project.id)
             return .json(Self.encode(["name": name, "key": key, "project": project.id]))
         }

@@ -99,11 +99,13 @@ extension Application {
 
     /// After a commit: serve the new version here, tell held clients and other workers.
     func published(_ stored: StoredVersion, project: StoredProject) -> HTTPResponse {
+        let key = HeadKey(project: stored.project, namespace: stored.namespace)
+        // Before the acknowledgement: from here on, every worker reloads before it answers.
+        counters.bump(key)
         metrics.recordPublish()
         let active = templates.install(stored)
         // Runs on the serial store queue: the announcement queued behind this block starts the
         // fan-out only after the response is queued, so the publisher is not kept waiting by it.
-        let key = HeadKey(project: stored.project, namespace: stored.namespace)
         let version = stored.versionNumber
         storeQueue.async { [realtime] in realtime.announce(key, version: version) }
         guard let active else { return APIError(500, "The version was stored but cannot be served.").response }

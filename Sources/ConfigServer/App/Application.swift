@@ -5,6 +5,7 @@ import Dispatch
 public import EventLoop
 public import HTTP1
 import Logging
+import Synchronization
 import Foundation
 
 /// The remote config service of one worker process: routes requests to the admin API, fetch
@@ -15,6 +16,12 @@ public final class Application: HTTPRequestHandler, Sendable {
     let access: AccessControl
     let projects: ProjectDirectory
     let templates: TemplateRegistry
+    /// What the worker group committed, for read-your-writes across workers.
+    let counters: ChangeCounters
+    /// The projects counter when projects and keys were last read from the store.
+    private let projectsChecked = Atomic<Int64>(.min)
+    /// Reads what a request needs again when another worker changed it.
+    let reloads: ReloadGate
     let validator: TemplateValidator
     let throttle: FetchThrottle
     let realtime: RealtimeHub
@@ -26,18 +33,20 @@ public final class Application: HTTPRequestHandler, Sendable {
     let storeQueue = DispatchQueue(label: "remote-config.store")
 
     init(configuration: ServerConfiguration, store: RemoteConfigStore, loop: EventLoop,
-         admission: StreamAdmission, peers: PeerChannel?, logger: Logger) throws {
+         admission: StreamAdmission, counters: ChangeCounters, peers: PeerChannel?, logger: Logger) throws {
         self.configuration = configuration
         self.store = store
         self.logger = logger
+        self.counters = counters
         access = AccessControl(adminTokens: configuration.adminTokens)
         projects = ProjectDirectory()
-        templates = TemplateRegistry(store: store, projects: projects, logger: logger)
+        templates = TemplateRegistry(store: store, projects: projects, counters: counters, logger: logger)
         var limits = TemplateLimits.firebase
         limits.maxParameters = configuration.templates.maxParameters
         limits.maxConditions = configuration.templates.maxConditions
         validator = TemplateValidator(limits: limits)
         throttle = FetchThrottle(burst: configuration.fetch.throttleBurst, perMinute: configuration.fetch.throttlePerMinute)
+        reloads = ReloadGate(loop: loop)
         metrics = ServerMetrics(worker: peers?.worker ?? 0)
         peerGather = PeerGather(channel: peers, loop: loop)
         realtime = RealtimeHub(settings: configuration.realtime, loop: loop, templates: templates,
@@ -57,6 +66,8 @@ public final class Application: HTTPRequestHandler, Sendable {
 
     /// Reads projects and API keys from the store again (another worker may have added some).
     func reloadProjects() throws {
+        // Read before the store, as templates do (see ``ChangeCounters``).
+        let counter = counters.projects
         let stored = try store.projects()
         projects.replaceAll(stored)
         for project in stored {
@@ -65,6 +76,7 @@ public final class Application: HTTPRequestHandler, Sendable {
             digests += declared.map(SecretDigest.init(secret:))
             access.setAPIKeyDigests(digests, project: project.id)
         }
+        projectsChecked.max(counter, ordering: .sequentiallyConsistent)
     }
 
     // MARK: Routing
@@ -77,14 +89,63 @@ public final class Application: HTTPRequestHandler, Sendable {
             return
         }
         let exchange = Exchange(request: request, uri: uri, context: context, responder: responder, route: route, application: self)
-        do {
-            try dispatch(exchange)
-        } catch let error as APIError {
-            exchange.fail(error)
-        } catch {
-            logger.error("request failed", metadata: ["path": "\(uri.path)", "error": "\(error)"])
-            exchange.fail(APIError(500, "Internal error."))
+        whenCurrent(route) { [self] in
+            do {
+                try dispatch(exchange)
+            } catch let error as APIError {
+                exchange.fail(error)
+            } catch {
+                logger.error("request failed", metadata: ["path": "\(uri.path)", "error": "\(error)"])
+                exchange.fail(APIError(500, "Internal error."))
+            }
         }
+    }
+
+    /// Runs `work` (on the loop) once the projects and the template that `route` reads are
+    /// as new as every change acknowledged by any worker: at once on the fast path, which
+    /// costs two atomic loads; after a reload off the loop otherwise.
+    private func whenCurrent(_ route: Route, _ work: @escaping @Sendable () -> Void) {
+        if projectsChecked.load(ordering: .sequentiallyConsistent) != counters.projects {
+            reloads.afterReload(of: .projects, by: { [self] in
+                do { try reloadProjects() } catch {
+                    logger.error("cannot reload projects", metadata: ["error": "\(error)"])
+                    return false
+                }
+                return true
+            }) { [self] reloaded in reloaded ? whenCurrent(route, work) : work() }
+            return
+        }
+        guard let key = templateKey(route), !templates.isCurrent(key) else { return work() }
+        reloads.afterReload(of: .template(key), by: { [self] in reloadTemplate(key) }) { [self] reloaded in
+            reloaded ? whenCurrent(route, work) : work()
+        }
+    }
+
+    /// Reads `key`'s template again (blocking, off the loop) and tells the held streams when
+    /// it is newer; false when the store could not be read.
+    func reloadTemplate(_ key: HeadKey) -> Bool {
+        let before = templates.currentVersion(key)
+        let reloaded = templates.reload(key)
+        let after = templates.currentVersion(key)
+        if after > before {
+            realtime.loop.execute { [realtime] in realtime.notify(key, version: after) }
+        }
+        return reloaded
+    }
+
+    /// The template a route reads, if its project and namespace exist.
+    private func templateKey(_ route: Route) -> HeadKey? {
+        let project: String, namespace: String
+        switch route {
+        case .template(let name, let space, _), .fetch(let name, let space), .stream(let name, let space):
+            (project, namespace) = (name, space)
+        case .serverTemplate(let name):
+            (project, namespace) = (name, TemplateNamespace.server.rawValue)
+        default:
+            return nil
+        }
+        guard let id = projects.project(project)?.id, TemplateNamespace(rawValue: namespace) != nil else { return nil }
+        return HeadKey(project: id, namespace: namespace)
     }
 
     private func dispatch(_ exchange: Exchange) throws {

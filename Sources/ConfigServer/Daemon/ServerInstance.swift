@@ -38,22 +38,25 @@ public final class ServerInstance: Sendable {
                                       retention: configuration.templates.retention)
         let loop = try EventLoop()
         let admission: StreamAdmission
+        let counters: ChangeCounters
         let peers: PeerChannel?
         if let membership {
-            guard let region = rcs_map_shared(membership.sharedFD, StreamAdmission.regionBytes) else {
+            guard let region = rcs_map_shared(membership.sharedFD, SharedRegion.bytes) else {
                 throw ConfigurationError("cannot map the shared counters (errno \(errno))")
             }
-            admission = StreamAdmission(region: region, worker: membership.index,
+            counters = ChangeCounters(region: SharedRegion.changes(in: region))
+            admission = StreamAdmission(region: SharedRegion.admission(in: region), worker: membership.index,
                                         maxConnections: configuration.realtime.maxConnections,
                                         maxPerProject: configuration.realtime.maxConnectionsPerProject)
             peers = try PeerChannel(group: membership.group, worker: membership.index, workers: membership.workers)
         } else {
             admission = .local(maxConnections: configuration.realtime.maxConnections,
                                maxPerProject: configuration.realtime.maxConnectionsPerProject)
+            counters = .local()
             peers = nil
         }
         application = try Application(configuration: configuration, store: store, loop: loop, admission: admission,
-                                      peers: peers, logger: logger)
+                                      counters: counters, peers: peers, logger: logger)
         server = HTTPServer(configuration: Self.httpConfiguration(configuration.http, trustedProxies: configuration.trustedProxies), handler: application, loop: loop, logger: logger)
         port = try server.listen(host: configuration.host, port: configuration.port)
         let application = application

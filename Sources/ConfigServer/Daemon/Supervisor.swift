@@ -22,8 +22,8 @@ final class Supervisor {
     }
 
     func run() throws {
-        let sharedFD = rcs_memfd("rcs-streams", StreamAdmission.regionBytes)
-        guard sharedFD >= 0, let region = rcs_map_shared(sharedFD, StreamAdmission.regionBytes) else {
+        let sharedFD = rcs_memfd("rcs-shared", SharedRegion.bytes)
+        guard sharedFD >= 0, let region = rcs_map_shared(sharedFD, SharedRegion.bytes) else {
             throw ConfigurationError("cannot create the shared stream counters (errno \(errno))")
         }
         _ = rcs_inherit_fd(sharedFD)
@@ -93,7 +93,7 @@ final class Supervisor {
             var status: Int32 = 0
             let pid = waitpid(-1, &status, WNOHANG)
             guard pid > 0, let index = pids.removeValue(forKey: pid) else { return }
-            StreamAdmission.reclaim(worker: index, region: region)
+            StreamAdmission.reclaim(worker: index, region: SharedRegion.admission(in: region))
             guard !stopping else { continue }
             logger.error("worker exited; restarting", metadata: ["worker": "\(index)", "status": "\(status)"])
             sleep(1)

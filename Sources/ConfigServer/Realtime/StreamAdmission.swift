@@ -78,8 +78,6 @@ final class StreamAdmission: @unchecked Sendable {
     }
 
     static func bucket(of project: String) -> Int {
-        var hash: UInt32 = 2_166_136_261
-        for byte in project.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return 1 + Int(hash % UInt32(projectBuckets))
+        1 + Int(FNV1a.hash(project) % UInt32(projectBuckets))
     }
 }

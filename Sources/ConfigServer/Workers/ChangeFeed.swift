@@ -4,9 +4,11 @@ import EventLoop
 import Logging
 import Synchronization
 
-/// Notices what other workers (or processes) committed: by their datagrams at once, and by
-/// polling SQLite's `data_version` once a second in case a datagram was lost. Also answers
-/// the peers' questions and hands their answers to the application's gather.
+/// Notices what other workers (or processes) committed, and tells this worker's held streams:
+/// by the peers' datagrams at once; by the shared change counters on every tick, in case a
+/// datagram was lost; and by polling SQLite's `data_version` once a second, for commits made
+/// outside the worker group. Also answers the peers' questions and hands their answers to
+/// the application's gather.
 final class ChangeFeed: Sendable {
     private let application: Application
     private let loop: EventLoop
@@ -22,8 +24,8 @@ final class ChangeFeed: Sendable {
             try loop.watchReadable(fd: peers.fd) { [self] in
                 for message in peers.drain() {
                     switch message {
-                    case .published(let key, let version):
-                        refresh(key, atLeast: version)
+                    case .published(let key, _):
+                        follow(key)
                     case .question(let from, let id, let question):
                         peers.send(.answer(from: peers.worker, id: id, payload: application.localAnswer(question)), to: from)
                     case .answer(let from, let id, let payload):
@@ -32,33 +34,46 @@ final class ChangeFeed: Sendable {
                 }
             }
         }
-        loop.onTick { [self] in poll() }
+        loop.onTick { [self] in
+            for key in application.templates.changedKeys { follow(key) }
+            poll()
+        }
     }
 
-    private func refresh(_ key: HeadKey, atLeast version: Int64) {
-        guard application.templates.currentVersion(key) < version else { return }
-        application.storeQueue.async { [self] in
-            if application.projects.project(key.project) == nil { try? application.reloadProjects() }
-            guard let active = application.templates.reload(key) else { return }
-            let number = active.versionNumber
-            loop.execute { [self] in application.realtime.notify(key, version: number) }
-        }
+    /// Brings a template this worker serves up to date; its streams are told by the reload.
+    private func follow(_ key: HeadKey) {
+        let application = application
+        guard application.templates.isLoaded(key), !application.templates.isCurrent(key) else { return }
+        application.reloads.afterReload(of: .template(key), by: { application.reloadTemplate(key) }) { _ in }
     }
 
     private let lastDataVersion = Mutex<Int64?>(nil)
 
     private func poll() {
+        let application = application
         application.storeQueue.async { [self] in
-            guard let dataVersion = try? application.store.dataVersion() else { return }
+            let dataVersion: Int64
+            do { dataVersion = try application.store.dataVersion() } catch {
+                application.logger.error("cannot poll the store for changes", metadata: ["error": "\(error)"])
+                return
+            }
             let changed = lastDataVersion.withLock { last in
                 defer { last = dataVersion }
                 return last != nil && last != dataVersion
             }
-            guard changed, let heads = try? application.store.heads() else { return }
-            try? application.reloadProjects()
-            let loaded = application.templates.loadedVersions
-            for (key, version) in heads where (loaded[key] ?? 0) < version && loaded[key] != nil {
-                refresh(key, atLeast: version)
+            guard changed else { return }
+            do {
+                try application.reloadProjects()
+                let heads = try application.store.heads()
+                let loaded = application.templates.loadedVersions
+                for (key, version) in heads where (loaded[key] ?? .max) < version {
+                    // A commit no worker has announced yet (another process's, or one whose
+                    // publisher has not acknowledged it): announce it before telling anyone.
+                    if application.templates.isCurrent(key) { application.counters.bump(key) }
+                    loop.execute { [self] in follow(key) }
+                }
+            } catch {
+                application.logger.error("cannot read the store's changes", metadata: ["error": "\(error)"])
             }
         }
     }

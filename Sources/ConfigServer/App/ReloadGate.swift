@@ -1,0 +1,46 @@
+import ConfigStore
+import Dispatch
+import EventLoop
+import Synchronization
+
+/// What a request may need read again from the store before it is answered.
+enum ReloadTarget: Hashable, Sendable {
+    /// Projects and their API keys.
+    case projects
+    /// One template's active version.
+    case template(HeadKey)
+}
+
+/// Reloads off the loop thread, once for every request that waits on the same target, and
+/// hands each waiting request back to the loop afterwards.
+final class ReloadGate: Sendable {
+    typealias Waiter = @Sendable (_ reloaded: Bool) -> Void
+
+    private let loop: EventLoop
+    /// Reads only, so that a reload never waits behind a publish's commit.
+    private let queue = DispatchQueue(label: "remote-config.reload")
+    private let waiting = Mutex<[ReloadTarget: [Waiter]]>([:])
+
+    init(loop: EventLoop) {
+        self.loop = loop
+    }
+
+    /// Runs `waiter` on the loop after `target` was read again by `reload` (blocking; false
+    /// when the store could not be read, and the request is then answered from memory).
+    func afterReload(of target: ReloadTarget, by reload: @escaping @Sendable () -> Bool, _ waiter: @escaping Waiter) {
+        let first = waiting.withLock { table in
+            table[target, default: []].append(waiter)
+            return table[target]?.count == 1
+        }
+        guard first else { return }
+        queue.async { [self] in
+            let reloaded = reload()
+            // Whoever joined after the read began is answered too: each waiter checks again
+            // on the loop and waits for another reload if something newer was acknowledged.
+            let waiters = waiting.withLock { $0.removeValue(forKey: target) ?? [] }
+            loop.execute {
+                for waiter in waiters { waiter(reloaded) }
+            }
+        }
+    }
+}

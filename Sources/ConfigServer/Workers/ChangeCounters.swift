@@ -1,0 +1,64 @@
+import CLinuxIO
+import ConfigStore
+
+/// Commit counters shared by every worker of the group, so that nothing older than an
+/// acknowledged write is served anywhere.
+///
+/// A worker that commits a publish, a rollback or a project change bumps the counter of what it
+/// changed *after* the commit and *before* it acknowledges. A worker remembers, with each thing
+/// it loaded, the counter it read just before reading the store; while the counter still holds
+/// that value nothing was acknowledged since, so the fast path costs one atomic load. When it
+/// moved, the worker reads the store again before it answers.
+///
+/// Templates share 4,096 counters by hash: a collision costs a needless reload, never a stale
+/// answer. One more counter covers projects and API keys.
+final class ChangeCounters: @unchecked Sendable {
+    // @unchecked: the slots are only read and written through atomic operations, and the
+    // mapping outlives every user (it is never unmapped while the process runs).
+    static let templateSlots = 4096
+    static let regionBytes = (1 + templateSlots) * MemoryLayout<Int64>.size
+    private static let projectsSlot = 0
+
+    private let slots: UnsafeMutablePointer<Int64>
+
+    /// Counters in `region` (shared with the group, or private to a single process).
+    init(region: UnsafeMutableRawPointer) {
+        slots = region.bindMemory(to: Int64.self, capacity: 1 + Self.templateSlots)
+    }
+
+    /// Private counters for a server of one process.
+    static func local() -> ChangeCounters {
+        let region = UnsafeMutableRawPointer.allocate(byteCount: regionBytes, alignment: 8)
+        region.initializeMemory(as: UInt8.self, repeating: 0, count: regionBytes)
+        return ChangeCounters(region: region)
+    }
+
+    /// The counter that covers `key`'s template.
+    static func slot(of key: HeadKey) -> Int {
+        1 + Int(FNV1a.hash(key.project, key.namespace) % UInt32(templateSlots))
+    }
+
+    func value(at slot: Int) -> Int64 { rcs_atomic_load(slots + slot) }
+
+    /// After a commit that changed `key`'s template, before it is acknowledged.
+    func bump(_ key: HeadKey) { _ = rcs_atomic_add(slots + Self.slot(of: key), 1) }
+
+    var projects: Int64 { rcs_atomic_load(slots + Self.projectsSlot) }
+
+    /// After a commit that changed projects or API keys, before it is acknowledged.
+    func bumpProjects() { _ = rcs_atomic_add(slots + Self.projectsSlot, 1) }
+}
+
+/// The 32-bit FNV-1a hash, to spread names over shared counters (stable across processes,
+/// unlike `Hasher`).
+enum FNV1a {
+    static func hash(_ parts: String...) -> UInt32 {
+        var hash: UInt32 = 2_166_136_261
+        for (index, part) in parts.enumerated() {
+            // A zero byte between parts, so ("ab", "c") and ("a", "bc") differ.
+            if index > 0 { hash = hash &* 16_777_619 }
+            for byte in part.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        }
+        return hash
+    }
+}
