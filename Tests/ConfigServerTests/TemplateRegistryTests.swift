@@ -1,0 +1,99 @@
+@testable import ConfigServer
+import ConfigStore
+import Foundation
+import Logging
+import Testing
+
+/// The registry answers from memory while no change was acknowledged, and never marks as seen
+/// a change it has not read: the rules behind read-your-writes across workers.
+@Suite final class TemplateRegistryTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcs-registry-\(UUID().uuidString)")
+    let store: RemoteConfigStore
+    let counters = ChangeCounters.local()
+    let registry: TemplateRegistry
+    let key = HeadKey(project: "demo", namespace: "firebase")
+
+    init() throws {
+        store = try RemoteConfigStore(databasePath: directory.appendingPathComponent("db.sqlite").path,
+                                      migrationsDirectory: try #require(Migrator.defaultMigrationsDirectory()))
+        let project = StoredProject(id: "demo", number: "424242", displayName: "Demo", percentSeed: "")
+        try store.upsertProject(project)
+        let projects = ProjectDirectory()
+        projects.add(project)
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        registry = TemplateRegistry(store: store, projects: projects, counters: counters, logger: logger)
+    }
+
+    deinit {
+        store.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Another worker's publish: committed, then counted.
+    @discardableResult
+    func publishElsewhere(_ value: String) throws -> StoredVersion {
+        let stored = try store.publish(project: "demo", namespace: "firebase",
+                                       templateJSON: Array("{\"parameters\":{\"k\":{\"defaultValue\":{\"value\":\"\(value)\"}}}}".utf8),
+                                       expectedVersion: nil, metadata: PublishMetadata())
+        counters.bump(key)
+        return stored
+    }
+
+    @Test func aKeyNeverLoadedIsNotCurrentAndNothingPublishedLoadsAsNone() {
+        #expect(!registry.isCurrent(key))
+        #expect(registry.reload(key))
+        #expect(registry.isCurrent(key))
+        #expect(registry.active(key) == nil)
+    }
+
+    @Test func anotherWorkersPublishMakesTheEntryStaleUntilReloaded() throws {
+        try publishElsewhere("one")
+        #expect(registry.reload(key))
+        #expect(registry.isCurrent(key) && registry.currentVersion(key) == 1)
+        try publishElsewhere("two")
+        #expect(!registry.isCurrent(key), "the counter moved")
+        #expect(registry.currentVersion(key) == 1, "memory is not changed behind the reader's back")
+        #expect(registry.reload(key))
+        #expect(registry.isCurrent(key) && registry.currentVersion(key) == 2)
+    }
+
+    @Test func theWorkersOwnPublishStillReloadsOnceSoAConcurrentOneIsNotHidden() throws {
+        #expect(registry.reload(key))
+        let own = try publishElsewhere("own")
+        let concurrent = try publishElsewhere("concurrent")
+        #expect(registry.install(own)?.versionNumber == 1)
+        #expect(!registry.isCurrent(key))
+        #expect(registry.reload(key))
+        #expect(registry.currentVersion(key) == concurrent.versionNumber)
+    }
+
+    @Test func aCollisionOnACounterCostsAReloadAndKeepsTheVersion() throws {
+        try publishElsewhere("one")
+        #expect(registry.reload(key))
+        // Another template on the same counter.
+        let other = (0...).lazy.map { HeadKey(project: "p\($0)", namespace: "firebase") }
+            .first { ChangeCounters.slot(of: $0) == ChangeCounters.slot(of: self.key) && $0 != self.key }!
+        counters.bump(other)
+        #expect(!registry.isCurrent(key))
+        #expect(registry.reload(key))
+        #expect(registry.isCurrent(key) && registry.currentVersion(key) == 1)
+    }
+
+    @Test func aStoreThatCannotBeReadKeepsTheLastVersionServed() throws {
+        try publishElsewhere("one")
+        #expect(registry.reload(key))
+        counters.bump(key)
+        store.close()
+        #expect(!registry.reload(key))
+        #expect(registry.currentVersion(key) == 1)
+        #expect(!registry.isCurrent(key))
+    }
+
+    @Test func changedKeysListsOnlyLoadedTemplatesWhoseCounterMoved() throws {
+        #expect(registry.reload(key))
+        #expect(registry.changedKeys.isEmpty)
+        try publishElsewhere("one")
+        #expect(registry.changedKeys == [key])
+    }
+}
