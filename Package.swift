@@ -68,7 +68,7 @@ let package = Package(
         // Helpers shared by test targets (and compiled into the HTTP fuzz target by scripts/fuzz).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "ConfigCoreTests", dependencies: ["ConfigCore"], resources: [.copy("Fixtures")], swiftSettings: strictSettings),
+        .testTarget(name: "ConfigCoreTests", dependencies: ["ConfigCore", "TestSupport"], resources: [.copy("Fixtures")], swiftSettings: strictSettings),
         .testTarget(name: "ConfigStoreTests", dependencies: ["ConfigStore", "ConfigCore"], swiftSettings: strictSettings),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "HTTP1", "CLinuxIO"], swiftSettings: strictSettings),
         // Depends on both executables so they are built next to the test bundle for its

@@ -29,8 +29,8 @@ public struct HTTPRequestParser: Sendable {
     /// Decoded chunked body so far.
     var chunkedBody: [UInt8] = []
     var announcedHead = false
-    /// Where the request line ends, once its LF has arrived.
-    var firstLineEnd: Int?
+    /// The request line, judged when its LF arrived; nil until then.
+    var requestLine: RequestLine?
     /// Bytes (from `start`) of a chunk-size or trailer line already checked.
     var lineScanned = 0
 
@@ -45,7 +45,6 @@ public struct HTTPRequestParser: Sendable {
             start = 0
         } else if start > 4096, start * 2 > buffer.count {
             buffer.removeFirst(start)
-            firstLineEnd = firstLineEnd.map { $0 - start }
             start = 0
         }
         buffer.append(contentsOf: bytes)
@@ -76,7 +75,7 @@ public struct HTTPRequestParser: Sendable {
             buffer = []
             start = 0
             scanned = 0
-            firstLineEnd = nil
+            requestLine = nil
         }
     }
 
@@ -154,18 +153,22 @@ public struct HTTPRequestParser: Sendable {
             // `scanned` counts from `start`; bytes already looked at stay looked at.
             scanned = max(0, scanned - 2)
         }
+        // The earliest position of all, so its verdict comes first however the bytes arrive.
+        if start < buffer.count { try RequestLine.checkFirstByte(buffer[start]) }
         let checkedUpTo = start + scanned
         let end = findHeadEnd()
         // A complete head is checked like one still arriving, up to (not including) its last
         // byte, so the answer does not depend on how the bytes were split.
         try scanHead(from: checkedUpTo, to: end.map { $0 + 3 } ?? buffer.count)
         guard let end else { return nil }
+        // The scan up to the head's end passed the request line's LF, and judged it.
+        guard let requestLine else { preconditionFailure("a complete head without a judged request line") }
         let head = try buffer.withUnsafeBufferPointer { all throws(HTTPParseError) in
-            try HeadParser(bytes: UnsafeBufferPointer(rebasing: all[start..<end]), limits: limits).parse()
+            try HeadParser(bytes: UnsafeBufferPointer(rebasing: all[start..<end]), limits: limits).parse(requestLine: requestLine)
         }
         start = end + 4
         scanned = 0
-        firstLineEnd = nil
+        self.requestLine = nil
         return head
     }
 
@@ -186,17 +189,18 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// Checks head bytes in arrival order: a bare CR or LF, a request line that cannot fit the
-    /// URI limit, a head that cannot fit the header limit. Only new bytes are examined, so a
-    /// byte-by-byte sender costs O(n), and a client using bare LF is refused at once instead
-    /// of waiting for a head end it never sends. Checking by position makes the first problem
+    /// URI limit, a head that cannot fit the header limit, and the request line itself once its
+    /// LF is seen. Only new bytes are examined, so a byte-by-byte sender costs O(n), and a
+    /// client using bare LF, HTTP/0.9 or another version is refused at once instead of
+    /// waiting for a head end it never sends. Checking by position makes the first problem
     /// win however the bytes arrived.
     private mutating func scanHead(from: Int, to limit: Int) throws(HTTPParseError) {
         let start = start
         // The first positions at which the request line, and the head, are too long.
         let uriTooLongAt = start + limits.maxURILength + 32
         let headTooLongAt = start + limits.maxHeaderBytes + 1
-        var firstLineEnd = firstLineEnd
-        defer { self.firstLineEnd = firstLineEnd }
+        var requestLine = requestLine
+        defer { self.requestLine = requestLine }
         try buffer.withUnsafeBufferPointer { buffer throws(HTTPParseError) in
             var i = max(from, start)
             // A CR that ended the previous scan must be followed by LF.
@@ -205,17 +209,17 @@ public struct HTTPRequestParser: Sendable {
                 // Bytes other than CR and LF need no check until a length limit is reached:
                 // skip to the first CR or LF before it (memchr(3) for each, the LF search
                 // bounded by the CR, so each byte is read about once).
-                let quietEnd = min(limit, firstLineEnd == nil ? min(uriTooLongAt, headTooLongAt) : headTooLongAt)
+                let quietEnd = min(limit, requestLine == nil ? min(uriTooLongAt, headTooLongAt) : headTooLongAt)
                 i = buffer.firstIndex(of: .lf, from: i, to: buffer.firstIndex(of: .cr, from: i, to: quietEnd))
                 guard i < limit else { break }
                 // The checks of one position run in this order, so the first problem wins
                 // however the bytes arrived.
                 let byte = buffer[i]
-                if byte == .lf {
-                    if i == start || buffer[i - 1] != .cr { throw .bad("A bare LF ends a line; lines must end with CRLF.") }
-                    if firstLineEnd == nil { firstLineEnd = i }
+                if byte == .lf, i == start || buffer[i - 1] != .cr {
+                    throw .bad("A bare LF ends a line; lines must end with CRLF.")
                 }
-                if firstLineEnd == nil, i >= uriTooLongAt {
+                let endsRequestLine = byte == .lf && requestLine == nil
+                if requestLine == nil, !endsRequestLine, i >= uriTooLongAt {
                     throw HTTPParseError(status: 414, reason: "The request target is longer than \(limits.maxURILength) bytes.")
                 }
                 // The limit leaves out the final empty line, so a head that fits has at most
@@ -223,6 +227,7 @@ public struct HTTPRequestParser: Sendable {
                 if i >= headTooLongAt {
                     throw HTTPParseError(status: 431, reason: "The request header section is larger than \(limits.maxHeaderBytes) bytes.")
                 }
+                if endsRequestLine { requestLine = try RequestLine(buffer[start..<(i - 1)], limits: limits) }
                 // Judged here for the next position, before that position's length checks.
                 if byte == .cr, i + 1 < limit, buffer[i + 1] != .lf { throw Self.bareCR }
                 i += 1

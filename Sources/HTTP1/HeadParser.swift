@@ -6,14 +6,15 @@ struct HeadParser {
     let bytes: UnsafeBufferPointer<UInt8>
     let limits: HTTPLimits
 
-    func parse() throws(HTTPParseError) -> (head: HTTPRequestHead, framing: BodyFraming) {
+    /// Reads the field lines; `requestLine` is the first line, judged when it arrived.
+    func parse(requestLine: RequestLine) throws(HTTPParseError) -> (head: HTTPRequestHead, framing: BodyFraming) {
         var lines = LineIterator(bytes: bytes)
-        guard let requestLine = try lines.next() else { throw .bad("The request line is missing.") }
-        var head = try parseRequestLine(requestLine)
-        var headerBytes = requestLine.count + 2
+        guard let firstLine = try lines.next() else { throw .bad("The request line is missing.") }
+        var head = HTTPRequestHead(method: requestLine.method, target: requestLine.target, minorVersion: requestLine.minorVersion)
+        var headerBytes = firstLine.count + 2
         var facts = FieldFacts()
         // The head's size bounds what its names and values need: one allocation each.
-        head.headers.reserveCapacity(fields: 12, bytes: bytes.count - requestLine.count)
+        head.headers.reserveCapacity(fields: 12, bytes: bytes.count - firstLine.count)
         while let line = try lines.next() {
             headerBytes += line.count + 2
             guard headerBytes <= limits.maxHeaderBytes else {
@@ -28,65 +29,6 @@ struct HeadParser {
         }
         try facts.apply(to: &head)
         return (head, try facts.framing(minorVersion: head.minorVersion, limits: limits))
-    }
-
-    /// `method SP request-target SP HTTP-version`, single spaces only.
-    private func parseRequestLine(_ line: Slice<UnsafeBufferPointer<UInt8>>) throws(HTTPParseError) -> HTTPRequestHead {
-        guard let firstSpace = line.firstIndex(of: .space) else {
-            throw .bad("The request line has no HTTP version; HTTP/0.9 is not supported.")
-        }
-        let method = line[line.startIndex..<firstSpace]
-        guard !method.isEmpty, method.allSatisfy(Self.isTokenByte) else { throw .bad("The request method is not a valid token.") }
-        let afterMethod = line[(firstSpace + 1)...]
-        guard let secondSpace = afterMethod.lastIndex(of: .space) else {
-            throw .bad("The request line has no HTTP version; HTTP/0.9 is not supported.")
-        }
-        let target = line[(firstSpace + 1)..<secondSpace]
-        let version = line[(secondSpace + 1)...]
-        guard target.count <= limits.maxURILength else {
-            throw HTTPParseError(status: 414, reason: "The request target is longer than \(limits.maxURILength) bytes.")
-        }
-        guard !target.isEmpty, target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw .bad("The request target is empty or contains spaces or control characters.")
-        }
-        let minor = try Self.minorVersion(version)
-        let methodString = String(decoding: method, as: UTF8.self)
-        let targetString = String(decoding: target, as: UTF8.self)
-        try Self.checkTargetForm(targetString, method: methodString)
-        return HTTPRequestHead(method: HTTPMethod(rawValue: methodString), target: targetString, minorVersion: minor)
-    }
-
-    private static func minorVersion(_ version: Slice<UnsafeBufferPointer<UInt8>>) throws(HTTPParseError) -> Int {
-        let prefix: StaticString = "HTTP/"
-        let text = UnsafeBufferPointer(rebasing: version)
-        guard text.count == 8, prefix.withUTF8Buffer({ text.starts(with: $0) }),
-              text[5] >= .zero, text[5] <= .nine, text[6] == UInt8(ascii: "."), text[7] >= .zero, text[7] <= .nine else {
-            throw .bad("The HTTP version is malformed.")
-        }
-        guard text[5] == UInt8(ascii: "1") else {
-            throw HTTPParseError(status: 505, reason: "Only HTTP/1.0 and HTTP/1.1 are supported.")
-        }
-        // A higher 1.x is processed as 1.1, the highest this server implements (RFC 9110 §2.5),
-        // so every HTTP/1.1 rule (Host, chunked) applies to it.
-        return min(Int(text[7] - .zero), 1)
-    }
-
-    /// origin-form for every method, absolute-form too, `*` only with OPTIONS (RFC 9112 §3.2).
-    private static func checkTargetForm(_ target: String, method: String) throws(HTTPParseError) {
-        if target.hasPrefix("/") { return }
-        if target == "*" {
-            guard method == "OPTIONS" else { throw .bad("The asterisk-form target is only allowed with OPTIONS.") }
-            return
-        }
-        if target.hasPrefix("http://") || target.hasPrefix("https://") {
-            let authority = target.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).dropFirst(2).first ?? ""
-            guard !authority.isEmpty, !authority.contains("@") else {
-                throw .bad("The absolute-form target has no host or carries userinfo.")
-            }
-            return
-        }
-        if method == "CONNECT" { throw HTTPParseError(status: 501, reason: "CONNECT is not supported.") }
-        throw .bad("The request target must start with '/'.")
     }
 
     /// `field-name ":" OWS field-value OWS`; no whitespace before the colon, no obs-fold.

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import ConfigCore
 
@@ -50,23 +51,23 @@ import Testing
     }
 
     /// The Node unit test: BETWEEN 0 and 50 000 000 for each vector.
-    @Test(arguments: [
-        ("1", "one", false), ("2", "two", false), ("3", "three", true), ("4", "four", false),
-        ("5", "five", true), ("", "😊", true), ("", "😀", false), ("hêl£o", "wørlÐ", false),
-        ("řemøťe", "çōnfįġ", true), ("long", String(repeating: ".", count: 100), true),
-        ("very-long", String(repeating: ".", count: 1000), false),
-    ])
-    func halfOfAllClients(_ seed: String, _ id: String, _ expected: Bool) throws {
+    @Test(arguments: PercentVectors.lowerHalf)
+    func halfOfAllClients(_ vector: PercentVectors.Vector) throws {
         let rule = PercentRule(.between, lowerBound: 0, upperBound: 50_000_000)
-        #expect(rule.matches(seed: seed, randomizationId: id) == expected)
+        #expect(rule.matches(seed: vector.seed, randomizationId: vector.randomizationId) == vector.inLowerHalf)
         // Server templates only allow seeds of [-_.0-9a-zA-Z].
-        guard PercentRule.isValidSeed(seed) else { return }
-        let condition = try ServerCondition(json: .object(["percent": .object([
+        guard PercentRule.isValidSeed(vector.seed) else { return }
+        let condition = try ServerCondition(json: Self.lowerHalf(seed: vector.seed))
+        #expect(condition.evaluate(in: EvaluationContext(appInstanceId: vector.randomizationId)) == vector.inLowerHalf)
+    }
+
+    /// `BETWEEN 0 and 50 000 000` with `seed`, as a structured server condition.
+    static func lowerHalf(seed: String) -> JSONValue {
+        .object(["percent": .object([
             "percentOperator": .string("BETWEEN"), "seed": .string(seed),
             "microPercentRange": .object(["microPercentLowerBound": .number(0),
                                           "microPercentUpperBound": .number(50_000_000)]),
-        ])]))
-        #expect(condition.evaluate(in: EvaluationContext(appInstanceId: id)) == expected)
+        ])])
     }
 
     @Test func boundsOfEachOperator() {

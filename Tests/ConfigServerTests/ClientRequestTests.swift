@@ -69,10 +69,12 @@ import Testing
         #expect(try context(#"{"firstOpenTime": "2026-01-02T04:04:05.250+01:00"}"#).firstOpenTime
                 == Date(timeIntervalSince1970: 1_767_323_045.25))
         #expect(try context(#"{"firstOpenTime": "2026-01-02"}"#).firstOpenTime == nil)
-        // A sent platform beats the app id's; the randomization id stands in for the instance id.
+        // A sent platform beats the app id's; each id is kept under its own name (the
+        // conditions choose which one they read).
         let server = try context(#"{"randomizationId": "r", "platform": "ios", "appId": "1:1:android:ab"}"#)
-        #expect(server.appInstanceId == "r" && server.platform == "ios")
-        #expect(try context(#"{"randomizationId": "r", "appInstanceId": "i"}"#).appInstanceId == "i")
+        #expect(server.randomizationId == "r" && server.appInstanceId == nil && server.platform == "ios")
+        let both = try context(#"{"randomization_id": "r", "appInstanceId": "i"}"#)
+        #expect(both.randomizationId == "r" && both.appInstanceId == "i")
         // The last duplicate wins even when it is not text.
         let duplicated = try context(#"{"appVersion": "1", "appVersion": {"x": 1}, "customSignals": {"a": "b"}, "customSignals": 3}"#)
         #expect(duplicated.appVersion == nil && duplicated.customSignals == [:])
@@ -86,6 +88,22 @@ import Testing
         #expect(throws: ClientRequest.Invalid.self) { try request(#"{"a": 1} trailing"#) }
         #expect(throws: ClientRequest.Invalid.self) { try request(#"{"a": "unterminated}"#) }
         #expect(throws: ClientRequest.Invalid.self) { try request(#"{"a": "bad \u12"}"#) }
+    }
+
+    /// The client namespace needs an app instance id; the server namespace takes the id its
+    /// percent conditions hash, and has none for an anonymous request.
+    @Test func theFetchingInstanceOfEachNamespace() throws {
+        for body in ["{}", #"{"appInstanceId": ""}"#, #"{"randomizationId": "r"}"#] {
+            #expect(throws: APIError.self) { try request(body).fetchingInstance(namespace: "firebase") }
+        }
+        #expect(try request(#"{"randomizationId": "r", "appInstanceId": "i"}"#).fetchingInstance(namespace: "firebase") == "i")
+        let server = { (body: String) in try self.request(body).fetchingInstance(namespace: "firebase-server") }
+        #expect(try server(#"{"randomizationId": "r", "appInstanceId": "i"}"#) == "r")
+        #expect(try server(#"{"randomization_id": "r"}"#) == "r")
+        #expect(try server(#"{"appInstanceId": "i"}"#) == "i")
+        for anonymous in ["{}", "", #"{"appInstanceId": ""}"#, #"{"randomizationId": "", "appInstanceId": "i"}"#] {
+            #expect(try server(anonymous) == nil, "\(anonymous)")
+        }
     }
 
     @Test func thePlatformComesFromTheThirdFieldOfTheAppId() {

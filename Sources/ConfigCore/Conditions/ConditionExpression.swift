@@ -21,7 +21,8 @@ public struct ConditionExpression: Sendable, Hashable {
 
     /// Evaluates the expression for one client. Rules whose input the client did not send are
     /// false; unseeded `percent` rules use `context.defaultPercentSeed` and every percent rule
-    /// uses `context.appInstanceId` as the randomization id.
+    /// uses `context.appInstanceId` (or, when none was sent, `context.randomizationId`) as the
+    /// randomization id.
     public func evaluate(in context: EvaluationContext) -> Bool {
         root.evaluate(in: context)
     }

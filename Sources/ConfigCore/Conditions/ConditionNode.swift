@@ -103,12 +103,12 @@ enum ConditionRule: Sendable {
             guard let language = context.languageCode, !language.isEmpty else { return false }
             return tags.contains { ConditionRule.language(language, matches: $0) }
         case .installationId(let ids):
-            guard let id = context.appInstanceId else { return false }
+            guard let id = context.clientInstanceId else { return false }
             return ids.contains { Text.equal(id, $0) }
         case .unavailable:
             return false
         case .percent(let seed, let rule):
-            return rule.matches(seed: seed ?? context.defaultPercentSeed, randomizationId: context.appInstanceId)
+            return rule.matches(seed: seed ?? context.defaultPercentSeed, randomizationId: context.clientInstanceId)
         case .dateTime(let comparison, let date):
             let zone = context.timeZone.flatMap(TimeZone.init(identifier:)) ?? ConditionRule.utc
             return comparison.holds(context.now, date.instant(in: zone))

@@ -13,8 +13,11 @@ public struct EvaluationContext: Sendable, Equatable {
     public var platform: String?
     public var countryCode: String?
     public var languageCode: String?
-    /// The installation id; also the randomization id of percent conditions.
+    /// The installation id (`appInstanceId`, as the client SDKs send it).
     public var appInstanceId: String?
+    /// `randomizationId`, the Admin SDKs' name for the id that server-template percent
+    /// conditions hash (protocol notes §5.3); a backend evaluating for one of its users sends it.
+    public var randomizationId: String?
     public var customSignals: [String: String]
     public var userProperties: [String: String]
     public var firstOpenTime: Date?
@@ -33,6 +36,7 @@ public struct EvaluationContext: Sendable, Equatable {
         countryCode: String? = nil,
         languageCode: String? = nil,
         appInstanceId: String? = nil,
+        randomizationId: String? = nil,
         customSignals: [String: String] = [:],
         userProperties: [String: String] = [:],
         firstOpenTime: Date? = nil,
@@ -47,6 +51,7 @@ public struct EvaluationContext: Sendable, Equatable {
         self.countryCode = countryCode
         self.languageCode = languageCode
         self.appInstanceId = appInstanceId
+        self.randomizationId = randomizationId
         self.customSignals = customSignals
         self.userProperties = userProperties
         self.firstOpenTime = firstOpenTime
@@ -54,4 +59,15 @@ public struct EvaluationContext: Sendable, Equatable {
         self.now = now
         self.defaultPercentSeed = defaultPercentSeed
     }
+}
+
+extension EvaluationContext {
+    /// Who client-template rules (percent, installation id) take the client to be: the app
+    /// instance, or, when none was sent, the randomization id.
+    var clientInstanceId: String? { appInstanceId ?? randomizationId }
+
+    /// The id server-template percent conditions hash: `randomizationId` when sent, as the Admin
+    /// SDKs read it (so an empty one makes every percent condition false, as there), otherwise
+    /// the app instance id. With neither, every percent condition is false (§5.3, step 1).
+    var serverRandomizationId: String? { randomizationId ?? appInstanceId }
 }

@@ -20,7 +20,7 @@ public enum PercentBucket {
     ///
     /// - Parameters:
     ///   - seed: The condition's seed; empty for none.
-    ///   - randomizationId: Who is asking (the app instance id).
+    ///   - randomizationId: Who is asking (the randomization id or the app instance id).
     public static func microPercentile(seed: String, randomizationId: String) -> UInt64 {
         // One contiguous input, one hash call and no heap: this runs for every percent
         // condition of every fetch.

@@ -27,8 +27,9 @@ public struct ServerCondition: Sendable, Equatable {
         self.root = try ServerConditionNode(json: json, path: path)
     }
 
-    /// Evaluates the condition for one client: `appInstanceId` is the randomization id of
-    /// percent conditions and `customSignals` holds the signals.
+    /// Evaluates the condition for one client: `randomizationId` (or, when none was sent,
+    /// `appInstanceId`) is the randomization id of percent conditions, and `customSignals`
+    /// holds the signals. Without either id every percent condition is false, as in the Admin SDKs.
     public func evaluate(in context: EvaluationContext) -> Bool {
         root.evaluate(in: context)
     }

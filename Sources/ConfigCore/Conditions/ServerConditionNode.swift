@@ -22,7 +22,7 @@ indirect enum ServerConditionNode: Sendable {
         case .or(let children): children.contains { $0.evaluate(in: context) }
         case .and(let children): children.allSatisfy { $0.evaluate(in: context) }
         case .constant(let value): value
-        case .percent(let seed, let rule): rule.matches(seed: seed, randomizationId: context.appInstanceId)
+        case .percent(let seed, let rule): rule.matches(seed: seed, randomizationId: context.serverRandomizationId)
         case .customSignal(let key, let matcher):
             key.flatMap { context.customSignals[$0] }.map(matcher.matches) ?? false
         }

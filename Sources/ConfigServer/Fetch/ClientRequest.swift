@@ -64,7 +64,6 @@ struct ClientRequest {
     /// order, so the last duplicate wins, as with `string(_:)`).
     func evaluationContext(now: Date, defaultPercentSeed: String) -> EvaluationContext {
         var context = EvaluationContext(now: now, defaultPercentSeed: defaultPercentSeed)
-        var randomizationId: String?
         var firstOpenTime: String?
         for member in members {
             switch member.name {
@@ -79,12 +78,11 @@ struct ClientRequest {
             case "analyticsUserProperties": context.userProperties = Self.textMap(member.value)
             case "timeZone": context.timeZone = Self.text(member.value)
             case "firstOpenTime": firstOpenTime = Self.text(member.value)
-            case "randomizationId": randomizationId = Self.text(member.value)
+            case "randomizationId": context.randomizationId = Self.text(member.value)
             default: break
             }
         }
         if context.platform == nil { context.platform = context.appId.flatMap(Self.platform(ofAppId:)) }
-        if context.appInstanceId == nil { context.appInstanceId = randomizationId }
         context.firstOpenTime = firstOpenTime.flatMap { Timestamp(rfc3339: $0)?.date }
         return context
     }

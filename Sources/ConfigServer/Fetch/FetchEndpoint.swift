@@ -10,13 +10,11 @@ extension Application {
     func fetch(_ exchange: Exchange, project: StoredProject, namespace: String) throws {
         try requireClientKey(exchange, project: project)
         let request = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
-        guard let instance = request.string("appInstanceId"), !instance.isEmpty else {
-            throw APIError.badRequest("appInstanceId is required.")
-        }
+        let instance = try request.fetchingInstance(namespace: namespace)
         guard request.string("appId")?.isEmpty == false || namespace == TemplateNamespace.server.rawValue else {
             throw APIError.badRequest("appId is required.")
         }
-        if let wait = throttle.admit(instance, now: exchange.context.loop.now) {
+        if let instance, let wait = throttle.admit(instance, now: exchange.context.loop.now) {
             metrics.recordThrottled()
             var error = APIError(429, "Too many fetches from this app instance; retry after \(wait) s.")
             error.headers.add(name: "Retry-After", value: "\(wait)")
