@@ -67,13 +67,20 @@ let package = Package(
 
         // Helpers shared by test targets (and compiled into the HTTP fuzz target by scripts/fuzz).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+        // The real server started in-process, for the end-to-end tests of the server and the client.
+        .target(
+            name: "ServerTestSupport",
+            dependencies: ["ConfigServer", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/ServerTestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "ConfigCoreTests", dependencies: ["ConfigCore", "TestSupport"], resources: [.copy("Fixtures")], swiftSettings: strictSettings),
         .testTarget(name: "ConfigStoreTests", dependencies: ["ConfigStore", "ConfigCore"], swiftSettings: strictSettings),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "HTTP1", "CLinuxIO"], swiftSettings: strictSettings),
         // Depends on both executables so they are built next to the test bundle for its
         // end-to-end tests, which run them as child processes.
-        .testTarget(name: "ConfigServerTests", dependencies: ["ConfigServer", "ConfigCore", "remote-config-server", "rcctl", "ConfigStore", "CLinuxIO", "CZlib", "TestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),
-        .testTarget(name: "ConfigClientTests", dependencies: ["ConfigClient", "ConfigServer", "TestSupport", .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
+        .testTarget(name: "ConfigServerTests", dependencies: ["ConfigServer", "ConfigCore", "remote-config-server", "rcctl", "ConfigStore", "CLinuxIO", "CZlib", "TestSupport", "ServerTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),
+        .testTarget(name: "ConfigClientTests", dependencies: ["ConfigClient", "ConfigServer", "TestSupport", "ServerTestSupport"], swiftSettings: strictSettings),
     ]
 )

@@ -1,46 +1,23 @@
 import ConfigClient
-import ConfigServer
 import Foundation
-import Logging
 import Testing
 
 /// The client library against the real server on loopback.
 @Suite(.timeLimit(.minutes(1))) final class ClientAgainstServerTests {
-    let server: ServerInstance
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcs-client-\(UUID().uuidString)")
-    static let token = "client-test-admin"
+    let server: ClientTestServer
 
     init() throws {
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.dataDir = directory.appendingPathComponent("data").path
-        configuration.adminTokens = [AdminTokenDeclaration(name: "test", token: Self.token)]
-        configuration.projects = [ProjectDeclaration(id: "app", number: "1001", apiKeys: ["key"])]
-        configuration.http.accessLog = false
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        server = try ServerInstance(configuration: configuration, logger: logger)
+        server = try ClientTestServer()
     }
-
-    deinit {
-        server.shutdown()
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    var baseURL: String { "http://127.0.0.1:\(server.port)" }
-
-    func admin() -> AdminClient { AdminClient(baseURL: baseURL, project: "app", token: Self.token) }
 
     func publish(_ values: [String: String]) async throws {
-        let parameters = values.mapValues { ["defaultValue": ["value": $0]] }
-        let body = try JSONSerialization.data(withJSONObject: ["parameters": parameters])
-        _ = try await admin().publish(body, ifMatch: "*", validateOnly: false)
+        try await server.publish(values)
     }
 
     func client() -> ConfigClient {
         var configuration = ClientConfiguration(
-            baseURL: baseURL, project: "1001", apiKey: "key", appId: "1:1001:ios:ab", appInstanceId: "install-1",
-            cacheDirectory: directory.appendingPathComponent("cache"))
+            baseURL: server.baseURL, project: "1001", apiKey: "key", appId: "1:1001:ios:ab", appInstanceId: "install-1",
+            cacheDirectory: server.cacheDirectory)
         configuration.fallbackPollInterval = 3600
         return ConfigClient(configuration: configuration)
     }
@@ -81,18 +58,6 @@ import Testing
         var iterator = updates.makeAsyncIterator()
         #expect(await iterator.next() == ["welcome", "added"])
         registration.remove()
-        try await waitForHeld(0)
-    }
-
-    /// Polls the server's held-connection gauge (bounded) until it shows `count`: the server
-    /// side of a close has no event a client can await.
-    func waitForHeld(_ count: Int) async throws {
-        for _ in 0..<400 {
-            let request = HTTPRequest(method: .get, url: "\(baseURL)/metrics", headers: ["Authorization": "Bearer \(Self.token)"])
-            let metrics = String(decoding: try await CurlTransport().send(request).body, as: UTF8.self)
-            if metrics.contains("rcs_realtime_held_connections{worker=\"0\"} \(count)\n") { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("the server never held \(count) streams")
+        try await server.waitForHeld(0)
     }
 }

@@ -56,6 +56,25 @@ import TestSupport
         #expect(machine.reconnectTimerFired(timer: 2) == [.connect(connection: 3)])
     }
 
+    /// At the stream cap the server answers a client that is up to date with its version and a
+    /// retry interval, then ends the stream: each time the client waits exactly that long,
+    /// without polling, reporting, or growing a back-off.
+    @Test func upToDateClientAtTheCapWaitsTheRetryIntervalEveryTime() {
+        var machine = machine()
+        var connection = 1
+        #expect(machine.start() == [.connect(connection: connection)])
+        for _ in 0..<3 {
+            #expect(machine.responseReceived(connection: connection, status: 200, now: 0).isEmpty)
+            let atTheCap = InvalidationMessage(latestTemplateVersionNumber: 4, retryIntervalSeconds: 60)
+            #expect(machine.messageReceived(connection: connection, atTheCap, knownVersion: 4).isEmpty)
+            let timer = connection + 1
+            #expect(machine.streamEnded(connection: connection, .closed, now: 0) == [.scheduleReconnect(after: 60, timer: timer)])
+            #expect(machine.failures == 0)
+            connection = timer + 1
+            #expect(machine.reconnectTimerFired(timer: timer) == [.connect(connection: connection)])
+        }
+    }
+
     @Test func retryableRefusalsBackOffExponentiallyAndPollQuietly() {
         var machine = connected()
         _ = machine.streamEnded(connection: 1, .failed(TransportError(.failed, "reset")), now: 20)

@@ -1,6 +1,6 @@
 import ConfigServer
 import Foundation
-import Logging
+import ServerTestSupport
 
 /// A real server on 127.0.0.1 and a free port, with its own temporary data directory.
 final class TestServer {
@@ -12,16 +12,11 @@ final class TestServer {
 
     init(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcs-test-\(UUID().uuidString)")
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.dataDir = directory.path
-        configuration.adminTokens = [AdminTokenDeclaration(name: "tester", token: Self.adminToken)]
-        configuration.projects = [ProjectDeclaration(id: "demo", number: "424242", apiKeys: [Self.apiKey])]
-        configuration.http.accessLog = false
-        adjust(&configuration)
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        instance = try ServerInstance(configuration: configuration, logger: logger)
+        instance = try ServerInstance.forTests(
+            dataDirectory: directory,
+            adminToken: AdminTokenDeclaration(name: "tester", token: Self.adminToken),
+            projects: [ProjectDeclaration(id: "demo", number: "424242", apiKeys: [Self.apiKey])],
+            adjust)
     }
 
     deinit {
