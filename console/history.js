@@ -12,6 +12,8 @@ let output;
 let message;
 let versions = [];
 let nextPageToken = null;
+let loads = 0;
+let listStatus;
 
 export function mount(container) {
   table = el("tbody");
@@ -19,9 +21,11 @@ export function mount(container) {
   compare = el("form", { class: "toolbar", on: { submit: showDiff } });
   output = el("div", { class: "history-output", tabIndex: -1 });
   message = el("p", { class: "result", role: "status", "aria-live": "polite" });
+  listStatus = el("p", { class: "hint" });
   replace(container,
     el("h2", { tabIndex: -1, text: "History" }),
     message,
+    listStatus,
     el("div", { class: "table-scroll" }, el("table", { class: "versions" },
       el("caption", { text: "Published versions, newest first" }),
       el("thead", {}, el("tr", {}, ...["Version", "Published", "By", "Origin", "Type", "Description", "Actions"]
@@ -31,6 +35,10 @@ export function mount(container) {
     el("h3", { text: "Compare two versions" }),
     compare,
     output);
+  session.events.addEventListener("scope", () => {
+    replace(output);
+    message.textContent = "";
+  });
 }
 
 /** Loads the first page of versions (or, with `older`, the next one). */
@@ -38,14 +46,17 @@ export async function load(older = false) {
   const { project, namespace } = session.scope();
   const query = new URLSearchParams({ pageSize: "50" });
   if (older && nextPageToken) query.set("pageToken", nextPageToken);
+  loads += 1;
+  const generation = loads;
   try {
     const { body } = await call("GET", `${templatePath(project, namespace, "listVersions")}?${query}`);
+    // An older request answering late must not overwrite a newer list.
+    if (generation !== loads) return;
     versions = older ? [...versions, ...(body.versions || [])] : body.versions || [];
     nextPageToken = body.nextPageToken || null;
-    if (!older) replace(output);
-    message.textContent = versions.length ? "" : "No version published yet.";
+    listStatus.textContent = versions.length ? "" : "No version published yet.";
   } catch (error) {
-    message.textContent = error.message;
+    if (generation === loads) listStatus.textContent = error.message;
   }
   render();
 }
@@ -121,6 +132,7 @@ async function rollback(number) {
   try {
     const { body, etag } = await call("POST", templatePath(project, namespace, "rollback"), { body: { versionNumber: String(number) } });
     const unpublished = session.isDirty();
+    replace(output);
     if (!unpublished) session.adopt(body, etag);
     await load();
     message.textContent = `Rolled back: version ${body.version?.versionNumber} has the template of version ${number}.`

@@ -107,9 +107,14 @@ def wrong_token_is_refused(run):
 
 def sign_in(run):
     page = run.page
-    page.get_by_label("Admin token").fill(run.args.token)
-    page.get_by_role("button", name="Sign in").click()
+    # By the keyboard alone: the token field has the focus, Enter submits.
+    token = page.get_by_label("Admin token")
+    token.fill("")
+    expect(token).to_be_focused()
+    page.keyboard.type(run.args.token)
+    page.keyboard.press("Enter")
     expect(page.get_by_role("heading", name="Parameters")).to_be_visible()
+    expect(page.get_by_role("heading", name="Parameters")).to_be_focused()
     expect(page.locator(".draft-status")).to_contain_text("Editing version 1")
     assert page.evaluate("sessionStorage.length + localStorage.length") == 0, "the token went into Web Storage"
     assert page.evaluate("document.cookie") == "", "a cookie was set"
@@ -128,6 +133,15 @@ def hostile_value_renders_inert(run):
     hostile.locator("summary").click()
 
 
+def rollout_value_is_shown_as_kept(run):
+    rollout = card(run, "rollout_flag")
+    rollout.locator("summary").click()
+    kept = rollout.locator('[data-role="conditional-android_users"]')
+    expect(kept.get_by_label("Kind of value")).to_have_value("rolloutValue")
+    expect(kept.locator("pre.json")).to_contain_text('"rolloutId": "rollout_1"')
+    rollout.locator("summary").click()
+
+
 def create_parameter_with_conditional_value(run):
     page = run.page
     run.view("Conditions")
@@ -138,7 +152,8 @@ def create_parameter_with_conditional_value(run):
     form.get_by_role("button", name="Add condition").click()
     expect(page.locator("li.condition")).to_have_count(2)
     # Priority by the keyboard-reachable buttons: ios_users first.
-    page.get_by_role("button", name="Move ios_users up").click()
+    page.get_by_role("button", name="Move ios_users up").focus()
+    page.keyboard.press("Enter")
     expect(page.locator("li.condition").first.get_by_label("Name")).to_have_value("ios_users")
     run.shot("conditions")
     run.view("Parameters")
@@ -244,8 +259,11 @@ def adoption_shows_held_stream(run):
         row = page.locator('table.adoption tr[data-version="2"]')
         expect(row.locator("td").first).to_have_text("1", timeout=15000)
         expect(page.locator(".live-summary")).to_contain_text("Version 2 is current: 1 of 1 held streams")
-        expect(page.locator("svg.chart polyline")).to_have_count(1)
-        page.wait_for_timeout(3500)  # a second sample, so the plot has a line
+        line = page.locator("svg.chart polyline")
+        expect(line).to_have_count(1)
+        # Later polls add samples: three points make a line over time in the screenshot.
+        expect(line).to_have_attribute("points", re.compile(r"^\S+ \S+ \S+"), timeout=15000)
+        expect(page.locator("svg.chart text.label")).to_have_text("v2: 1")
         run.shot("live")
     finally:
         stream.close()
@@ -316,7 +334,8 @@ def sign_out_forgets_the_token(run):
     assert page.evaluate("sessionStorage.length + localStorage.length") == 0
 
 
-STEPS = [wrong_token_is_refused, sign_in, hostile_value_renders_inert, create_parameter_with_conditional_value,
+STEPS = [wrong_token_is_refused, sign_in, hostile_value_renders_inert, rollout_value_is_shown_as_kept,
+         create_parameter_with_conditional_value,
          json_errors_show_in_place, publish, history_shows_version_2, diff_1_to_2, evaluate_for_ios,
          adoption_shows_held_stream, roll_back_to_version_1, export_and_import, publish_conflict_is_reported,
          sign_out_forgets_the_token]

@@ -69,7 +69,6 @@ import Testing
         let response = try server.request("GET", target)
         #expect(response.status == 404)
         #expect(response.errorStatus == "NOT_FOUND")
-        #expect(!response.text.contains("openapi"))
         expectSecurityHeaders(response)
     }
 
@@ -104,7 +103,7 @@ import Testing
 
     /// Every file a page or module loads is one the route serves, and nothing is inline.
     @Test func everyReferenceNamesAServedFile() throws {
-        let pattern = try Regex(#"(?:src|href)="([^"#:]+)"|from "\./([^"]+)""#)
+        let pattern = try Regex(##"(?:src|href)="([^"#:]+)"|from "\./([^"]+)""##)
         for (name, text) in ConsoleFiles.files where name.hasSuffix(".html") || name.hasSuffix(".js") {
             for match in text.matches(of: pattern) {
                 let reference = String((match.output[1].substring ?? match.output[2].substring) ?? "")

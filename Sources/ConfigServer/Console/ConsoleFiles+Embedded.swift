@@ -776,6 +776,8 @@ let output;
 let message;
 let versions = [];
 let nextPageToken = null;
+let loads = 0;
+let listStatus;
 
 export function mount(container) {
   table = el("tbody");
@@ -783,9 +785,11 @@ export function mount(container) {
   compare = el("form", { class: "toolbar", on: { submit: showDiff } });
   output = el("div", { class: "history-output", tabIndex: -1 });
   message = el("p", { class: "result", role: "status", "aria-live": "polite" });
+  listStatus = el("p", { class: "hint" });
   replace(container,
     el("h2", { tabIndex: -1, text: "History" }),
     message,
+    listStatus,
     el("div", { class: "table-scroll" }, el("table", { class: "versions" },
       el("caption", { text: "Published versions, newest first" }),
       el("thead", {}, el("tr", {}, ...["Version", "Published", "By", "Origin", "Type", "Description", "Actions"]
@@ -795,6 +799,10 @@ export function mount(container) {
     el("h3", { text: "Compare two versions" }),
     compare,
     output);
+  session.events.addEventListener("scope", () => {
+    replace(output);
+    message.textContent = "";
+  });
 }
 
 /** Loads the first page of versions (or, with `older`, the next one). */
@@ -802,14 +810,17 @@ export async function load(older = false) {
   const { project, namespace } = session.scope();
   const query = new URLSearchParams({ pageSize: "50" });
   if (older && nextPageToken) query.set("pageToken", nextPageToken);
+  loads += 1;
+  const generation = loads;
   try {
     const { body } = await call("GET", `${templatePath(project, namespace, "listVersions")}?${query}`);
+    // An older request answering late must not overwrite a newer list.
+    if (generation !== loads) return;
     versions = older ? [...versions, ...(body.versions || [])] : body.versions || [];
     nextPageToken = body.nextPageToken || null;
-    if (!older) replace(output);
-    message.textContent = versions.length ? "" : "No version published yet.";
+    listStatus.textContent = versions.length ? "" : "No version published yet.";
   } catch (error) {
-    message.textContent = error.message;
+    if (generation === loads) listStatus.textContent = error.message;
   }
   render();
 }
@@ -885,6 +896,7 @@ async function rollback(number) {
   try {
     const { body, etag } = await call("POST", templatePath(project, namespace, "rollback"), { body: { versionNumber: String(number) } });
     const unpublished = session.isDirty();
+    replace(output);
     if (!unpublished) session.adopt(body, etag);
     await load();
     message.textContent = `Rolled back: version ${body.version?.versionNumber} has the template of version ${number}.`
@@ -1867,8 +1879,8 @@ li.condition > .actions { align-self: center; }
 .table-scroll { overflow-x: auto; background: var(--panel); border: 1px solid var(--border); border-radius: 8px; margin: 8px 0; }
 table { border-collapse: collapse; width: 100%; }
 caption { text-align: left; font-weight: 600; padding: 8px 10px 4px; }
-th, td { text-align: left; padding: 6px 10px; border-top: 1px solid var(--border); vertical-align: top; overflow-wrap: anywhere; }
-thead th { font-size: 0.85rem; color: var(--muted); }
+th, td { text-align: left; padding: 6px 10px; border-top: 1px solid var(--border); vertical-align: top; overflow-wrap: break-word; }
+thead th { font-size: 0.85rem; color: var(--muted); white-space: nowrap; }
 td.actions { display: table-cell; white-space: nowrap; }
 td.actions button { margin-right: 4px; }
 td.muted { color: var(--muted); }
@@ -1920,6 +1932,9 @@ td.value { font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
   .handle { display: none; }
   li.condition > .chip { margin-top: 0; }
   .value-editor > .field:first-of-type { flex: 1 1 100%; }
+  /* Fields take the whole width, so the buttons wrap below them as one row. */
+  .toolbar .field { flex-basis: 100%; }
+  .toolbar > button { margin-top: 0; }
 }
 
 @media (prefers-reduced-motion: reduce) {
