@@ -3,6 +3,7 @@
 import { button, el, field, replace, setIssue } from "./dom.js";
 import * as session from "./session.js";
 import { allParameters, moveParameter } from "./template.js";
+import { descriptionEditor } from "./values.js";
 
 let list;
 
@@ -52,15 +53,7 @@ function groupCard(draft, name) {
     session.restructured();
   });
   session.registerField(path, nameField);
-  const description = el("textarea", { rows: 2 });
-  description.value = group.description ?? "";
-  description.addEventListener("input", () => {
-    if (description.value) group.description = description.value;
-    else delete group.description;
-    session.edited();
-  });
-  const descriptionField = field("Description", description, { wide: true });
-  session.registerField(`${path}.description`, descriptionField);
+  const descriptionField = descriptionEditor(group, path);
   const keys = Object.keys(group.parameters).sort();
   return el("article", { class: "card group" },
     el("div", { class: "row" }, nameField),

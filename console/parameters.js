@@ -2,7 +2,7 @@
 // value, conditional values in condition order), filtered by key, plus adding one.
 import { button, el, field, replace, select, setIssue } from "./dom.js";
 import * as session from "./session.js";
-import { valueEditor } from "./values.js";
+import { descriptionEditor, valueEditor } from "./values.js";
 import {
   addParameter, allParameters, describeValue, hasKey, moveParameter, removeParameter, valueTypes,
 } from "./template.js";
@@ -128,15 +128,7 @@ function card(item) {
   const groupField = field("Group", groupSelect);
   groupField.dataset.role = "group";
 
-  const description = el("textarea", { rows: 2 });
-  description.value = parameter.description ?? "";
-  description.addEventListener("input", () => {
-    if (description.value) parameter.description = description.value;
-    else delete parameter.description;
-    session.edited();
-  });
-  const descriptionField = field("Description", description, { wide: true });
-  session.registerField(`${path}.description`, descriptionField);
+  const descriptionField = descriptionEditor(parameter, path);
 
   const defaultEditor = valueEditor({
     legend: "Default value", value: parameter.defaultValue, type, path: `${path}.defaultValue`, allowNone: true,

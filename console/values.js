@@ -1,7 +1,7 @@
 // The editor of one parameter value (default or conditional): plain value, in-app default,
 // none, or a rollout/personalization/experiment value kept exactly as it was published.
 import { button, el, field, replace, select, setIssue } from "./dom.js";
-import { registerField } from "./session.js";
+import { edited, registerField } from "./session.js";
 import { valueKind } from "./template.js";
 
 const keptLabels = {
@@ -94,5 +94,19 @@ export function jsonInput(text, path, label, write) {
   wrapper.append(format);
   if (text !== "") check();
   registerField(path, wrapper);
+  return wrapper;
+}
+
+/** The `description` of a parameter or group (`owner`), left out of the JSON when empty. */
+export function descriptionEditor(owner, path) {
+  const area = el("textarea", { rows: 2 });
+  area.value = owner.description ?? "";
+  area.addEventListener("input", () => {
+    if (area.value) owner.description = area.value;
+    else delete owner.description;
+    edited();
+  });
+  const wrapper = field("Description", area, { wide: true });
+  registerField(`${path}.description`, wrapper);
   return wrapper;
 }

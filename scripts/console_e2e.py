@@ -325,6 +325,24 @@ def publish_conflict_is_reported(run):
     assert "late_change" in template["parameters"] and "from_api" not in template["parameters"]
 
 
+def server_template_keeps_its_own_draft(run):
+    page = run.page
+    page.get_by_label("New parameter key").fill("client_only_draft")
+    page.get_by_role("button", name="Add parameter").click()
+    page.get_by_label("Template", exact=True).select_option("firebase-server")
+    expect(page.locator(".draft-status")).to_contain_text("No version published yet")
+    page.get_by_label("New parameter key").fill("server_timeout")
+    page.get_by_role("button", name="Add parameter").click()
+    card(run, "server_timeout").get_by_label("Value", exact=True).fill("30")
+    page.get_by_role("button", name="Publish", exact=True).click()
+    expect(page.locator(".draft-bar .result")).to_have_text("Published version 1.")
+    status, server = run.api("GET", f"/v1/projects/{run.args.project}/namespaces/firebase-server/remoteConfig")
+    assert status == 200 and server["parameters"]["server_timeout"]["defaultValue"] == {"value": "30"}, server
+    page.get_by_label("Template", exact=True).select_option("firebase")
+    expect(card(run, "client_only_draft")).to_have_count(1)
+    page.get_by_role("button", name="Discard changes").click()
+
+
 def sign_out_forgets_the_token(run):
     page = run.page
     page.get_by_role("button", name="Sign out").click()
@@ -338,7 +356,7 @@ STEPS = [wrong_token_is_refused, sign_in, hostile_value_renders_inert, rollout_v
          create_parameter_with_conditional_value,
          json_errors_show_in_place, publish, history_shows_version_2, diff_1_to_2, evaluate_for_ios,
          adoption_shows_held_stream, roll_back_to_version_1, export_and_import, publish_conflict_is_reported,
-         sign_out_forgets_the_token]
+         server_template_keeps_its_own_draft, sign_out_forgets_the_token]
 
 
 def phone_screenshots(args, browser):

@@ -687,6 +687,7 @@ function decidedBy(parameter) {
 import { button, el, field, replace, setIssue } from "./dom.js";
 import * as session from "./session.js";
 import { allParameters, moveParameter } from "./template.js";
+import { descriptionEditor } from "./values.js";
 
 let list;
 
@@ -736,15 +737,7 @@ function groupCard(draft, name) {
     session.restructured();
   });
   session.registerField(path, nameField);
-  const description = el("textarea", { rows: 2 });
-  description.value = group.description ?? "";
-  description.addEventListener("input", () => {
-    if (description.value) group.description = description.value;
-    else delete group.description;
-    session.edited();
-  });
-  const descriptionField = field("Description", description, { wide: true });
-  session.registerField(`${path}.description`, descriptionField);
+  const descriptionField = descriptionEditor(group, path);
   const keys = Object.keys(group.parameters).sort();
   return el("article", { class: "card group" },
     el("div", { class: "row" }, nameField),
@@ -1137,7 +1130,7 @@ function formatCount(value) {
 // value, conditional values in condition order), filtered by key, plus adding one.
 import { button, el, field, replace, select, setIssue } from "./dom.js";
 import * as session from "./session.js";
-import { valueEditor } from "./values.js";
+import { descriptionEditor, valueEditor } from "./values.js";
 import {
   addParameter, allParameters, describeValue, hasKey, moveParameter, removeParameter, valueTypes,
 } from "./template.js";
@@ -1263,15 +1256,7 @@ function card(item) {
   const groupField = field("Group", groupSelect);
   groupField.dataset.role = "group";
 
-  const description = el("textarea", { rows: 2 });
-  description.value = parameter.description ?? "";
-  description.addEventListener("input", () => {
-    if (description.value) parameter.description = description.value;
-    else delete parameter.description;
-    session.edited();
-  });
-  const descriptionField = field("Description", description, { wide: true });
-  session.registerField(`${path}.description`, descriptionField);
+  const descriptionField = descriptionEditor(parameter, path);
 
   const defaultEditor = valueEditor({
     legend: "Default value", value: parameter.defaultValue, type, path: `${path}.defaultValue`, allowNone: true,
@@ -2158,7 +2143,7 @@ function conditionalValuesChange(before, after) {
 // The editor of one parameter value (default or conditional): plain value, in-app default,
 // none, or a rollout/personalization/experiment value kept exactly as it was published.
 import { button, el, field, replace, select, setIssue } from "./dom.js";
-import { registerField } from "./session.js";
+import { edited, registerField } from "./session.js";
 import { valueKind } from "./template.js";
 
 const keptLabels = {
@@ -2251,6 +2236,20 @@ export function jsonInput(text, path, label, write) {
   wrapper.append(format);
   if (text !== "") check();
   registerField(path, wrapper);
+  return wrapper;
+}
+
+/** The `description` of a parameter or group (`owner`), left out of the JSON when empty. */
+export function descriptionEditor(owner, path) {
+  const area = el("textarea", { rows: 2 });
+  area.value = owner.description ?? "";
+  area.addEventListener("input", () => {
+    if (area.value) owner.description = area.value;
+    else delete owner.description;
+    edited();
+  });
+  const wrapper = field("Description", area, { wide: true });
+  registerField(`${path}.description`, wrapper);
   return wrapper;
 }
 
