@@ -36,9 +36,15 @@ class Run:
         self.page = page
         self.problems = []
         page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
-        page.on("console", lambda message: message.type == "error" and self.problems.append(f"console error: {message.text}"))
+        page.on("console", self.console)
         page.on("dialog", self.dialog)
         self.allowed = []
+
+    def console(self, message):
+        if message.type == "error":
+            self.problems.append(f"console error: {message.text}")
+        elif message.type == "warning":
+            print(f"     console warning: {message.text}", flush=True)
 
     def dialog(self, dialog):
         self.problems.append(f"dialog ({dialog.type}): {dialog.message}")
