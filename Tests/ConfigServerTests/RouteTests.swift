@@ -21,6 +21,10 @@ import Testing
          .template(project: "p", namespace: "firebase-server", method: "rollback")),
         ("/v1/projects/p/namespaces/firebase-server/serverRemoteConfig", .serverTemplate(project: "p")),
         ("/v1/projects/ünï/remoteConfig", .template(project: "ünï", namespace: "firebase", method: nil)),
+        ("/console", .console(file: nil)),
+        ("/console/", .console(file: "")),
+        ("/console/app.js", .console(file: "app.js")),
+        ("/console/../x", .console(file: "../x")),
     ])
     func knownPathsRoute(_ path: String, _ route: Route) {
         #expect(Route(path: path) == route)
@@ -32,7 +36,7 @@ import Testing
         "/v1/projects/p/namespaces/firebase:get", "/v1/projects/p/namespaces/firebase",
         "/v1/projects/p/spaces/firebase:fetch", "/v1/projects/p/namespaces/firebase/serverRemoteConfig",
         "/v1/projects/p/namespaces/firebase/remoteConfig/extra", "/healthz/", "//v1/projects/p/remoteConfig",
-        "/v1/projects/p/remoteConfig/", "/v1/projects/p/apiKeys/k",
+        "/v1/projects/p/remoteConfig/", "/v1/projects/p/apiKeys/k", "/consoles", "/console.js", "/v1/console/",
     ])
     func otherPathsDoNot(_ path: String) {
         #expect(Route(path: path) == nil)

@@ -184,6 +184,8 @@ public final class Application: HTTPRequestHandler, Sendable {
         case .stream(let project, let namespace):
             if method == .options { return exchange.respond(preflight()) }
             try openStream(exchange, project: project, namespace: namespace)
+        case .console(let file):
+            serveConsole(exchange, file: file)
         }
     }
 

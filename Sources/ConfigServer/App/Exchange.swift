@@ -27,6 +27,7 @@ struct Exchange: Sendable {
         case .serverTemplate: "serverRemoteConfig"
         case .fetch: "fetch"
         case .stream: "streamFetchInvalidations"
+        case .console: "console"
         }
     }
 

@@ -23,6 +23,9 @@ enum Route: Equatable {
     case fetch(project: String, namespace: String)
     /// `/v1/projects/{project}/namespaces/{ns}:streamFetchInvalidations`
     case stream(project: String, namespace: String)
+    /// `/console` or `/console/{file}`: the web console's static files; `file` is what follows
+    /// `/console/` (empty for the index), `nil` for `/console` itself.
+    case console(file: String?)
 
     /// Matches a percent-decoded path (so `%3A` already reads as `:`).
     init?(path: String) {
@@ -35,8 +38,18 @@ enum Route: Equatable {
         default: break
         }
         var path = path
-        guard let route = path.withUTF8(Self.parseProjectPath) else { return nil }
-        self = route
+        if let route = path.withUTF8(Self.parseProjectPath) {
+            self = route
+            return
+        }
+        // Only after the API routes failed: the console adds no work to fetch and stream.
+        if path == "/console" {
+            self = .console(file: nil)
+        } else if path.hasPrefix("/console/") {
+            self = .console(file: String(path.dropFirst("/console/".count)))
+        } else {
+            return nil
+        }
     }
 
     /// `/v1/projects/{project}/…` over the path's bytes: this runs for every request, so

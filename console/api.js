@@ -1,0 +1,85 @@
+// Every call to the server goes through here: it adds the admin token and turns Google's
+// error bodies ({"error": {"code", "message", "status"}}) into ApiError.
+//
+// The token lives only in this module's memory: never in a URL, a cookie or Web Storage, so
+// it is gone when the tab is closed or reloaded, and the browser never sends it on its own
+// (no CSRF: a forged request from another site carries no Authorization header).
+let token = null;
+
+/** A refused or failed call, with the server's message and, for templates, its issues. */
+export class ApiError extends Error {
+  constructor(status, message, canonicalStatus) {
+    super(message);
+    this.status = status;
+    this.canonicalStatus = canonicalStatus || "";
+    this.issues = parseIssues(message);
+  }
+
+  /** True when the template changed on the server since the ETag that was sent. */
+  get isVersionMismatch() {
+    return this.message.includes("[VERSION_MISMATCH]");
+  }
+}
+
+export function setToken(value) {
+  token = value;
+}
+
+export function forgetToken() {
+  token = null;
+}
+
+/**
+ * Calls the API. Returns {status, body, etag}; throws ApiError for any non-2xx answer.
+ * `body` is the parsed JSON answer (or the text when it is not JSON).
+ */
+export async function call(method, path, { body, headers = {} } = {}) {
+  const init = { method, headers: { ...headers }, cache: "no-store", credentials: "omit" };
+  if (token) init.headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = typeof body === "string" ? body : JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, "The server could not be reached.", "UNAVAILABLE");
+  }
+  const text = await response.text();
+  let parsed = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // Not JSON (e.g. a proxy's error page): keep the text.
+  }
+  if (!response.ok) {
+    const error = parsed && typeof parsed === "object" ? parsed.error : null;
+    const message = error && error.message ? error.message : `The server answered ${response.status}.`;
+    throw new ApiError(response.status, message, error && error.status);
+  }
+  return { status: response.status, body: parsed, etag: response.headers.get("ETag") };
+}
+
+/** The path of a template resource: `…/namespaces/{ns}/remoteConfig[:method]`. */
+export function templatePath(project, namespace, method = "") {
+  const base = `/v1/projects/${encodeURIComponent(project)}/namespaces/${encodeURIComponent(namespace)}/remoteConfig`;
+  return method ? `${base}:${method}` : base;
+}
+
+// The validator lists its problems as `[VALIDATION_ERROR]: path: message; path: message`;
+// a message may itself contain "; ", so a new issue starts only where a template path does.
+const issueStart = /; (?=(?:version|conditions|parameters|parameterGroups)(?:[.[][^:]*)?: )/;
+
+/** [{path, message}] from a validation message; [] for other messages. */
+export function parseIssues(message) {
+  const marker = "[VALIDATION_ERROR]: ";
+  const at = message.indexOf(marker);
+  if (at < 0) return [];
+  let rest = message.slice(at + marker.length);
+  rest = rest.replace(/ \(and \d+ more\)$/, "");
+  return rest.split(issueStart).map((part) => {
+    const match = /^((?:version|conditions|parameters|parameterGroups)(?:[.[][^:]*)?): ([\s\S]*)$/.exec(part);
+    return match ? { path: match[1], message: match[2] } : { path: "", message: part };
+  });
+}

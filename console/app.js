@@ -1,0 +1,126 @@
+// The console's entry: signing in and out, choosing the project and namespace, and switching
+// between the views.
+import { call, forgetToken, setToken } from "./api.js";
+import { el, replace } from "./dom.js";
+import * as session from "./session.js";
+import * as parameters from "./parameters.js";
+import * as conditions from "./conditions.js";
+import * as groups from "./groups.js";
+import * as history from "./history.js";
+import * as evaluate from "./evaluate.js";
+import * as live from "./live.js";
+import * as publish from "./publish.js";
+
+const views = { parameters, conditions, groups, history, evaluate, live };
+/** The views that edit the draft, shown below the draft bar. */
+const editing = new Set(["parameters", "conditions", "groups"]);
+const byId = (id) => document.getElementById(id);
+let current = "parameters";
+
+function mountViews() {
+  publish.mount(byId("draft-bar"));
+  for (const [name, view] of Object.entries(views)) view.mount(byId(`view-${name}`));
+  session.events.addEventListener("reveal", (event) => reveal(event.detail));
+  session.events.addEventListener("replaced", () => {
+    if (current === "history") history.load();
+  });
+}
+
+function show(name, { focus = true } = {}) {
+  current = name;
+  for (const key of Object.keys(views)) byId(`view-${key}`).hidden = key !== name;
+  for (const item of document.querySelectorAll("nav.views button")) {
+    if (item.dataset.view === name) item.setAttribute("aria-current", "page");
+    else item.removeAttribute("aria-current");
+  }
+  byId("draft-bar").hidden = !editing.has(name);
+  if (name === "live") live.start();
+  else live.stop();
+  if (name === "history") history.load();
+  if (focus) byId(`view-${name}`).querySelector("h2").focus();
+}
+
+/** Shows the view that holds a field the server named, and puts focus in it. */
+function reveal(fieldNode) {
+  const view = fieldNode.closest("[data-view]");
+  if (!view) return;
+  show(view.dataset.view, { focus: false });
+  for (let up = fieldNode.closest("details"); up; up = up.parentElement.closest("details")) up.open = true;
+  (fieldNode.control || fieldNode).focus();
+}
+
+function status(text) {
+  byId("page-status").textContent = text;
+}
+
+async function signIn(event) {
+  event.preventDefault();
+  const input = byId("token");
+  const error = byId("sign-in-error");
+  const token = input.value.trim();
+  error.hidden = true;
+  if (!token) {
+    error.textContent = "Enter an admin token.";
+    error.hidden = false;
+    return input.focus();
+  }
+  setToken(token);
+  let answer;
+  try {
+    answer = await call("GET", "/v1/projects");
+  } catch (failure) {
+    forgetToken();
+    error.textContent = failure.status === 401 || failure.status === 403
+      ? `This token was refused: ${failure.message}`
+      : failure.message;
+    error.hidden = false;
+    input.setAttribute("aria-invalid", "true");
+    return input.focus();
+  }
+  input.value = "";
+  input.removeAttribute("aria-invalid");
+  const list = answer.body.projects || [];
+  session.setProjects(list);
+  replace(byId("project"), ...list.map((project) =>
+    el("option", { value: project.projectId, text: project.displayName && project.displayName !== project.projectId
+      ? `${project.displayName} (${project.projectId})` : project.projectId })));
+  byId("sign-in").hidden = true;
+  byId("workspace").hidden = false;
+  byId("scope").hidden = false;
+  if (list.length === 0) return status("No projects yet: create one with POST /v1/projects.");
+  await choose();
+  show("parameters");
+}
+
+async function choose() {
+  status("");
+  try {
+    await session.choose(byId("project").value, byId("namespace").value);
+  } catch (failure) {
+    status(failure.message);
+  }
+}
+
+function signOut() {
+  forgetToken();
+  live.reset();
+  session.clear();
+  replace(byId("project"));
+  byId("namespace").value = "firebase";
+  mountViews();
+  byId("workspace").hidden = true;
+  byId("scope").hidden = true;
+  byId("sign-in").hidden = false;
+  status("Signed out: the token is forgotten.");
+  byId("token").focus();
+}
+
+mountViews();
+byId("sign-in-form").addEventListener("submit", signIn);
+byId("sign-out").addEventListener("click", signOut);
+byId("project").addEventListener("change", choose);
+byId("namespace").addEventListener("change", choose);
+for (const item of document.querySelectorAll("nav.views button")) {
+  item.addEventListener("click", () => show(item.dataset.view));
+}
+byId("token").focus();

@@ -1,0 +1,143 @@
+// The History view: the stored versions (who, when, origin, type, description), any version's
+// template, the diff between any two, and rolling back after an in-page confirmation.
+import { call, templatePath } from "./api.js";
+import { renderDiff } from "./diff.js";
+import { button, el, field, formatTime, replace, select } from "./dom.js";
+import * as session from "./session.js";
+
+let table;
+let more;
+let compare;
+let output;
+let message;
+let versions = [];
+let nextPageToken = null;
+let loads = 0;
+let listStatus;
+
+export function mount(container) {
+  table = el("tbody");
+  more = button("Load older versions", () => load(true), { hidden: true });
+  compare = el("form", { class: "toolbar", on: { submit: showDiff } });
+  output = el("div", { class: "history-output", tabIndex: -1 });
+  message = el("p", { class: "result", role: "status", "aria-live": "polite" });
+  listStatus = el("p", { class: "hint" });
+  replace(container,
+    el("h2", { tabIndex: -1, text: "History" }),
+    message,
+    listStatus,
+    el("div", { class: "table-scroll" }, el("table", { class: "versions" },
+      el("caption", { text: "Published versions, newest first" }),
+      el("thead", {}, el("tr", {}, ...["Version", "Published", "By", "Origin", "Type", "Description", "Actions"]
+        .map((heading) => el("th", { scope: "col", text: heading })))),
+      table)),
+    more,
+    el("h3", { text: "Compare two versions" }),
+    compare,
+    output);
+  session.events.addEventListener("scope", () => {
+    replace(output);
+    message.textContent = "";
+  });
+}
+
+/** Loads the first page of versions (or, with `older`, the next one). */
+export async function load(older = false) {
+  const { project, namespace } = session.scope();
+  const query = new URLSearchParams({ pageSize: "50" });
+  if (older && nextPageToken) query.set("pageToken", nextPageToken);
+  loads += 1;
+  const generation = loads;
+  try {
+    const { body } = await call("GET", `${templatePath(project, namespace, "listVersions")}?${query}`);
+    // An older request answering late must not overwrite a newer list.
+    if (generation !== loads) return;
+    versions = older ? [...versions, ...(body.versions || [])] : body.versions || [];
+    nextPageToken = body.nextPageToken || null;
+    listStatus.textContent = versions.length ? "" : "No version published yet.";
+  } catch (error) {
+    if (generation === loads) listStatus.textContent = error.message;
+  }
+  render();
+}
+
+function render() {
+  replace(table, ...versions.map(row));
+  more.hidden = !nextPageToken;
+  const numbers = versions.map((version) => [version.versionNumber, `Version ${version.versionNumber}`]);
+  const from = select(numbers, versions[1]?.versionNumber ?? versions[0]?.versionNumber);
+  const to = select(numbers, versions[0]?.versionNumber);
+  replace(compare, field("From", from), field("To", to),
+    el("button", { type: "submit", text: "Show differences", disabled: versions.length === 0 }));
+}
+
+function row(version) {
+  const number = version.versionNumber;
+  const type = version.updateType ?? "";
+  const typeText = version.rollbackSource ? `${type} (from version ${version.rollbackSource})` : type;
+  return el("tr", {},
+    el("th", { scope: "row", text: number }),
+    el("td", { text: formatTime(version.updateTime) }),
+    el("td", { text: version.updateUser?.email ?? "" }),
+    el("td", { text: version.updateOrigin ?? "" }),
+    el("td", { text: typeText }),
+    el("td", { text: version.description ?? "" }),
+    el("td", { class: "actions" },
+      button("View", () => view(number), { "aria-label": `View version ${number}` }),
+      button("Roll back…", () => confirmRollback(number), { "aria-label": `Roll back to version ${number}` })));
+}
+
+async function view(number) {
+  const { project, namespace } = session.scope();
+  try {
+    const { body } = await call("GET", `${templatePath(project, namespace)}?versionNumber=${encodeURIComponent(number)}`);
+    replace(output, el("h3", { text: `Version ${number}` }), el("pre", { class: "json", text: JSON.stringify(body, null, 2) }));
+  } catch (error) {
+    replace(output, el("p", { class: "result error", text: error.message }));
+  }
+  output.focus();
+}
+
+async function showDiff(event) {
+  event.preventDefault();
+  const [from, to] = [...compare.querySelectorAll("select")].map((node) => node.value);
+  const { project, namespace } = session.scope();
+  const query = new URLSearchParams({ from, to });
+  try {
+    const { body } = await call("GET", `${templatePath(project, namespace, "diff")}?${query}`);
+    replace(output, el("h3", { text: `Changes from version ${body.from} to version ${body.to}` }), renderDiff(body.diff));
+  } catch (error) {
+    replace(output, el("p", { class: "result error", text: error.message }));
+  }
+  output.focus();
+}
+
+/** An in-page question, not window.confirm: roll back only after a second, explicit click. */
+function confirmRollback(number) {
+  const cancel = () => {
+    replace(output);
+    table.querySelector("button")?.focus();
+  };
+  replace(output,
+    el("div", { class: "confirm", role: "group", "aria-label": "Confirm rollback" },
+      el("p", { text: `Roll back to version ${number}? Its template is published again as a new version; clients pick it up at once.` }),
+      el("div", { class: "actions" },
+        button(`Roll back to version ${number}`, () => rollback(number), { class: "danger" }),
+        button("Cancel", cancel))));
+  output.querySelector("button").focus();
+}
+
+async function rollback(number) {
+  const { project, namespace } = session.scope();
+  try {
+    const { body, etag } = await call("POST", templatePath(project, namespace, "rollback"), { body: { versionNumber: String(number) } });
+    const unpublished = session.isDirty();
+    replace(output);
+    if (!unpublished) session.adopt(body, etag);
+    await load();
+    message.textContent = `Rolled back: version ${body.version?.versionNumber} has the template of version ${number}.`
+      + (unpublished ? " Your unpublished changes are kept; publishing them will report the newer version." : "");
+  } catch (error) {
+    replace(output, el("p", { class: "result error", text: error.message }));
+  }
+}
