@@ -19,7 +19,7 @@ public final class Application: HTTPRequestHandler, Sendable {
     /// What the worker group committed, for read-your-writes across workers.
     let counters: ChangeCounters
     /// The projects counter when projects and keys were last read from the store.
-    private let projectsChecked = Atomic<Int64>(.min)
+    let projectsChecked = Atomic<Int64>(.min)
     /// Reads what a request needs again when another worker changed it.
     let reloads: ReloadGate
     let validator: TemplateValidator
@@ -89,63 +89,23 @@ public final class Application: HTTPRequestHandler, Sendable {
             return
         }
         let exchange = Exchange(request: request, uri: uri, context: context, responder: responder, route: route, application: self)
-        whenCurrent(route) { [self] in
-            do {
-                try dispatch(exchange)
-            } catch let error as APIError {
-                exchange.fail(error)
-            } catch {
-                logger.error("request failed", metadata: ["path": "\(uri.path)", "error": "\(error)"])
-                exchange.fail(APIError(500, "Internal error."))
-            }
+        if let stale = staleTarget(of: route) {
+            answerAfterReload(of: stale, exchange)
+        } else {
+            run(exchange)
         }
     }
 
-    /// Runs `work` (on the loop) once the projects and the template that `route` reads are
-    /// as new as every change acknowledged by any worker: at once on the fast path, which
-    /// costs two atomic loads; after a reload off the loop otherwise.
-    private func whenCurrent(_ route: Route, _ work: @escaping @Sendable () -> Void) {
-        if projectsChecked.load(ordering: .sequentiallyConsistent) != counters.projects {
-            reloads.afterReload(of: .projects, by: { [self] in
-                do { try reloadProjects() } catch {
-                    logger.error("cannot reload projects", metadata: ["error": "\(error)"])
-                    return false
-                }
-                return true
-            }) { [self] reloaded in reloaded ? whenCurrent(route, work) : work() }
-            return
+    /// Dispatches a request whose projects and template are current (loop thread).
+    func run(_ exchange: Exchange) {
+        do {
+            try dispatch(exchange)
+        } catch let error as APIError {
+            exchange.fail(error)
+        } catch {
+            logger.error("request failed", metadata: ["path": "\(exchange.uri.path)", "error": "\(error)"])
+            exchange.fail(APIError(500, "Internal error."))
         }
-        guard let key = templateKey(route), !templates.isCurrent(key) else { return work() }
-        reloads.afterReload(of: .template(key), by: { [self] in reloadTemplate(key) }) { [self] reloaded in
-            reloaded ? whenCurrent(route, work) : work()
-        }
-    }
-
-    /// Reads `key`'s template again (blocking, off the loop) and tells the held streams when
-    /// it is newer; false when the store could not be read.
-    func reloadTemplate(_ key: HeadKey) -> Bool {
-        let before = templates.currentVersion(key)
-        let reloaded = templates.reload(key)
-        let after = templates.currentVersion(key)
-        if after > before {
-            realtime.loop.execute { [realtime] in realtime.notify(key, version: after) }
-        }
-        return reloaded
-    }
-
-    /// The template a route reads, if its project and namespace exist.
-    private func templateKey(_ route: Route) -> HeadKey? {
-        let project: String, namespace: String
-        switch route {
-        case .template(let name, let space, _), .fetch(let name, let space), .stream(let name, let space):
-            (project, namespace) = (name, space)
-        case .serverTemplate(let name):
-            (project, namespace) = (name, TemplateNamespace.server.rawValue)
-        default:
-            return nil
-        }
-        guard let id = projects.project(project)?.id, TemplateNamespace(rawValue: namespace) != nil else { return nil }
-        return HeadKey(project: id, namespace: namespace)
     }
 
     private func dispatch(_ exchange: Exchange) throws {

@@ -1,0 +1,71 @@
+import ConfigCore
+import ConfigStore
+import EventLoop
+import Logging
+import Synchronization
+
+/// Read-your-writes across workers (docs/consistency.md): a request is answered only once the
+/// projects and the template it reads are as new as every change any worker acknowledged.
+extension Application {
+    /// What must be read again before `route` is answered; nil on the fast path, which costs
+    /// two atomic loads and a lookup.
+    func staleTarget(of route: Route) -> ReloadTarget? {
+        if projectsChecked.load(ordering: .sequentiallyConsistent) != counters.projects { return .projects }
+        guard let key = templateKey(route), !templates.isCurrent(key) else { return nil }
+        return .template(key)
+    }
+
+    /// Reloads `target` off the loop, then answers; checks again first, in case something newer
+    /// was acknowledged meanwhile. When the store cannot be read, answers from memory.
+    func answerAfterReload(of target: ReloadTarget, _ exchange: Exchange) {
+        reloads.afterReload(of: target, by: { [self] in reload(target) }) { [self] reloaded in
+            if reloaded, let next = staleTarget(of: exchange.route) {
+                answerAfterReload(of: next, exchange)
+            } else {
+                run(exchange)
+            }
+        }
+    }
+
+    private func reload(_ target: ReloadTarget) -> Bool {
+        switch target {
+        case .template(let key):
+            return reloadTemplate(key)
+        case .projects:
+            do {
+                try reloadProjects()
+                return true
+            } catch {
+                logger.error("cannot reload projects", metadata: ["error": "\(error)"])
+                return false
+            }
+        }
+    }
+
+    /// Reads `key`'s template again (blocking, off the loop) and tells the held streams when
+    /// it is newer; false when the store could not be read.
+    func reloadTemplate(_ key: HeadKey) -> Bool {
+        let before = templates.currentVersion(key)
+        let reloaded = templates.reload(key)
+        let after = templates.currentVersion(key)
+        if after > before {
+            realtime.loop.execute { [realtime] in realtime.notify(key, version: after) }
+        }
+        return reloaded
+    }
+
+    /// The template a route reads, if its project and namespace exist.
+    private func templateKey(_ route: Route) -> HeadKey? {
+        let project: String, namespace: String
+        switch route {
+        case .template(let name, let space, _), .fetch(let name, let space), .stream(let name, let space):
+            (project, namespace) = (name, space)
+        case .serverTemplate(let name):
+            (project, namespace) = (name, TemplateNamespace.server.rawValue)
+        default:
+            return nil
+        }
+        guard let id = projects.project(project)?.id, TemplateNamespace(rawValue: namespace) != nil else { return nil }
+        return HeadKey(project: id, namespace: namespace)
+    }
+}
