@@ -11,8 +11,9 @@ final class ActiveTemplate: Sendable {
     /// The template with its `version` block, as GET returns it.
     let rendered: [UInt8]
     let etag: String
-    /// Fetch answers by condition-outcome vector: clients that satisfy the same conditions
-    /// get the same bytes, so a cache hit skips resolution and encoding.
+    /// Fetch answers by condition-outcome vector: clients that satisfy the same conditions and
+    /// share their rollouts and experiment variants (which are bits of the outcomes) get the
+    /// same bytes, so a cache hit skips resolution and encoding.
     private let fetchAnswers = ResettingCache<ConditionOutcomes, FetchAnswer>(capacity: 4096)
     /// Outcomes of the stable conditions by the client inputs they read (app version,
     /// country...): few distinct values, so most fetches evaluate only their volatile
@@ -45,8 +46,8 @@ final class ActiveTemplate: Sendable {
     /// The answer for `outcomes`, computed once.
     func fetchAnswer(for outcomes: ConditionOutcomes, metrics: ServerMetrics) -> FetchAnswer {
         let answer = fetchAnswers.value(for: outcomes) {
-            FetchAnswer(entries: compiled.entries(for: outcomes), templateVersion: versionNumber,
-                        projectNumber: projectNumber, namespace: key.namespace)
+            FetchAnswer(config: compiled.served(for: outcomes), templateVersion: versionNumber,
+                        startTime: compiled.template.version?.updateTime, projectNumber: projectNumber, namespace: key.namespace)
         }
         if answer.hit { metrics.recordAnswerCacheHit() }
         return answer.value
