@@ -24,7 +24,7 @@ extension Application {
         }
         let key = HeadKey(project: project.id, namespace: namespace)
         let answer: FetchAnswer
-        if let active = templates.active(key) {
+        if let active = templates.serving(key, instance: instance) {
             let context = request.evaluationContext(now: Date(), defaultPercentSeed: project.percentSeed)
             answer = active.fetchAnswer(for: active.conditionOutcomes(for: context), metrics: metrics)
         } else {
