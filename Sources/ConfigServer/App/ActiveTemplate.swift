@@ -11,6 +11,8 @@ final class ActiveTemplate: Sendable {
     /// The template with its `version` block, as GET returns it.
     let rendered: [UInt8]
     let etag: String
+    /// Published as a canary: served to a share of the instances only.
+    let isCanary: Bool
     /// The version whose content this one repeats for held streams: the canary version a
     /// promotion copied, the stable version an abort copied back (see `StreamTarget`).
     let equivalent: Int64?
@@ -33,6 +35,7 @@ final class ActiveTemplate: Sendable {
         compiled = try CompiledTemplate(template, namespace: namespace)
         rendered = Array(TemplateJSON.encode(template))
         etag = TemplateETag(projectNumber: projectNumber, versionNumber: stored.versionNumber).description
+        isCanary = stored.canaryAction == CanaryAction.canary
         equivalent = switch stored.canaryAction {
         case CanaryAction.promotion?: stored.canarySource
         case CanaryAction.abort?: stored.rollbackSource

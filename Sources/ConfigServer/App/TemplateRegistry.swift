@@ -56,6 +56,11 @@ final class TemplateRegistry: Sendable {
         entries.withLock { $0[key]?.canary }
     }
 
+    /// Every running canary in memory.
+    var canaries: [CanaryServing] {
+        entries.withLock { table in table.values.compactMap(\.canary) }
+    }
+
     /// What `instance` is served: the canary version when it is in the canary's share, else
     /// the active version.
     func serving(_ key: HeadKey, instance: String) -> ActiveTemplate? {

@@ -84,6 +84,7 @@ final class RealtimeHub: @unchecked Sendable {
         adoption.held(version: lastKnown, delta: 1, key: key)
         if !target.isCurrent(lastKnown) {
             send(stream, version: target.version)
+            if target.version == templates.canary(key)?.version { metrics.recordCanaryInvalidations(1) }
         }
         scheduleVisit(stream, expires: expires)
     }
@@ -132,6 +133,7 @@ final class RealtimeHub: @unchecked Sendable {
             adoption.held(version: old, delta: -count, key: key)
         }
         metrics.recordInvalidations(moved.count)
+        if let canary { metrics.recordCanaryInvalidations(moved.lazy.filter { $0.version == canary.version }.count) }
         // Two versions at most (the canary's and the active one): each framed once.
         var chunks: [Int64: EncodedChunk] = [:]
         for (stream, version) in moved {
