@@ -2,9 +2,15 @@ import ConfigCore
 import ConfigStore
 
 /// A running canary as a worker serves it: the canary version, compiled, and who gets it.
-struct CanaryServing: Sendable {
+/// A class: every fetch of the template reads it, and a reference is one retain to copy.
+final class CanaryServing: Sendable {
     let stored: StoredCanary
     let template: ActiveTemplate
+
+    init(stored: StoredCanary, template: ActiveTemplate) {
+        self.stored = stored
+        self.template = template
+    }
 
     var version: Int64 { template.versionNumber }
     var microPercent: UInt64 { UInt64(stored.microPercent) }

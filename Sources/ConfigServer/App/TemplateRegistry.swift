@@ -64,7 +64,7 @@ final class TemplateRegistry: Sendable {
     /// What `instance` is served: the canary version when it is in the canary's share, else
     /// the active version.
     func serving(_ key: HeadKey, instance: String) -> ActiveTemplate? {
-        let (template, canary) = entries.withLock { table in (table[key]?.template, table[key]?.canary) }
+        let (template, canary) = lookUp(key)
         // Without a canary this is the fetch's fast path: one lookup, no hash.
         guard let canary, canary.includes(instance) else { return template }
         return canary.template
@@ -72,9 +72,17 @@ final class TemplateRegistry: Sendable {
 
     /// The version a held stream of `instance` should know.
     func streamTarget(_ key: HeadKey, instance: String) -> StreamTarget {
-        let (template, canary) = entries.withLock { table in (table[key]?.template, table[key]?.canary) }
+        let (template, canary) = lookUp(key)
         if let canary, canary.includes(instance) { return StreamTarget(version: canary.version, equivalent: nil) }
         return StreamTarget(version: template?.versionNumber ?? 0, equivalent: template?.equivalent)
+    }
+
+    /// The active template and the canary of `key`, in one lookup.
+    private func lookUp(_ key: HeadKey) -> (template: ActiveTemplate?, canary: CanaryServing?) {
+        entries.withLock { table in
+            guard let entry = table[key] else { return (nil, nil) }
+            return (entry.template, entry.canary)
+        }
     }
 
     /// How far `key` has moved: the newest version in memory, then the canary's share. Every
