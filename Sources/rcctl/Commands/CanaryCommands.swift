@@ -49,44 +49,37 @@ struct CanaryCommand: AsyncParsableCommand {
     }
 }
 
-struct PromoteCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "promote",
-        abstract: "Make the running canary the version for every instance."
-    )
-
+/// What `promote` and `abort` take: the canary's ETag and the connection.
+struct CanaryEndOptions: ParsableArguments {
     @Option(help: "ETag of the canary version (If-Match); fetched from the server when omitted.")
     var etag: String?
 
     @OptionGroup var global: GlobalOptions
 
-    func run() async throws {
-        try await endCanary(promote: true, etag: etag, global: global)
+    /// Promotes (`promote`) or aborts the canary and prints the outcome.
+    func end(promote: Bool) async throws(CLIError) {
+        let client = global.adminClient()
+        let ifMatch = try await canaryETag(etag, client: client)
+        let response = try await checked { () async throws(ConfigClientError) in try await client.endCanary(promote: promote, ifMatch: ifMatch) }
+        if global.json { return Console.write(response.body) }
+        let version = response.templateVersionNumber.map { "version \($0)" } ?? "a new version"
+        Console.out((promote ? "Promoted the canary: \(version) is served to every instance" : "Aborted the canary: \(version) repeats the stable one")
+            + response.etagNote)
     }
+}
+
+struct PromoteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "promote", abstract: "Make the running canary the version for every instance.")
+
+    @OptionGroup var options: CanaryEndOptions
+
+    func run() async throws { try await options.end(promote: true) }
 }
 
 struct AbortCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "abort",
-        abstract: "Drop the running canary: its instances go back to the stable version."
-    )
+    static let configuration = CommandConfiguration(commandName: "abort", abstract: "Drop the running canary: its instances go back to the stable version.")
 
-    @Option(help: "ETag of the canary version (If-Match); fetched from the server when omitted.")
-    var etag: String?
+    @OptionGroup var options: CanaryEndOptions
 
-    @OptionGroup var global: GlobalOptions
-
-    func run() async throws {
-        try await endCanary(promote: false, etag: etag, global: global)
-    }
-}
-
-private func endCanary(promote: Bool, etag: String?, global: GlobalOptions) async throws(CLIError) {
-    let client = global.adminClient()
-    let ifMatch = try await canaryETag(etag, client: client)
-    let response = try await checked { () async throws(ConfigClientError) in try await client.endCanary(promote: promote, ifMatch: ifMatch) }
-    if global.json { return Console.write(response.body) }
-    let version = response.templateVersionNumber.map { "version \($0)" } ?? "a new version"
-    Console.out((promote ? "Promoted the canary: \(version) is served to every instance" : "Aborted the canary: \(version) repeats the stable one")
-        + response.etagNote)
+    func run() async throws { try await options.end(promote: false) }
 }
