@@ -51,10 +51,34 @@ public struct AdminClient: Sendable {
     ///   - template: the body to PUT.
     ///   - etag: `If-Match`: the ETag the template was based on, or `*` to force.
     ///   - validateOnly: only check the template; nothing is stored.
+    ///   - canaryPercent: publish as a canary served to this share of the instances (above 0,
+    ///     at most 100; this server's extension), or `nil` for everyone.
     /// - Returns: the published template and its new ETag.
-    public func publish(_ template: Data, ifMatch etag: String, validateOnly: Bool = false) async throws(ConfigClientError) -> Response {
-        let query = validateOnly ? [("validateOnly", "true")] : []
+    public func publish(_ template: Data, ifMatch etag: String, validateOnly: Bool = false,
+                        canaryPercent: Double? = nil) async throws(ConfigClientError) -> Response {
+        var query = validateOnly ? [("validateOnly", "true")] : []
+        if let canaryPercent { query.append(("canaryPercent", String(canaryPercent))) }
         return try await send(.put, paths.remoteConfig(query: query), body: template, headers: ["If-Match": etag])
+    }
+
+    /// The running canary: its version, share and times, with the canary version's ETag
+    /// (this server's extension).
+    public func canary() async throws(ConfigClientError) -> Response {
+        try await send(.get, paths.remoteConfig(":canary"))
+    }
+
+    /// Grows the running canary's share to `percent`.
+    /// - Parameter etag: `If-Match`: the canary version's ETag, or `*`.
+    public func setCanaryShare(_ percent: Double, ifMatch etag: String) async throws(ConfigClientError) -> Response {
+        try await send(.post, paths.remoteConfig(":canary"), body: ClientRequests.encode(["percent": String(percent)]),
+                       headers: ["If-Match": etag])
+    }
+
+    /// Ends the running canary: `promote` makes it the version for everyone, otherwise the
+    /// canary's instances go back to the stable version.
+    /// - Parameter etag: `If-Match`: the canary version's ETag, or `*`.
+    public func endCanary(promote: Bool, ifMatch etag: String) async throws(ConfigClientError) -> Response {
+        try await send(.post, paths.remoteConfig(promote ? ":promote" : ":abort"), headers: ["If-Match": etag])
     }
 
     /// One page of the version history, newest first.

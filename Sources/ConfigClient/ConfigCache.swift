@@ -1,10 +1,16 @@
 import Foundation
 
+/// Parameter key → rollout id → variant id: the `rolloutMetadata` of a fetch answer by key,
+/// as the Firebase SDKs compare it.
+typealias RolloutAssignments = [String: [String: String]]
+
 /// One fetched config as kept in memory and on disk.
 struct FetchedConfig: Codable, Sendable, Equatable {
     var entries: [String: String]
     var templateVersion: Int64
     var etag: String?
+    /// Absent in caches written before rollouts were kept.
+    var rollouts: RolloutAssignments?
 }
 
 /// Contents of the cache file.

@@ -22,7 +22,7 @@ public final class ConfigClient: Sendable {
         var lastFetchTime: Date?
         var minimumFetchInterval: TimeInterval
 
-        var values: ConfigValues { ConfigValues(remote: active?.entries ?? [:], defaults: defaults) }
+        var values: ConfigValues { ConfigValues(remote: active?.entries ?? [:], defaults: defaults, rollouts: active?.rollouts ?? [:]) }
     }
 
     /// The result of one request to the fetch endpoint, as update listeners need it.
@@ -146,16 +146,18 @@ public final class ConfigClient: Sendable {
             break
         case .update:
             fetched.entries = answer.entries
+            fetched.rollouts = answer.rollouts
         case .noTemplate, .emptyConfig:
             fetched.entries = [:]
+            fetched.rollouts = [:]
         }
         fetched.templateVersion = answer.templateVersion
         fetched.etag = answer.etag ?? fetched.etag
         state.fetched = fetched
         state.lastFetchTime = now()
-        let changed = previous?.entries != fetched.entries
+        let changed = previous?.entries != fetched.entries || previous?.rollouts ?? [:] != fetched.rollouts ?? [:]
         let updatedKeys = changed
-            ? UpdateDiff.updatedKeys(from: state.values, to: ConfigValues(remote: fetched.entries, defaults: state.defaults))
+            ? UpdateDiff.updatedKeys(from: state.values, to: ConfigValues(remote: fetched.entries, defaults: state.defaults, rollouts: fetched.rollouts ?? [:]))
             : []
         return FetchOutcome(result: changed ? .updated : .noChange, templateVersion: fetched.templateVersion, updatedKeys: updatedKeys)
     }
@@ -181,6 +183,10 @@ public final class ConfigClient: Sendable {
             var active = state.active ?? FetchedConfig(entries: [:], templateVersion: 0, etag: nil)
             for key in keys {
                 active.entries[key] = fetched.entries[key]
+                if active.rollouts?[key] != fetched.rollouts?[key] {
+                    active.rollouts = active.rollouts ?? [:]
+                    active.rollouts?[key] = fetched.rollouts?[key]
+                }
             }
             defer { state.active = active }
             return active != state.active

@@ -5,6 +5,8 @@ import Foundation
 struct ConfigValues: Sendable, Equatable {
     var remote: [String: String] = [:]
     var defaults: [String: String] = [:]
+    /// The rollouts behind remote values: key → rollout id → variant id.
+    var rollouts: RolloutAssignments = [:]
 
     /// Every key with a remote or default value.
     var keys: Set<String> { Set(remote.keys).union(defaults.keys) }

@@ -14,12 +14,21 @@ struct FetchResponse: Sendable, Equatable {
     var entries: [String: String]
     var templateVersion: Int64
     var etag: String?
+    var rollouts: RolloutAssignments = [:]
 
     private struct Body: Decodable {
         var state: String?
         var entries: [String: String]?
         var templateVersion: JSONInt64?
+        var rolloutMetadata: [RolloutMetadata]?
         var error: ServerErrorBody?
+    }
+
+    /// One `rolloutMetadata` entry (spec §3.3).
+    private struct RolloutMetadata: Decodable {
+        var rolloutId: String
+        var variantId: String
+        var affectedParameterKeys: [String]
     }
 
     private struct ServerErrorBody: Decodable {}
@@ -39,11 +48,18 @@ struct FetchResponse: Sendable, Equatable {
             throw .server(ServerError(response: response))
         }
         let state = body.state.flatMap(State.init(rawValue:)) ?? .update
+        var rollouts: RolloutAssignments = [:]
+        for rollout in body.rolloutMetadata ?? [] {
+            for key in rollout.affectedParameterKeys {
+                rollouts[key, default: [:]][rollout.rolloutId] = rollout.variantId
+            }
+        }
         return FetchResponse(
             state: state,
             entries: body.entries ?? [:],
             templateVersion: body.templateVersion?.value ?? 0,
-            etag: response.header("etag")
+            etag: response.header("etag"),
+            rollouts: rollouts
         )
     }
 }

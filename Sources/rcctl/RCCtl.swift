@@ -15,6 +15,7 @@ struct RCCtl: AsyncParsableCommand {
         subcommands: [
             GetCommand.self, PublishCommand.self, VersionsCommand.self, RollbackCommand.self, DiffCommand.self,
             EvaluateCommand.self, WatchCommand.self, ImportCommand.self, ExportCommand.self,
+            CanaryCommand.self, PromoteCommand.self, AbortCommand.self,
         ]
     )
 

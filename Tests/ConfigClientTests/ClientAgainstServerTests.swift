@@ -60,4 +60,31 @@ import Testing
         registration.remove()
         try await server.waitForHeld(0)
     }
+
+    /// A rollout that serves the value the instance already had still updates the key: its
+    /// rollout assignment changed (as the Firebase SDKs report it).
+    @Test func listenerHearsAKeyWhoseRolloutAssignmentChanged() async throws {
+        func publishRollout(percent: Int) async throws {
+            let template = #"{"conditions":[{"name":"all","expression":"true"}],"parameters":{"flag":{"defaultValue":{"value":"on"},"#
+                + #""conditionalValues":{"all":{"rolloutValue":{"rolloutId":"flag-rollout","value":"on","percent":\#(percent)}}}},"#
+                + #""other":{"defaultValue":{"value":"x"}}}}"#
+            _ = try await server.admin().publish(Data(template.utf8), ifMatch: "*", validateOnly: false)
+        }
+        // install-1's bucket for flag-rollout is 3,369,567: out at 1 %, in at 100 %.
+        try await publishRollout(percent: 1)
+        let client = client()
+        _ = try await client.fetchAndActivate()
+        let (updates, continuation) = AsyncStream.makeStream(of: Set<String>.self)
+        let registration = client.addOnConfigUpdateListener { update, _ in
+            if let update { continuation.yield(update.updatedKeys) }
+        }
+        try await publishRollout(percent: 100)
+        var iterator = updates.makeAsyncIterator()
+        #expect(await iterator.next() == ["flag"])
+        #expect(client.activate())
+        #expect(client.string("flag", default: "") == "on")
+        registration.remove()
+        try await server.waitForHeld(0)
+    }
+    }
 }

@@ -56,6 +56,13 @@ import Testing
         #expect(answer == FetchResponse(state: .update, entries: ["a": "1"], templateVersion: 9, etag: "e"))
     }
 
+    @Test func rolloutMetadataIsKeptByKey() throws {
+        let body = #"{"entries":{"a":"1","b":"2"},"rolloutMetadata":[{"rolloutId":"r1","variantId":"enabled","affectedParameterKeys":["a","b"]},"#
+            + #"{"rolloutId":"r2","variantId":"v2","affectedParameterKeys":["a"]}],"state":"UPDATE","templateVersion":"3"}"#
+        let answer = try FetchResponse.decode(HTTPResponse(status: 200, body: Data(body.utf8)))
+        #expect(answer.rollouts == ["a": ["r1": "enabled", "r2": "v2"], "b": ["r1": "enabled"]])
+    }
+
     @Test func errorAnswerBecomesServerError() {
         let body = Data(#"{"error":{"code":403,"message":"API key not valid","status":"PERMISSION_DENIED"}}"#.utf8)
         #expect(throws: ConfigClientError.server(ServerError(httpStatus: 403, status: "PERMISSION_DENIED", message: "API key not valid"))) {

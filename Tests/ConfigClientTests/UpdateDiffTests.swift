@@ -31,6 +31,15 @@ import Testing
         #expect(keys(old, new) == ["title"])
     }
 
+    @Test func aChangedRolloutAssignmentCountsEvenWithTheSameValue() {
+        let outside = ConfigValues(remote: ["flag": "on", "other": "1"])
+        let enabled = ConfigValues(remote: ["flag": "on", "other": "1"], rollouts: ["flag": ["r1": "enabled"]])
+        #expect(keys(outside, enabled) == ["flag"])
+        #expect(keys(enabled, outside) == ["flag"])
+        #expect(keys(enabled, ConfigValues(remote: ["flag": "on", "other": "1"], rollouts: ["flag": ["r1": "control"]])) == ["flag"])
+        #expect(keys(enabled, enabled).isEmpty)
+    }
+
     @Test func emptyStringIsAValue() {
         #expect(keys(ConfigValues(), ConfigValues(remote: ["k": ""])) == ["k"])
     }

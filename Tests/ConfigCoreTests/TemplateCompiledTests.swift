@@ -8,8 +8,16 @@ import Testing
         case ios, beta, northAmerica, app21, gold
     }
 
+    /// The exported template.
+    private let compiled: CompiledTemplate
+
+    init() throws {
+        compiled = try CompiledTemplate(TemplateFixtures.clientExport())
+    }
+
+    /// Outcomes of a client without an instance id: in no rollout.
     private func outcomes(_ trueConditions: Condition...) -> ConditionOutcomes {
-        ConditionOutcomes(Condition.allCases.map { trueConditions.contains($0) })
+        compiled.outcomes(conditions: Condition.allCases.map { trueConditions.contains($0) })
     }
 
     private func entries(_ compiled: CompiledTemplate, _ outcomes: ConditionOutcomes) -> [String: String] {
@@ -28,7 +36,6 @@ import Testing
     ]
 
     @Test func noTrueConditionServesDefaults() throws {
-        let compiled = try CompiledTemplate(TemplateFixtures.clientExport())
         #expect(compiled.conditionNames == ["ios_users", "beta_10pct", "north_america", "app_2_1_plus", "gold_tier"])
         let result = compiled.entries(for: outcomes())
         // Sorted by key; useInAppDefault and personalization defaults leave keys out.
@@ -37,7 +44,6 @@ import Testing
     }
 
     @Test func firstTrueConditionWithAValueWins() throws {
-        let compiled = try CompiledTemplate(TemplateFixtures.clientExport())
         var expected = defaults
         expected["checkout_v2_enabled"] = "true"
         expected["feature_flags"] = #"{"darkMode":true,"fonts":["Inter"],"path":"/v2/home"}"#
@@ -56,19 +62,18 @@ import Testing
         #expect(entries(compiled, outcomes(.gold))["max_cart_items"] == "250")
     }
 
-    @Test func useInAppDefaultAndUnsupportedValuesLeaveKeysOut() throws {
-        let compiled = try CompiledTemplate(TemplateFixtures.clientExport())
+    @Test func useInAppDefaultLeavesKeysOut() throws {
         let gold = entries(compiled, outcomes(.gold))
         #expect(gold["show_annual_discount"] == nil)
         #expect(gold["price_tiers"] != nil)
-        // A rollout value decides the parameter but is not served (as the Admin SDKs do).
-        #expect(entries(compiled, outcomes(.app21))["new_search_ranking"] == nil)
+        // A client in no rollout falls through to the default value.
+        #expect(entries(compiled, outcomes(.app21))["new_search_ranking"] == "false")
+        // A personalization default value has nothing to serve.
         #expect(entries(compiled, outcomes())["recommended_category"] == nil)
         #expect(entries(compiled, outcomes())["promo_banner_text"] == nil)
     }
 
     @Test func groupedParametersAreServedFlat() throws {
-        let compiled = try CompiledTemplate(TemplateFixtures.clientExport())
         let all = entries(compiled, outcomes(.ios))
         #expect(all["welcome_title"] == "Welcome, iPhone friend")
         #expect(all["onboarding_steps"] == "3")
@@ -76,7 +81,6 @@ import Testing
     }
 
     @Test func explainsEveryDecision() throws {
-        let compiled = try CompiledTemplate(TemplateFixtures.clientExport())
         let explanation = compiled.explain(for: outcomes(.ios, .app21))
         #expect(explanation.conditions.map(\.value) == [true, false, false, true, false])
         #expect(explanation.conditions.first == .init(name: "ios_users", value: true))
@@ -88,8 +92,10 @@ import Testing
         #expect(byKey["checkout_v2_enabled"] == ParameterExplanation(
             key: "checkout_v2_enabled", group: nil, source: .conditionalValue, condition: "ios_users", effect: .inAppDefault, value: nil
         ))
-        #expect(byKey["new_search_ranking"]?.effect == .unsupportedValue)
-        #expect(byKey["new_search_ranking"]?.condition == "app_2_1_plus")
+        var ranking = ParameterExplanation(
+            key: "new_search_ranking", group: nil, source: .defaultValue, condition: nil, effect: .value, value: "false")
+        ranking.passedOver = [.init(rolloutId: "rollout_3", condition: "app_2_1_plus")]
+        #expect(byKey["new_search_ranking"] == ranking)
         #expect(byKey["promo_banner_text"] == ParameterExplanation(
             key: "promo_banner_text", group: nil, source: .defaultValue, condition: nil, effect: .inAppDefault, value: nil
         ))
@@ -135,9 +141,8 @@ import Testing
     }
 
     @Test func evaluatesConditionsInOrder() throws {
-        let compiled = try CompiledTemplate(TemplateFixtures.clientExport())
         let outcomes = compiled.conditionOutcomes(for: EvaluationContext(platform: "android", countryCode: "DE"))
-        #expect(outcomes.count == 5)
+        #expect(outcomes.count == 6, "five conditions, then the bit of rollout_3")
         #expect(!outcomes[0])
         #expect(try CompiledTemplate(RemoteConfigTemplate()).conditionOutcomes(for: EvaluationContext()).count == 0)
     }

@@ -1,4 +1,5 @@
 @testable import ConfigServer
+import ConfigCore
 import ConfigStore
 import Testing
 import TestSupport
@@ -96,5 +97,39 @@ import TestSupport
             }
         }
         #expect(versions(held) == model.mapValues(\.version))
+    }
+
+    /// With a canary, each stream goes where its instance belongs: the canary's share gets the
+    /// canary version, the others the active one; streams that knew what they need, or the
+    /// version the active one repeats, are left alone. Buckets survive removals (the holes are
+    /// filled by moved streams, with their buckets).
+    @Test func canaryAdvanceFollowsEachInstance() {
+        var held = HeldStreams<Int>()
+        let instances = (0..<200).map { "i\($0)" }
+        for (stream, instance) in instances.enumerated() {
+            held.insert(stream, key: app, lastKnown: 1, instance: stream == 0 ? "" : instance, expires: 0, bucket: 0)
+        }
+        held.insert(999, key: other, lastKnown: 1, instance: "x", expires: 0, bucket: 0)
+        let share: UInt64 = 30_000_000
+        func isMember(_ stream: Int) -> Bool {
+            stream != 0 && InstanceAssignment.bucket(id: "seed", appInstanceId: instances[stream]) < share
+        }
+        func advance(canary: Int64, stable: StreamTarget) -> [Int: Int64] {
+            let (moved, _) = held.advance(app, seed: "seed") { bucket in
+                bucket.map { $0 < share } == true ? StreamTarget(version: canary, equivalent: nil) : stable
+            }
+            return Dictionary(uniqueKeysWithValues: moved.map { ($0.stream, $0.version) })
+        }
+        let first = advance(canary: 2, stable: StreamTarget(version: 1, equivalent: nil))
+        #expect(Set(first.keys) == Set((0..<200).filter(isMember)) && first.values.allSatisfy { $0 == 2 })
+        #expect((40...80).contains(first.count), "30 % of 200, got \(first.count)")
+        #expect(held.instance(of: 7) == "i7" && held.instance(of: 0) == "")
+        held.remove(5)
+        held.remove(120)
+        // A promotion (version 3 repeats 2): only the streams outside the canary move.
+        let promoted = advance(canary: 2, stable: StreamTarget(version: 3, equivalent: 2))
+        let outside = Set((1..<200).filter { !isMember($0) && $0 != 5 && $0 != 120 }).union([0])
+        #expect(Set(promoted.keys) == outside && promoted.values.allSatisfy { $0 == 3 })
+        #expect(held.entry(999)?.lastKnown == 1, "another project's stream is untouched")
     }
 }

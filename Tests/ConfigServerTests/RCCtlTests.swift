@@ -248,4 +248,23 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.contains("Project 'nope' not found"))
     }
+
+    @Test func canaryPublishGrowPromoteAndAbort() throws {
+        try publish("one")
+        let canary = try rcctl("publish", try template("two"), "--canary", "5")
+        #expect(canary.status == 0, "\(canary.stderr)")
+        #expect(canary.stdout == "Published version 2 as a canary to 5.0 % of the instances (ETag etag-123456789012-2)\n")
+        #expect(try rcctl("canary").stdout == "Version 2 is served to 5.0 % of the instances; the others get version 1 (ETag etag-123456789012-2)\n")
+        #expect(try rcctl("canary", "--percent", "25").stdout.hasPrefix("Version 2 is served to 25.0 %"))
+        let refused = try rcctl("publish", try template("three"), "--force")
+        #expect(refused.status == 1 && refused.stderr.contains("[CANARY_RUNNING]"))
+        #expect(try rcctl("publish", try template("x"), "--canary", "0").status == 2)
+        let promoted = try rcctl("promote")
+        #expect(promoted.stdout == "Promoted the canary: version 3 is served to every instance (ETag etag-123456789012-3)\n")
+        #expect(try rcctl("canary").status == 1, "no canary any more")
+        #expect(try rcctl("publish", try template("four"), "--canary", "50").status == 0)
+        let aborted = try rcctl("abort", "--etag", "etag-123456789012-4")
+        #expect(aborted.stdout == "Aborted the canary: version 5 repeats the stable one (ETag etag-123456789012-5)\n")
+        #expect(try rcctl("abort").status == 1)
+    }
 }

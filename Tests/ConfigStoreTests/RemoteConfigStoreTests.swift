@@ -20,8 +20,9 @@ import Testing
         let reopened = try RemoteConfigStore(databasePath: path, migrationsDirectory: repositoryMigrations)
         #expect(reopened.isHealthy())
         let database = try SQLiteDatabase(path: path)
-        #expect(try Migrator.appliedVersions(in: database) == [1])
-        #expect(try database.queryFirst("SELECT count(*) FROM schema_migrations") { $0.int64(at: 0) } == 1)
+        let known = try Migrator(directory: repositoryMigrations).latestVersion
+        #expect(try Migrator.appliedVersions(in: database) == Array(1...known))
+        #expect(try database.queryFirst("SELECT count(*) FROM schema_migrations") { $0.int64(at: 0) } == Int64(known))
     }
 
     @Test func refusesASchemaNewerThanItsMigrations() throws {
@@ -29,7 +30,8 @@ import Testing
         _ = try RemoteConfigStore(databasePath: path, migrationsDirectory: repositoryMigrations)
         try SQLiteDatabase(path: path).execute(
             "INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'future', 0)")
-        #expect(throws: MigrationError.schemaTooNew(applied: 9999, known: 1)) {
+        let known = try Migrator(directory: repositoryMigrations).latestVersion
+        #expect(throws: MigrationError.schemaTooNew(applied: 9999, known: known)) {
             try RemoteConfigStore(databasePath: path, migrationsDirectory: repositoryMigrations)
         }
     }

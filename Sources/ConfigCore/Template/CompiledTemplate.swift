@@ -4,9 +4,10 @@
 /// Conditions are parsed once; each parameter keeps only its conditional values that name a
 /// condition, as `(conditionIndex, value)` in condition order, so resolving a parameter is a
 /// walk over a few bits. Evaluation is split in two steps: `conditionOutcomes(for:)` runs the
-/// conditions for one client, and `entries(for:)`/`explain(for:)`/`serverValues(for:inAppDefaults:)`
-/// resolve parameters from those outcomes alone (tests drive the second step with outcome
-/// vectors; servers can cache answers per outcome vector).
+/// conditions for one client and assigns it to the template's rollouts and experiment variants
+/// (`InstanceAssignment`), and `served(for:)`/`entries(for:)`/`explain(for:)`/
+/// `serverValues(for:inAppDefaults:)` resolve parameters from those outcomes alone (tests drive
+/// the second step with outcome vectors; servers can cache answers per outcome vector).
 ///
 /// A class: every fetch of a version reads the same instance, without copying its tables.
 public final class CompiledTemplate: Sendable {
@@ -24,6 +25,10 @@ public final class CompiledTemplate: Sendable {
     private let stableInputList: [ConditionInput]
     /// One per key, sorted by key.
     private let parameters: [CompiledParameter]
+    /// The rollouts and experiments the parameters use; their bits follow the conditions'.
+    private let slots: AssignmentSlots
+    /// Bits of an outcome vector: the conditions', then the slots'.
+    private let outcomeCount: Int
 
     /// Compiles `template`; throws when a condition does not parse (which a validated template
     /// never does).
@@ -58,13 +63,15 @@ public final class CompiledTemplate: Sendable {
         volatileIndices = reads.indices.filter { reads[$0].isVolatile }
         // Any fixed order will do: the list is read the same way for every client of this version.
         stableInputList = Array(Set(stableIndices.flatMap { reads[$0].inputs }))
-        self.parameters = template.allParameters.compactMap { entry in
-            guard seenKeys.insert(entry.key).inserted else { return nil }
-            return CompiledParameter(entry, indexOfName: indexOfName)
-        }
+        let entries = template.allParameters.filter { seenKeys.insert($0.key).inserted }
+        var slots = AssignmentSlots.Builder(parameters: entries)
+        self.parameters = entries.map { CompiledParameter($0, indexOfName: indexOfName, slots: &slots) }
+        self.slots = slots.build(firstBit: compiled.count)
+        outcomeCount = compiled.count + self.slots.bitCount
     }
 
-    /// Evaluates every condition for one client.
+    /// Evaluates every condition for one client, and assigns it to the rollouts and experiment
+    /// variants those conditions reach.
     public func conditionOutcomes(for context: EvaluationContext) -> ConditionOutcomes {
         conditionOutcomes(for: context, stable: stableOutcomes(for: context))
     }
@@ -79,16 +86,31 @@ public final class CompiledTemplate: Sendable {
         StableInputs(values: stableInputList.map { $0.value(in: context) })
     }
 
-    /// The outcomes of the stable conditions; the volatile ones are false.
+    /// The outcomes of the stable conditions; the volatile ones and the assignments are false.
     public func stableOutcomes(for context: EvaluationContext) -> ConditionOutcomes {
-        evaluate(stableIndices, for: context, into: ConditionOutcomes(count: conditions.count))
+        evaluate(stableIndices, for: context, into: ConditionOutcomes(count: outcomeCount))
     }
 
     /// Every outcome, given `stable` from `stableOutcomes(for:)` of a client with the same
-    /// `stableInputs(of:)`: only the volatile conditions are evaluated.
+    /// `stableInputs(of:)`: only the volatile conditions and the assignments are evaluated.
     public func conditionOutcomes(for context: EvaluationContext, stable: ConditionOutcomes) -> ConditionOutcomes {
         checkCount(stable)
-        return evaluate(volatileIndices, for: context, into: stable)
+        var outcomes = evaluate(volatileIndices, for: context, into: stable)
+        if !slots.isEmpty { slots.assign(&outcomes, appInstanceId: context.appInstanceId) }
+        return outcomes
+    }
+
+    /// The outcomes of a client with the given condition results (in condition order) and
+    /// instance id, which decides its rollouts and experiment variants: for tests and tools that
+    /// pick conditions by hand.
+    public func outcomes(conditions results: [Bool], appInstanceId: String? = nil) -> ConditionOutcomes {
+        precondition(results.count == conditions.count, "\(results.count) results for a template with \(conditions.count) conditions")
+        var outcomes = ConditionOutcomes(count: outcomeCount)
+        for (index, result) in results.enumerated() where result {
+            outcomes[index] = true
+        }
+        slots.assign(&outcomes, appInstanceId: appInstanceId)
+        return outcomes
     }
 
     private func evaluate(_ indices: [Int], for context: EvaluationContext, into outcomes: ConditionOutcomes) -> ConditionOutcomes {
@@ -104,14 +126,60 @@ public final class CompiledTemplate: Sendable {
 
     /// The fetch `entries` for a client with `outcomes`, sorted by key (spec §2.8): per
     /// parameter, the conditional value of the first true condition that has one, else the
-    /// default value; `useInAppDefault`, missing and not-evaluated values leave the key out.
+    /// default value; `useInAppDefault` and missing values leave the key out. Rollout and
+    /// experiment values apply to the instances assigned to them and are passed over for the
+    /// others; a personalization value serves the default value.
     public func entries(for outcomes: ConditionOutcomes) -> [(key: String, value: String)] {
+        served(for: outcomes).entries
+    }
+
+    /// The entries of `entries(for:)` with the rollouts and experiments that decided them.
+    public func served(for outcomes: ConditionOutcomes) -> ServedConfig {
         checkCount(outcomes)
-        var result: [(key: String, value: String)] = []
-        result.reserveCapacity(parameters.count)
+        var entries: [(key: String, value: String)] = []
+        entries.reserveCapacity(parameters.count)
+        var rolloutKeys: [Int: [String]] = [:]
+        var experimentKeys: [Int: (variant: Int, keys: [String])] = [:]
         for parameter in parameters {
-            if case .value(let value)? = parameter.resolve(outcomes).value {
-                result.append((parameter.key, value))
+            let resolution = parameter.resolve(outcomes, slots)
+            if case .value(let value) = resolution.effect {
+                entries.append((parameter.key, value))
+            }
+            if let slot = resolution.rollout {
+                rolloutKeys[slot, default: []].append(parameter.key)
+            }
+            if let (slot, variant) = resolution.experiment {
+                experimentKeys[slot, default: (variant, [])].keys.append(parameter.key)
+            }
+        }
+        var served = ServedConfig(entries: entries)
+        for (slot, keys) in rolloutKeys {
+            guard case .rollout(let rolloutId, _) = slots.slots[slot].kind else { continue }
+            served.rollouts.append(RolloutMembership(rolloutId: rolloutId, affectedParameterKeys: keys))
+        }
+        for (slot, membership) in experimentKeys {
+            guard case .experiment(let experimentId, _, let variantIds) = slots.slots[slot].kind else { continue }
+            served.experiments.append(ExperimentMembership(
+                experimentId: experimentId, variantId: variantIds[membership.variant], affectedParameterKeys: membership.keys))
+        }
+        served.rollouts = Self.merged(served.rollouts, id: \.rolloutId) {
+            $0.affectedParameterKeys = ($0.affectedParameterKeys + $1.affectedParameterKeys).sorted()
+        }
+        served.experiments = Self.merged(served.experiments, id: \.experimentId) {
+            $0.affectedParameterKeys = ($0.affectedParameterKeys + $1.affectedParameterKeys).sorted()
+        }
+        return served
+    }
+
+    /// `items` sorted by `id`, those of equal id merged into the first (one rollout at two
+    /// percents is two slots, and one metadata entry); affected keys sorted.
+    private static func merged<Item>(_ items: [Item], id: KeyPath<Item, String>, merge: (inout Item, Item) -> Void) -> [Item] {
+        var result: [Item] = []
+        for item in items.sorted(by: { $0[keyPath: id] < $1[keyPath: id] }) {
+            if let last = result.last, last[keyPath: id] == item[keyPath: id] {
+                merge(&result[result.count - 1], item)
+            } else {
+                result.append(item)
             }
         }
         return result
@@ -124,30 +192,45 @@ public final class CompiledTemplate: Sendable {
             TemplateExplanation.ConditionResult(name: conditionNames[$0], value: outcomes[$0])
         }
         let explanations = parameters.map { parameter in
-            let (conditionIndex, value) = parameter.resolve(outcomes)
+            let resolution = parameter.resolve(outcomes, slots)
             let source: ParameterExplanation.Source =
-                conditionIndex != nil ? .conditionalValue : value != nil ? .defaultValue : .unset
-            let effect: ParameterExplanation.Effect
-            var served: String?
-            switch value {
-            case .value(let string)?:
-                effect = .value
-                served = string
-            case .useInAppDefault?: effect = .inAppDefault
-            case .personalization?, .rollout?, .experiment?: effect = .unsupportedValue
-            case nil: effect = .noValue
-            }
-            return ParameterExplanation(
+                resolution.conditionIndex != nil ? .conditionalValue : resolution.decidedByDefault ? .defaultValue : .unset
+            var explanation = ParameterExplanation(
                 key: parameter.key, group: parameter.group, source: source,
-                condition: conditionIndex.map { conditionNames[$0] }, effect: effect, value: served
+                condition: resolution.conditionIndex.map { conditionNames[$0] }, effect: .noValue, value: nil
             )
+            switch resolution.effect {
+            case .value(let string):
+                explanation.effect = .value
+                explanation.value = string
+            case .inAppDefault: explanation.effect = .inAppDefault
+            case .none: break
+            }
+            explanation.rollout = resolution.rollout.map { assignment(of: $0, included: true, variant: nil, condition: nil) }
+            explanation.experiment = resolution.experiment.map { assignment(of: $0.slot, included: true, variant: $0.variant, condition: nil) }
+            explanation.personalizationId = resolution.personalizationId
+            let passedOver = resolution.passedOver.map { assignment(of: $0.slot, included: false, variant: nil, condition: $0.condition) }
+            explanation.passedOver = passedOver.isEmpty ? nil : passedOver
+            return explanation
         }
         return TemplateExplanation(conditions: conditionResults, parameters: explanations)
     }
 
+    /// Names slot `index` for an explanation: its rollout, or its experiment and `variant`.
+    private func assignment(of index: Int, included: Bool, variant: Int?, condition: Int?) -> ParameterExplanation.Assignment {
+        let conditionName = condition.map { conditionNames[$0] }
+        switch slots.slots[index].kind {
+        case .rollout(let rolloutId, _):
+            return .init(rolloutId: rolloutId, variantId: included ? RolloutMembership.enabledVariantId : nil, condition: conditionName)
+        case .experiment(let experimentId, _, let variantIds):
+            return .init(experimentId: experimentId, variantId: variant.map { variantIds[$0] }, condition: conditionName)
+        }
+    }
+
     /// The Admin SDKs' server-template evaluation (spec §5.5): start from `inAppDefaults`
     /// (source `default`), then every template value that applies replaces it (source `remote`);
-    /// `useInAppDefault` and values not evaluated here leave the key as it was. A key in neither
+    /// `useInAppDefault` leaves the key as it was (server templates hold no rollout, experiment
+    /// or personalization values). A key in neither
     /// is absent; read it as `ResolvedValue.static`.
     public func serverValues(for outcomes: ConditionOutcomes, inAppDefaults: [String: String] = [:]) -> [String: ResolvedValue] {
         var result = inAppDefaults.mapValues { ResolvedValue(value: $0, source: .default) }
@@ -178,37 +261,6 @@ public final class CompiledTemplate: Sendable {
     }
 
     private func checkCount(_ outcomes: ConditionOutcomes) {
-        precondition(outcomes.count == conditions.count, "outcomes of \(outcomes.count) conditions for a template with \(conditions.count)")
-    }
-}
-
-/// A parameter reduced to what resolution needs.
-private struct CompiledParameter: Sendable {
-    struct Candidate: Sendable {
-        let conditionIndex: Int
-        let value: ParameterValue
-    }
-
-    let key: String
-    let group: String?
-    /// Conditional values in condition order.
-    let candidates: [Candidate]
-    let defaultValue: ParameterValue?
-
-    init(_ entry: RemoteConfigTemplate.ParameterEntry, indexOfName: [String: Int]) {
-        key = entry.key
-        group = entry.group
-        defaultValue = entry.parameter.defaultValue
-        candidates = entry.parameter.conditionalValues
-            .compactMap { name, value in indexOfName[name].map { Candidate(conditionIndex: $0, value: value) } }
-            .sorted { $0.conditionIndex < $1.conditionIndex }
-    }
-
-    /// The deciding condition (`nil` for the default value) and the value that applies.
-    func resolve(_ outcomes: ConditionOutcomes) -> (conditionIndex: Int?, value: ParameterValue?) {
-        for candidate in candidates where outcomes[candidate.conditionIndex] {
-            return (candidate.conditionIndex, candidate.value)
-        }
-        return (nil, defaultValue)
+        precondition(outcomes.count == outcomeCount, "\(outcomes.count) outcomes for a template with \(outcomeCount) (conditions and assignments)")
     }
 }

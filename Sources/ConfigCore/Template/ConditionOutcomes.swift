@@ -1,8 +1,9 @@
-/// Which of a template's conditions are true for one client: a bitset in condition order.
+/// Which of a template's conditions are true for one client: a bitset in condition order,
+/// followed by the client's rollout and experiment assignments (`CompiledTemplate` knows where).
 ///
 /// Two clients with equal outcomes get equal values from the same compiled template, so this
 /// value (with the template version) can key a cache of rendered fetch answers. Up to 64
-/// conditions fit inline without allocating.
+/// bits fit inline without allocating.
 public struct ConditionOutcomes: Sendable, Hashable, CustomStringConvertible {
     /// Number of conditions.
     public let count: Int

@@ -2,11 +2,13 @@
 public struct ParameterExplanation: Sendable, Equatable, Codable {
     /// Which part of the parameter applied.
     public enum Source: String, Sendable, Codable {
-        /// The conditional value of `condition`, the first true condition that has one.
+        /// The conditional value of `condition`, the first true condition whose value applies to
+        /// this client.
         case conditionalValue
-        /// The default value: no true condition has a conditional value.
+        /// The default value: no conditional value applied.
         case defaultValue
-        /// Nothing: no conditional value applied and there is no default value.
+        /// Nothing: no conditional value applied and the default value is missing or does not
+        /// apply (a rollout or experiment the client is not in).
         case unset
     }
 
@@ -16,10 +18,25 @@ public struct ParameterExplanation: Sendable, Equatable, Codable {
         case value
         /// `useInAppDefault`: the key is left out.
         case inAppDefault
-        /// A rollout, personalization or experiment value, not evaluated here: the key is left out.
-        case unsupportedValue
         /// No value: the key is left out.
         case noValue
+    }
+
+    /// A rollout or an experiment met while resolving the parameter.
+    public struct Assignment: Sendable, Equatable, Codable {
+        public var rolloutId: String?
+        public var experimentId: String?
+        /// The client's variant; `nil` when it is not in the rollout or experiment.
+        public var variantId: String?
+        /// For a value passed over: its condition (`nil` for the default value).
+        public var condition: String?
+
+        public init(rolloutId: String? = nil, experimentId: String? = nil, variantId: String? = nil, condition: String? = nil) {
+            self.rolloutId = rolloutId
+            self.experimentId = experimentId
+            self.variantId = variantId
+            self.condition = condition
+        }
     }
 
     public var key: String
@@ -31,6 +48,15 @@ public struct ParameterExplanation: Sendable, Equatable, Codable {
     public var effect: Effect
     /// The served value when `effect` is `.value`.
     public var value: String?
+    /// The rollout whose value is served.
+    public var rollout: Assignment?
+    /// The experiment and variant the client takes part in for this key: the variant's value is
+    /// served, or for a `noChange` variant what the client gets without the experiment.
+    public var experiment: Assignment?
+    /// The personalization whose parameter serves its default value (no model here).
+    public var personalizationId: String?
+    /// Rollout and experiment values passed over because the client is not in them.
+    public var passedOver: [Assignment]?
 
     public init(key: String, group: String?, source: Source, condition: String?, effect: Effect, value: String?) {
         self.key = key

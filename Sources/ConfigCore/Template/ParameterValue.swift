@@ -2,10 +2,9 @@
 /// exactly one member of `value`, `useInAppDefault`, `personalizationValue`, `rolloutValue`,
 /// `experimentValue`.
 ///
-/// Only `value` and `useInAppDefault` take part in evaluation here; the other three are
-/// personalization, rollout and A/B-testing hooks whose assignment Google does not publish. They
-/// are kept so that an exported template round-trips, and evaluate like the Admin SDK does
-/// (spec §5.5): the parameter gets no value from them.
+/// Rollout and experiment values apply to the instances `InstanceAssignment` puts in them (our
+/// assignment: Google's is not public); a personalization value serves the parameter's default
+/// value, for want of a personalization model. All round-trip unchanged.
 public enum ParameterValue: Sendable, Hashable, Codable {
     /// `{"value": "..."}`.
     case value(String)

@@ -14,6 +14,10 @@ public struct TemplateVersion: Sendable, Equatable, Codable {
     /// The version a rollback copied (int64 as a JSON string); only on rollback results.
     public var rollbackSource: Int64?
     public var isLegacy: Bool?
+    /// Beyond Firebase: `true` for a version published as a canary (to a share of instances).
+    public var canary: Bool?
+    /// Beyond Firebase: the canary version a `CANARY_PROMOTION` or `CANARY_ABORT` ended.
+    public var canarySource: Int64?
 
     public init(
         versionNumber: Int64? = nil,
@@ -23,7 +27,9 @@ public struct TemplateVersion: Sendable, Equatable, Codable {
         updateOrigin: UpdateOrigin? = nil,
         updateType: UpdateType? = nil,
         rollbackSource: Int64? = nil,
-        isLegacy: Bool? = nil
+        isLegacy: Bool? = nil,
+        canary: Bool? = nil,
+        canarySource: Int64? = nil
     ) {
         self.versionNumber = versionNumber
         self.updateTime = updateTime
@@ -33,6 +39,8 @@ public struct TemplateVersion: Sendable, Equatable, Codable {
         self.updateType = updateType
         self.rollbackSource = rollbackSource
         self.isLegacy = isLegacy
+        self.canary = canary
+        self.canarySource = canarySource
     }
 
     public init(from decoder: any Decoder) throws {
@@ -47,6 +55,8 @@ public struct TemplateVersion: Sendable, Equatable, Codable {
         // The Java Admin SDK writes the flag as `legacy` (spec §2.2); read both, write `isLegacy`.
         isLegacy = try container.decodeIfPresent(Bool.self, "isLegacy")
             ?? container.decodeIfPresent(Bool.self, "legacy")
+        canary = try container.decodeIfPresent(Bool.self, "canary")
+        canarySource = try container.decodeInt64IfPresent("canarySource")
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -59,6 +69,8 @@ public struct TemplateVersion: Sendable, Equatable, Codable {
         try container.encodeIfPresent(updateType, forKey: "updateType")
         try container.encodeInt64IfPresent(rollbackSource, forKey: "rollbackSource")
         try container.encodeIfPresent(isLegacy, forKey: "isLegacy")
+        try container.encodeIfPresent(canary, forKey: "canary")
+        try container.encodeInt64IfPresent(canarySource, forKey: "canarySource")
     }
 }
 
@@ -121,6 +133,10 @@ public struct UpdateType: RawRepresentable, Sendable, Hashable, Codable {
     /// A publish with `If-Match: *`.
     public static let forcedUpdate = UpdateType(rawValue: "FORCED_UPDATE")
     public static let rollback = UpdateType(rawValue: "ROLLBACK")
+    /// Beyond Firebase: a copy of a canary version for every instance.
+    public static let canaryPromotion = UpdateType(rawValue: "CANARY_PROMOTION")
+    /// Beyond Firebase: a copy of the stable version that ended a canary.
+    public static let canaryAbort = UpdateType(rawValue: "CANARY_ABORT")
 
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)

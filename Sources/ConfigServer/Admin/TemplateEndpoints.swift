@@ -40,6 +40,16 @@ extension Application {
         case .downloadDefaults:
             try exchange.allow(.get)
             try downloadDefaults(exchange, key: key)
+        case .canary:
+            try exchange.allow(.get, or: .post)
+            if exchange.request.head.method == .get {
+                try canaryStatus(exchange, project: project, key: key)
+            } else {
+                try growCanary(exchange, project: project, key: key, identity: identity)
+            }
+        case .promote, .abort:
+            try exchange.allow(.post)
+            try endCanary(exchange, project: project, key: key, identity: identity, promote: method == .promote)
         }
     }
 
@@ -76,6 +86,7 @@ extension Application {
         template.version = nil
         // A validation checks the If-Match too (spec §2.9: a misformatted ETag fails it).
         let expected = try expectedVersion(ifMatch: ifMatch, project: project)
+        let canaryShare = try Self.canaryShare(exchange)
         if Self.isTrue(exchange.uri["validateOnly"] ?? exchange.uri["validate_only"]) {
             let etag = TemplateETag.validateOnly(projectNumber: project.number).description
             exchange.respond(Self.templateResponse(Array(TemplateJSON.encode(template)), etag: etag))
@@ -85,6 +96,9 @@ extension Application {
             updateUser: identity.name, description: description, updateOrigin: "REST_API",
             updateType: expected == nil ? TemplateUpdateType.forcedUpdate : TemplateUpdateType.incrementalUpdate)
         let json = Array(TemplateJSON.encode(template))
+        if let canaryShare {
+            return try publishCanary(exchange, project: project, key: key, json: json, expected: expected, share: canaryShare, metadata: metadata)
+        }
         exchange.answerFromStore { [self] in
             let stored: StoredVersion
             do {
@@ -92,6 +106,8 @@ extension Application {
                                            expectedVersion: expected, metadata: metadata)
             } catch StoreError.versionMismatch(let current) {
                 throw Self.versionMismatch(expected: expected ?? 0, current: current, project: project)
+            } catch StoreError.canaryRunning(let version) {
+                throw Self.canaryRunning(version)
             }
             return published(stored, project: project)
         }
@@ -125,7 +141,7 @@ extension Application {
         }
     }
 
-    private func expectedVersion(ifMatch: String, project: StoredProject) throws -> Int64? {
+    func expectedVersion(ifMatch: String, project: StoredProject) throws -> Int64? {
         if ifMatch == "*" { return nil }
         let unquoted = ifMatch.hasPrefix("\"") && ifMatch.hasSuffix("\"") && ifMatch.count >= 2
             ? String(ifMatch.dropFirst().dropLast()) : ifMatch

@@ -57,6 +57,8 @@ extension Application {
                 return published(stored, project: project)
             } catch StoreError.versionNotFound(let number) {
                 throw APIError.notFound("Version \(number) of project '\(project.id)' not found (never published or no longer retained).")
+            } catch StoreError.canaryRunning(let version) {
+                throw Self.canaryRunning(version)
             } catch let error as StoreError {
                 throw APIError.badRequest(error.description)
             }
@@ -91,7 +93,8 @@ extension Application {
     func evaluate(_ exchange: Exchange, project: StoredProject, key: HeadKey) throws {
         let request = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
         let context = request.evaluationContext(now: Date(), defaultPercentSeed: project.percentSeed)
-        guard let active = templates.active(key) else {
+        // An instance in a running canary's share is shown the canary version.
+        guard let active = templates.serving(key, instance: request.string("appInstanceId") ?? "") else {
             throw APIError.notFound("Project '\(project.id)' has no '\(key.namespace)' template yet.")
         }
         let outcomes = active.compiled.conditionOutcomes(for: context)

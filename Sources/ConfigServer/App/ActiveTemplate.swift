@@ -11,8 +11,14 @@ final class ActiveTemplate: Sendable {
     /// The template with its `version` block, as GET returns it.
     let rendered: [UInt8]
     let etag: String
-    /// Fetch answers by condition-outcome vector: clients that satisfy the same conditions
-    /// get the same bytes, so a cache hit skips resolution and encoding.
+    /// Published as a canary: served to a share of the instances only.
+    let isCanary: Bool
+    /// The version whose content this one repeats for held streams: the canary version a
+    /// promotion copied, the stable version an abort copied back (see `StreamTarget`).
+    let equivalent: Int64?
+    /// Fetch answers by condition-outcome vector: clients that satisfy the same conditions and
+    /// share their rollouts and experiment variants (which are bits of the outcomes) get the
+    /// same bytes, so a cache hit skips resolution and encoding.
     private let fetchAnswers = ResettingCache<ConditionOutcomes, FetchAnswer>(capacity: 4096)
     /// Outcomes of the stable conditions by the client inputs they read (app version,
     /// country...): few distinct values, so most fetches evaluate only their volatile
@@ -29,6 +35,12 @@ final class ActiveTemplate: Sendable {
         compiled = try CompiledTemplate(template, namespace: namespace)
         rendered = Array(TemplateJSON.encode(template))
         etag = TemplateETag(projectNumber: projectNumber, versionNumber: stored.versionNumber).description
+        isCanary = stored.canaryAction == CanaryAction.canary
+        equivalent = switch stored.canaryAction {
+        case CanaryAction.promotion?: stored.canarySource
+        case CanaryAction.abort?: stored.rollbackSource
+        default: nil
+        }
     }
 
     var template: RemoteConfigTemplate { compiled.template }
@@ -45,8 +57,8 @@ final class ActiveTemplate: Sendable {
     /// The answer for `outcomes`, computed once.
     func fetchAnswer(for outcomes: ConditionOutcomes, metrics: ServerMetrics) -> FetchAnswer {
         let answer = fetchAnswers.value(for: outcomes) {
-            FetchAnswer(entries: compiled.entries(for: outcomes), templateVersion: versionNumber,
-                        projectNumber: projectNumber, namespace: key.namespace)
+            FetchAnswer(config: compiled.served(for: outcomes), templateVersion: versionNumber,
+                        startTime: compiled.template.version?.updateTime, projectNumber: projectNumber, namespace: key.namespace)
         }
         if answer.hit { metrics.recordAnswerCacheHit() }
         return answer.value
@@ -54,16 +66,24 @@ final class ActiveTemplate: Sendable {
 }
 
 extension TemplateVersion {
-    /// The `version` block of a stored version (spec §2.2).
+    /// The `version` block of a stored version (spec §2.2). The versions that end a canary
+    /// show it in `updateType` (`CANARY_PROMOTION`, `CANARY_ABORT`) and `canarySource`.
     init(_ stored: StoredVersion) {
+        let updateType: UpdateType = switch stored.canaryAction {
+        case CanaryAction.promotion?: .canaryPromotion
+        case CanaryAction.abort?: .canaryAbort
+        default: UpdateType(rawValue: stored.updateType)
+        }
         self.init(
             versionNumber: stored.versionNumber,
             updateTime: Timestamp(stored.updateTime),
             updateUser: stored.updateUser.map { TemplateUser(email: UpdateUserEmail.address(forTokenName: $0)) },
             description: stored.description,
             updateOrigin: UpdateOrigin(rawValue: stored.updateOrigin),
-            updateType: UpdateType(rawValue: stored.updateType),
-            rollbackSource: stored.rollbackSource
+            updateType: updateType,
+            rollbackSource: stored.rollbackSource,
+            canary: stored.canaryAction == CanaryAction.canary ? true : nil,
+            canarySource: stored.canarySource
         )
     }
 }

@@ -42,14 +42,13 @@ extension Application {
         }
     }
 
-    /// Reads `key`'s template again (blocking, off the loop) and tells the held streams when
-    /// it is newer; false when the store could not be read.
+    /// Reads `key`'s template (and canary) again (blocking, off the loop) and tells the held
+    /// streams when it moved on; false when the store could not be read.
     func reloadTemplate(_ key: HeadKey) -> Bool {
-        let before = templates.currentVersion(key)
+        let before = templates.progress(key)
         let reloaded = templates.reload(key)
-        let after = templates.currentVersion(key)
-        if after > before {
-            realtime.loop.execute { [realtime] in realtime.notify(key, version: after) }
+        if templates.progress(key) > before {
+            realtime.loop.execute { [realtime] in realtime.notify(key) }
         }
         return reloaded
     }

@@ -31,6 +31,8 @@ public final class Application: HTTPRequestHandler, Sendable {
     let logger: Logger
     /// Owns every SQLite write (and the reads that may wait on disk), off the loop thread.
     let storeQueue = DispatchQueue(label: "remote-config.store")
+    /// Canaries this worker tried to promote on schedule (`project/namespace/version`), once each.
+    let promotionsTried = Mutex<Set<String>>([])
 
     init(configuration: ServerConfiguration, store: RemoteConfigStore, loop: EventLoop,
          admission: StreamAdmission, counters: ChangeCounters, peers: PeerChannel?, logger: Logger) throws {

@@ -2,7 +2,8 @@ import ConfigStore
 import Logging
 import Synchronization
 
-/// The active template of every (project, namespace) this worker has served, kept in memory.
+/// The active template of every (project, namespace) this worker has served, and its running
+/// canary if any, kept in memory.
 ///
 /// Reads here never touch the store. Whether an entry may still be served is decided by the
 /// group's ``ChangeCounters``: an entry is *current* while its counter holds the value read
@@ -14,6 +15,7 @@ final class TemplateRegistry: Sendable {
     private struct Entry: Sendable {
         /// Nil when nothing was published yet.
         var template: ActiveTemplate?
+        var canary: CanaryServing?
         /// The change counter's value when this entry was last read from the store.
         var checked: Int64
         /// `key`'s change counter, hashed once.
@@ -49,6 +51,59 @@ final class TemplateRegistry: Sendable {
         active(key)?.versionNumber ?? 0
     }
 
+    /// The running canary in memory.
+    func canary(_ key: HeadKey) -> CanaryServing? {
+        entries.withLock { $0[key]?.canary }
+    }
+
+    /// Every running canary in memory.
+    var canaries: [CanaryServing] {
+        entries.withLock { table in table.values.compactMap(\.canary) }
+    }
+
+    /// What `instance` is served: the canary version when it is in the canary's share, else
+    /// the active version.
+    func serving(_ key: HeadKey, instance: String) -> ActiveTemplate? {
+        let (template, canary) = lookUp(key)
+        // Without a canary this is the fetch's fast path: one lookup, no hash.
+        guard let canary, canary.includes(instance) else { return template }
+        return canary.template
+    }
+
+    /// The version a held stream of `instance` should know.
+    func streamTarget(_ key: HeadKey, instance: String) -> StreamTarget {
+        let (template, canary) = lookUp(key)
+        if let canary, canary.includes(instance) { return StreamTarget(version: canary.version, equivalent: nil) }
+        return StreamTarget(version: template?.versionNumber ?? 0, equivalent: template?.equivalent)
+    }
+
+    /// The active template and the canary of `key`, in one lookup.
+    private func lookUp(_ key: HeadKey) -> (template: ActiveTemplate?, canary: CanaryServing?) {
+        entries.withLock { table in
+            guard let entry = table[key] else { return (nil, nil) }
+            return (entry.template, entry.canary)
+        }
+    }
+
+    /// How far `key` has moved: the newest version in memory, then the canary's share. Every
+    /// acknowledged change (publish, canary, larger share, promotion, abort) raises it.
+    func progress(_ key: HeadKey) -> Progress {
+        entries.withLock { table in
+            let entry = table[key]
+            return Progress(version: max(entry?.template?.versionNumber ?? 0, entry?.canary?.version ?? 0),
+                            share: entry?.canary?.stored.microPercent ?? 0)
+        }
+    }
+
+    struct Progress: Comparable {
+        let version: Int64
+        let share: Int64
+
+        static func < (lhs: Progress, rhs: Progress) -> Bool {
+            (lhs.version, lhs.share) < (rhs.version, rhs.share)
+        }
+    }
+
     /// Whether the entry was read from the store after every acknowledged change to `key`.
     func isCurrent(_ key: HeadKey) -> Bool {
         guard let (checked, slot) = entries.withLock({ $0[key].map { ($0.checked, $0.slot) } }) else { return false }
@@ -69,10 +124,13 @@ final class TemplateRegistry: Sendable {
         let counter = counters.value(at: ChangeCounters.slot(of: key))
         do {
             // Most reloads find what they have (the publisher's own, or a collision's).
-            let head = try store.activeVersionNumber(project: key.project, namespace: key.namespace)
+            let (head, storedCanary) = try store.headState(project: key.project, namespace: key.namespace)
             if head != active(key)?.versionNumber {
                 guard let stored = try store.activeVersion(project: key.project, namespace: key.namespace),
                       install(stored) != nil else { return false }
+            }
+            if storedCanary != canary(key)?.stored {
+                guard try loadCanary(storedCanary, key: key) else { return false }
             }
             markChecked(key, counter: counter)
             return true
@@ -91,25 +149,63 @@ final class TemplateRegistry: Sendable {
         }
     }
 
-    /// Makes `stored` the active version unless a newer one is already installed. The entry
-    /// stays as current as it was: a publisher still reloads once, so a concurrent publish of
-    /// another worker is never hidden by its own.
+    /// Makes `stored` the active version unless a newer one is already installed; a canary it
+    /// reaches (a promotion or an abort) ends. The entry stays as current as it was: a
+    /// publisher still reloads once, so a concurrent publish of another worker is never hidden
+    /// by its own.
     @discardableResult
     func install(_ stored: StoredVersion) -> ActiveTemplate? {
         let key = HeadKey(project: stored.project, namespace: stored.namespace)
         if let current = active(key), current.versionNumber >= stored.versionNumber {
             return current
         }
+        guard let template = compile(stored) else { return nil }
+        return entries.withLock { table in
+            if let newer = table[key]?.template, newer.versionNumber >= template.versionNumber { return newer }
+            var entry = table[key] ?? Entry(key, template: nil, checked: .min)
+            entry.template = template
+            if let canary = entry.canary, canary.version <= template.versionNumber { entry.canary = nil }
+            table[key] = entry
+            return template
+        }
+    }
+
+    /// Serves `stored` as the running canary, compiling its version unless it is the one in
+    /// memory. False when the version cannot be read or compiled. A canary that is gone from
+    /// the store needs nothing: it ended with a newer active version, which `install` brought.
+    private func loadCanary(_ stored: StoredCanary?, key: HeadKey) throws -> Bool {
+        guard let stored else { return true }
+        if let current = canary(key), current.version == stored.canaryVersion {
+            installCanary(CanaryServing(stored: stored, template: current.template))
+            return true
+        }
+        guard let version = try store.version(project: key.project, namespace: key.namespace, number: stored.canaryVersion),
+              let template = compile(version) else { return false }
+        installCanary(CanaryServing(stored: stored, template: template))
+        return true
+    }
+
+    /// Makes `canary` the running canary unless memory is further on: its version is above
+    /// the active one, and it is not older or smaller than the canary in memory.
+    func installCanary(_ canary: CanaryServing) {
+        let key = HeadKey(project: canary.stored.project, namespace: canary.stored.namespace)
+        entries.withLock { table in
+            var entry = table[key] ?? Entry(key, template: nil, checked: .min)
+            guard canary.version > entry.template?.versionNumber ?? 0 else { return }
+            if let current = entry.canary,
+               (current.version, current.stored.microPercent) > (canary.version, canary.stored.microPercent) { return }
+            entry.canary = canary
+            table[key] = entry
+        }
+    }
+
+    /// `stored` compiled for serving; nil (logged) when it does not compile.
+    func compile(_ stored: StoredVersion) -> ActiveTemplate? {
         let number = projects.project(stored.project)?.number ?? stored.project
         do {
-            let template = try ActiveTemplate(stored: stored, projectNumber: number)
-            return entries.withLock { table in
-                if let newer = table[key]?.template, newer.versionNumber >= template.versionNumber { return newer }
-                table[key] = Entry(key, template: template, checked: table[key]?.checked ?? .min)
-                return template
-            }
+            return try ActiveTemplate(stored: stored, projectNumber: number)
         } catch {
-            logger.error("stored template does not compile", metadata: ["project": "\(key.project)", "version": "\(stored.versionNumber)", "error": "\(error)"])
+            logger.error("stored template does not compile", metadata: ["project": "\(stored.project)", "version": "\(stored.versionNumber)", "error": "\(error)"])
             return nil
         }
     }

@@ -22,7 +22,8 @@ extension Application {
         }
         let key = HeadKey(project: project.id, namespace: namespace)
         let answer: FetchAnswer
-        if let active = templates.active(key) {
+        let active = templates.serving(key, instance: instance)
+        if let active {
             let context = request.evaluationContext(now: Date(), defaultPercentSeed: project.percentSeed)
             answer = active.fetchAnswer(for: active.conditionOutcomes(for: context), metrics: metrics)
         } else {
@@ -30,7 +31,7 @@ extension Application {
         }
         realtime.recordFetch(key: key, version: answer.templateVersion)
         let unchanged = exchange.request.head.headers["If-None-Match"].map { Self.etagMatches($0, answer.etag) } ?? false
-        metrics.recordFetch(unchanged: unchanged)
+        metrics.recordFetch(unchanged: unchanged, canary: active?.isCanary == true)
         exchange.respond(HTTPResponse(status: 200, encodedFields: answer.fields, body: unchanged ? answer.noChangeBody : answer.fullBody))
     }
 

@@ -28,7 +28,8 @@ extension Application {
         peerGather.gather(.adoption(key), local: localAnswer(.adoption(key))) { [self] answers in
             let counts = answers.compactMap(AdoptionCounts.init(encoded:))
             let merged = counts.reduce(AdoptionCounts(), +)
-            exchange.respond(.json(merged.json(currentVersion: templates.currentVersion(key),
+            let canary = templates.canary(key).map { ($0.version, Double($0.stored.microPercent) / 1_000_000) }
+            exchange.respond(.json(merged.json(currentVersion: templates.currentVersion(key), canary: canary,
                                                workersReporting: counts.count, workers: peerGather.workers)))
         }
     }

@@ -14,6 +14,8 @@ final class ServerMetrics: Sendable {
         var unchangedFetches = 0
         var answerCacheHits = 0
         var throttled = 0
+        var canaryFetches = 0
+        var canaryInvalidations = 0
     }
 
     /// A request counter's labels (a struct key: no string is built per request).
@@ -61,12 +63,15 @@ final class ServerMetrics: Sendable {
     func recordThrottled() { state.withLock { $0.throttled += 1 } }
     func recordAnswerCacheHit() { state.withLock { $0.answerCacheHits += 1 } }
 
-    func recordFetch(unchanged: Bool) {
+    func recordFetch(unchanged: Bool, canary: Bool = false) {
         state.withLock { state in
             state.fetches += 1
             if unchanged { state.unchangedFetches += 1 }
+            if canary { state.canaryFetches += 1 }
         }
     }
+
+    func recordCanaryInvalidations(_ count: Int) { state.withLock { $0.canaryInvalidations += count } }
 
     /// This worker's exposition text (format 0.0.4); `Exposition.merge` joins the workers'.
     func render() -> String {
@@ -99,6 +104,9 @@ final class ServerMetrics: Sendable {
         metric("rcs_fetches_unchanged_total", "counter", "Fetches answered NO_CHANGE.", [("", "\(state.unchangedFetches)")])
         metric("rcs_fetch_answer_cache_hits_total", "counter", "Fetches answered from the outcome-vector cache.", [("", "\(state.answerCacheHits)")])
         metric("rcs_fetches_throttled_total", "counter", "Fetches refused by the per-instance throttle.", [("", "\(state.throttled)")])
+        metric("rcs_canary_fetches_total", "counter", "Fetches answered with a running canary's version.", [("", "\(state.canaryFetches)")])
+        metric("rcs_canary_invalidations_total", "counter", "Invalidation messages announcing a canary version.",
+               [("", "\(state.canaryInvalidations)")])
         return out
     }
 }

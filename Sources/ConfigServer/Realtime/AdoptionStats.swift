@@ -94,12 +94,19 @@ struct AdoptionCounts: Equatable {
 
     /// `{"currentVersion":"7","fetchWindowSeconds":600,"workers":2,"workersReporting":2,
     /// "versions":[{"versionNumber":"7","heldClients":3,"recentFetches":10}, …]}`, newest first.
-    func json(currentVersion: Int64, workersReporting: Int, workers: Int) -> [UInt8] {
-        let rows = versions.sorted { $0.key > $1.key }.map { version, row in
-            "{\"versionNumber\":\"\(version)\",\"heldClients\":\(row.heldClients),\"recentFetches\":\(row.recentFetches)}"
+    ///
+    /// While a canary runs, `"stable"` and `"canary"` split the clients between the active
+    /// version and the canary's: `{"versionNumber":"8","percent":5,"heldClients":…,"recentFetches":…}`.
+    func json(currentVersion: Int64, canary: (version: Int64, percent: Double)? = nil, workersReporting: Int, workers: Int) -> [UInt8] {
+        func row(_ version: Int64, percent: Double? = nil) -> String {
+            let counts = versions[version] ?? Row()
+            return "{\"versionNumber\":\"\(version)\"" + (percent.map { ",\"percent\":\($0)" } ?? "")
+                + ",\"heldClients\":\(counts.heldClients),\"recentFetches\":\(counts.recentFetches)}"
         }
+        let rows = versions.keys.sorted(by: >).map { row($0) }
+        let split = canary.map { ",\"stable\":\(row(currentVersion)),\"canary\":\(row($0.version, percent: $0.percent))" } ?? ""
         return Array(("{\"currentVersion\":\"\(currentVersion)\",\"fetchWindowSeconds\":\(AdoptionStats.fetchWindowSeconds),"
-            + "\"workers\":\(workers),\"workersReporting\":\(workersReporting),"
-            + "\"versions\":[" + rows.joined(separator: ",") + "]}").utf8)
+            + "\"workers\":\(workers),\"workersReporting\":\(workersReporting)" + split
+            + ",\"versions\":[" + rows.joined(separator: ",") + "]}").utf8)
     }
 }

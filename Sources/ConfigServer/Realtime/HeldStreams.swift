@@ -1,3 +1,4 @@
+import ConfigCore
 import ConfigStore
 
 /// The held streams of one worker, kept in two shapes: a table by stream for opening, closing
@@ -18,14 +19,25 @@ struct HeldStreams<Stream: Hashable> {
         fileprivate(set) var slot: Int
     }
 
-    /// One project's streams and the version each knows, index for index.
+    /// One project's streams, the version each knows and the instance each named, index for
+    /// index.
     private struct Group {
         var streams: [Stream] = []
         var lastKnown: [Int64] = []
+        /// Empty for a stream that named none.
+        var instances: [String] = []
+        /// Each stream's bucket for `bucketSeed` (the running canary's), computed when a
+        /// canary first needs it; `unknownBucket` until then.
+        var buckets: [UInt32] = []
+        var bucketSeed: String?
 
-        mutating func append(_ stream: Stream, lastKnown version: Int64) {
+        static var unknownBucket: UInt32 { .max }
+
+        mutating func append(_ stream: Stream, lastKnown version: Int64, instance: String) {
             streams.append(stream)
             lastKnown.append(version)
+            instances.append(instance)
+            buckets.append(Self.unknownBucket)
         }
 
         /// Removes the stream at `slot`; the last one fills the hole, so the arrays stay
@@ -38,10 +50,29 @@ struct HeldStreams<Stream: Hashable> {
                 moved = streams[last]
                 streams[slot] = streams[last]
                 lastKnown[slot] = lastKnown[last]
+                instances[slot] = instances[last]
+                buckets[slot] = buckets[last]
             }
             streams.removeLast()
             lastKnown.removeLast()
+            instances.removeLast()
+            buckets.removeLast()
             return (version, moved)
+        }
+
+        /// The stream's bucket for `seed` (nil for a stream without an instance id), hashed
+        /// once per stream and canary.
+        mutating func bucket(at slot: Int, seed: String) -> UInt64? {
+            if bucketSeed != seed {
+                bucketSeed = seed
+                buckets = Array(repeating: Self.unknownBucket, count: streams.count)
+            }
+            guard !instances[slot].isEmpty else { return nil }
+            if buckets[slot] == Self.unknownBucket {
+                // Buckets are below 10^8, so they fit 32 bits.
+                buckets[slot] = UInt32(InstanceAssignment.bucket(id: seed, appInstanceId: instances[slot]))
+            }
+            return UInt64(buckets[slot])
         }
 
         mutating func advance(to version: Int64) -> (streams: [Stream], from: [Int64: Int]) {
@@ -69,10 +100,10 @@ struct HeldStreams<Stream: Hashable> {
 
     var count: Int { entries.count }
 
-    mutating func insert(_ stream: Stream, key: HeadKey, lastKnown: Int64, expires: Int64, bucket: Int) {
+    mutating func insert(_ stream: Stream, key: HeadKey, lastKnown: Int64, instance: String = "", expires: Int64, bucket: Int) {
         precondition(entries[stream] == nil, "a stream is held once")
         entries[stream] = Entry(key: key, expires: expires, bucket: bucket, slot: groups[key]?.streams.count ?? 0)
-        groups[key, default: Group()].append(stream, lastKnown: lastKnown)
+        groups[key, default: Group()].append(stream, lastKnown: lastKnown, instance: instance)
     }
 
     /// Forgets `stream`, returning what it held; nil when it was not held.
@@ -90,6 +121,12 @@ struct HeldStreams<Stream: Hashable> {
         return (entry, groups[entry.key]!.lastKnown[entry.slot])
     }
 
+    /// The instance id `stream` named (empty when none).
+    func instance(of stream: Stream) -> String {
+        guard let entry = entries[stream] else { return "" }
+        return groups[entry.key]!.instances[entry.slot]
+    }
+
     /// Records that `stream` now knows `version`.
     mutating func setLastKnown(_ stream: Stream, to version: Int64) {
         guard let entry = entries[stream] else { return }
@@ -101,6 +138,28 @@ struct HeldStreams<Stream: Hashable> {
     /// close a stream and so change the table), and how many came from each older version.
     mutating func advance(_ key: HeadKey, to version: Int64) -> (streams: [Stream], from: [Int64: Int]) {
         groups[key]?.advance(to: version) ?? ([], [:])
+    }
+
+    /// Moves every stream of `key` to the version `target` picks for it, when the stream's own
+    /// version will not do: `target` gets the stream's bucket for `seed` (nil without a seed,
+    /// or for a stream without an instance id). Returns the moved streams with their new
+    /// versions, and how many came from each older version.
+    mutating func advance(
+        _ key: HeadKey, seed: String?, target: (_ bucket: UInt64?) -> StreamTarget
+    ) -> (moved: [(stream: Stream, version: Int64)], from: [Int64: Int]) {
+        guard var group = groups[key] else { return ([], [:]) }
+        groups[key] = nil  // uniquely referenced while it changes
+        defer { groups[key] = group }
+        var moved: [(stream: Stream, version: Int64)] = []
+        var from: [Int64: Int] = [:]
+        for slot in group.streams.indices {
+            let destination = target(seed.flatMap { group.bucket(at: slot, seed: $0) })
+            guard !destination.isCurrent(group.lastKnown[slot]) else { continue }
+            from[group.lastKnown[slot], default: 0] += 1
+            group.lastKnown[slot] = destination.version
+            moved.append((group.streams[slot], destination.version))
+        }
+        return (moved, from)
     }
 
     /// The streams of `key` that know an older version than `version`.

@@ -50,15 +50,18 @@ final class RealtimeHub: @unchecked Sendable {
 
     // MARK: Opening
 
-    /// Answers a stream request whose project and body were checked (spec §4.7).
-    func open(_ responder: Responder, key: HeadKey, lastKnown: Int64) {
-        let current = templates.currentVersion(key)
+    /// Answers a stream request whose project and body were checked (spec §4.7). `instance`
+    /// (the request's `appInstanceId`, empty when none) decides whether a running canary's
+    /// version is the one the client should know.
+    func open(_ responder: Responder, key: HeadKey, lastKnown: Int64, instance: String) {
+        let target = templates.streamTarget(key, instance: instance)
         guard let bucket = admission.acquire(project: key.project) else {
             // At the cap: the stale client still learns of its update (the stale-client
             // exception); a fresh one is told when to come back; both are then closed.
-            if current > lastKnown { metrics.recordStaleException() } else { metrics.recordRefusal() }
+            let stale = !target.isCurrent(lastKnown)
+            if stale { metrics.recordStaleException() } else { metrics.recordRefusal() }
             guard let stream = responder.startStream(headers: Self.streamHeaders, onClose: {}) else { return }
-            stream.write(chunk: Self.message(version: current, retryAfter: jitteredRetry()))
+            stream.write(chunk: Self.message(version: stale ? target.version : lastKnown, retryAfter: jitteredRetry()))
             stream.finish()
             return
         }
@@ -76,11 +79,12 @@ final class RealtimeHub: @unchecked Sendable {
         opened = stream
         let lifetime = Int64(settings.maxLifetimeSeconds) - Int64.random(in: 0...Int64(max(0, settings.lifetimeJitterSeconds)))
         let expires = loop.now + max(lifetime, 5)
-        held.insert(stream, key: key, lastKnown: lastKnown, expires: expires, bucket: bucket)
+        held.insert(stream, key: key, lastKnown: lastKnown, instance: instance, expires: expires, bucket: bucket)
         metrics.setHeld(heldCount)
         adoption.held(version: lastKnown, delta: 1, key: key)
-        if current > lastKnown {
-            send(stream, version: current)
+        if !target.isCurrent(lastKnown) {
+            send(stream, version: target.version)
+            if target.version == templates.canary(key)?.version { metrics.recordCanaryInvalidations(1) }
         }
         scheduleVisit(stream, expires: expires)
     }
@@ -94,15 +98,54 @@ final class RealtimeHub: @unchecked Sendable {
 
     // MARK: Publishing
 
-    /// A version was committed by this worker: tell local streams and the other workers.
-    /// Safe from any thread.
+    /// A version (or a canary's share) was committed by this worker: tell local streams and the
+    /// other workers. Safe from any thread.
     func announce(_ key: HeadKey, version: Int64) {
         peers?.broadcast(.published(key, version: version))
-        loop.run { [self] in notify(key, version: version) }
+        loop.run { [self] in notify(key) }
+    }
+
+    /// Tells every held stream of `key` the version it should know, if it has an older one:
+    /// the active version, or the canary version for the instances in a running canary's share.
+    func notify(_ key: HeadKey) {
+        guard let active = templates.active(key) else { return }
+        let canary = templates.canary(key)
+        guard canary != nil || active.equivalent != nil else {
+            notify(key, version: active.versionNumber)
+            return
+        }
+        let stable = StreamTarget(version: active.versionNumber, equivalent: active.equivalent)
+        let canaryTarget = canary.map { StreamTarget(version: $0.version, equivalent: nil) }
+        if settings.notificationsPerSecond > 0 {
+            for stream in held.streams(of: key, olderThan: max(stable.version, canaryTarget?.version ?? 0)) {
+                let target = templates.streamTarget(key, instance: held.instance(of: stream))
+                if let (_, lastKnown) = held.entry(stream), !target.isCurrent(lastKnown) { pending.append((stream, target.version)) }
+            }
+            drainPending()
+            return
+        }
+        let (moved, from) = held.advance(key, seed: canary?.stored.seed) { bucket in
+            if let canary, let canaryTarget, let bucket, canary.includes(bucket: bucket) { return canaryTarget }
+            return stable
+        }
+        guard !moved.isEmpty else { return }
+        for (old, count) in from {
+            adoption.held(version: old, delta: -count, key: key)
+        }
+        metrics.recordInvalidations(moved.count)
+        if let canary { metrics.recordCanaryInvalidations(moved.lazy.filter { $0.version == canary.version }.count) }
+        // Two versions at most (the canary's and the active one): each framed once.
+        var chunks: [Int64: EncodedChunk] = [:]
+        for (stream, version) in moved {
+            adoption.held(version: version, delta: 1, key: key)
+            let chunk = chunks[version] ?? EncodedChunk(Self.message(version: version, retryAfter: nil))
+            chunks[version] = chunk
+            stream.write(chunk)
+        }
     }
 
     /// Sends `version` to every held stream of `key` that has an older one.
-    func notify(_ key: HeadKey, version: Int64) {
+    private func notify(_ key: HeadKey, version: Int64) {
         if settings.notificationsPerSecond > 0 {
             for stream in held.streams(of: key, olderThan: version) {
                 pending.append((stream, version))
@@ -185,14 +228,20 @@ final class RealtimeHub: @unchecked Sendable {
             stream.finish()
             return
         }
-        stream.write(invalidation(max(lastKnown, templates.currentVersion(entry.key))))
+        let target = templates.streamTarget(entry.key, instance: held.instance(of: stream))
+        if target.isCurrent(lastKnown) {
+            stream.write(invalidation(lastKnown))
+        } else {
+            send(stream, version: target.version)
+        }
         if held.entry(stream) != nil { scheduleVisit(stream, expires: entry.expires) }
     }
 
     /// At shutdown every held client is told to come back later (jittered) and closed.
     func sayGoodbye() {
         for (stream, key, lastKnown) in held.all {
-            let version = max(lastKnown, templates.currentVersion(key))
+            let target = templates.streamTarget(key, instance: held.instance(of: stream))
+            let version = target.isCurrent(lastKnown) ? lastKnown : target.version
             stream.write(chunk: Self.message(version: version, retryAfter: jitteredRetry()))
             stream.finish()
         }

@@ -16,7 +16,8 @@ extension Application {
             // told the current version at once, where a 400 would stop an SDK's reconnects.
             let lastKnown = body.string("lastKnownVersionNumber").flatMap { Int64($0) }.map { max(0, $0) } ?? 0
             metrics.recordRequest(route: exchange.routeName, status: 200)
-            realtime.open(exchange.responder, key: HeadKey(project: project.id, namespace: namespace), lastKnown: lastKnown)
+            realtime.open(exchange.responder, key: HeadKey(project: project.id, namespace: namespace), lastKnown: lastKnown,
+                          instance: body.string("appInstanceId") ?? "")
         } catch let error as APIError {
             // Errors on the stream endpoint are wrapped in an array (spec §1.4).
             var body: [UInt8] = [UInt8(ascii: "[")]

@@ -2,7 +2,7 @@ import HTTP1
 
 /// The custom methods of `remoteConfig` (`…/remoteConfig:listVersions`).
 enum TemplateMethod: String {
-    case listVersions, rollback, diff, evaluate, adoption, downloadDefaults
+    case listVersions, rollback, diff, evaluate, adoption, downloadDefaults, canary, promote, abort
 }
 
 /// What a request path names. `{project}` is a project id or number, `{ns}` a namespace.

@@ -37,6 +37,7 @@ final class ChangeFeed: Sendable {
         loop.onTick { [self] in
             for key in application.templates.changedKeys { follow(key) }
             poll()
+            application.promoteDueCanaries()
         }
     }
 

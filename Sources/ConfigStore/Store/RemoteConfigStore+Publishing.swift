@@ -11,8 +11,9 @@ extension RemoteConfigStore {
     ///   - expectedVersion: the version the caller's edit is based on (0 = none yet), or nil to
     ///     skip the check (`If-Match: *`).
     ///   - metadata: user, description, origin and `INCREMENTAL_UPDATE` / `FORCED_UPDATE`.
-    /// - Throws: `StoreError.versionMismatch(current:)`, `StoreError.projectNotFound`,
-    ///   `StoreError.invalidArgument`, `SQLiteError` (e.g. busy after the busy timeout).
+    /// - Throws: `StoreError.versionMismatch(current:)`, `StoreError.canaryRunning` while a
+    ///   canary runs, `StoreError.projectNotFound`, `StoreError.invalidArgument`, `SQLiteError`
+    ///   (e.g. busy after the busy timeout).
     @discardableResult
     public func publish(
         project: String, namespace: String, templateJSON: [UInt8], expectedVersion: Int64?,
@@ -29,6 +30,7 @@ extension RemoteConfigStore {
             if let expectedVersion, expectedVersion != head.number {
                 throw StoreError.versionMismatch(current: head.number)
             }
+            try Self.requireNoCanary(project: project, namespace: namespace, in: database)
             return try append(
                 StoredVersion(
                     project: project, namespace: namespace, versionNumber: head.number + 1,
@@ -44,7 +46,8 @@ extension RemoteConfigStore {
     /// `rollbackSource` = `to`. `metadata.updateType` is ignored; a nil description becomes
     /// "Rollback to version N".
     /// - Throws: `StoreError.versionNotFound` for a version never published or pruned,
-    ///   `StoreError.rollbackTargetNotOlder` for the active version, `StoreError.projectNotFound`.
+    ///   `StoreError.rollbackTargetNotOlder` for the active version, `StoreError.canaryRunning`,
+    ///   `StoreError.projectNotFound`.
     @discardableResult
     public func rollback(
         project: String, namespace: String, to target: Int64, metadata: PublishMetadata
@@ -52,6 +55,7 @@ extension RemoteConfigStore {
         try Self.validate(namespace: namespace)
         return try write { database in
             let head = try head(project: project, namespace: namespace, in: database)
+            try Self.requireNoCanary(project: project, namespace: namespace, in: database)
             if target == head.number, target > 0 {
                 throw StoreError.rollbackTargetNotOlder(target: target, current: head.number)
             }
@@ -72,7 +76,7 @@ extension RemoteConfigStore {
     }
 
     /// The active version number (0 if none) and its time, read inside the write transaction.
-    private func head(
+    func head(
         project: String, namespace: String, in database: SQLiteDatabase
     ) throws -> (number: Int64, updateTime: Int64?) {
         let row = try database.queryFirst(
@@ -90,30 +94,42 @@ extension RemoteConfigStore {
     }
 
     /// Inserts `version`, makes it active and prunes what retention no longer keeps.
-    private func append(_ version: StoredVersion, to database: SQLiteDatabase) throws -> StoredVersion {
-        let key: [SQLiteValue] = [.text(version.project), .text(version.namespace)]
-        try database.execute(
-            """
-            INSERT INTO template_versions (project, namespace, version_number, template_json, update_time,
-                update_user, description, update_origin, update_type, rollback_source)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            key + [
-                .integer(version.versionNumber), .blob(version.templateJSON),
-                .integer(Self.milliseconds(version.updateTime)), .text(version.updateUser), .text(version.description),
-                .text(version.updateOrigin), .text(version.updateType), .integer(version.rollbackSource),
-            ])
+    func append(_ version: StoredVersion, to database: SQLiteDatabase) throws -> StoredVersion {
+        try insert(version, into: database)
         try database.execute(
             """
             INSERT INTO template_heads (project, namespace, active_version) VALUES (?, ?, ?)
             ON CONFLICT (project, namespace) DO UPDATE SET active_version = excluded.active_version
             """,
-            key + [.integer(version.versionNumber)])
+            [.text(version.project), .text(version.namespace), .integer(version.versionNumber)])
         // Numbers are gap-free, so keeping the newest `retention` numbers keeps exactly that many,
         // and the new (active) version is always among them.
+        try prune(project: version.project, namespace: version.namespace,
+                  through: version.versionNumber - Int64(retention), in: database)
+        return version
+    }
+
+    /// Inserts `version` without making it active.
+    func insert(_ version: StoredVersion, into database: SQLiteDatabase) throws {
+        try database.execute(
+            """
+            INSERT INTO template_versions (project, namespace, version_number, template_json, update_time,
+                update_user, description, update_origin, update_type, rollback_source, canary_action, canary_source)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(version.project), .text(version.namespace),
+                .integer(version.versionNumber), .blob(version.templateJSON),
+                .integer(Self.milliseconds(version.updateTime)), .text(version.updateUser), .text(version.description),
+                .text(version.updateOrigin), .text(version.updateType), .integer(version.rollbackSource),
+                .text(version.canaryAction), .integer(version.canarySource),
+            ])
+    }
+
+    /// Deletes the versions numbered `newest` and below.
+    func prune(project: String, namespace: String, through newest: Int64, in database: SQLiteDatabase) throws {
         try database.execute(
             "DELETE FROM template_versions WHERE project = ? AND namespace = ? AND version_number <= ?",
-            key + [.integer(version.versionNumber - Int64(retention))])
-        return version
+            [.text(project), .text(namespace), .integer(newest)])
     }
 }

@@ -93,7 +93,8 @@ extension RemoteConfigStore {
 
     private static func versionColumns(includeTemplateJSON: Bool) -> String {
         "v.project, v.namespace, v.version_number, v.update_time, v.update_user, v.description, "
-            + "v.update_origin, v.update_type, v.rollback_source" + (includeTemplateJSON ? ", v.template_json" : "")
+            + "v.update_origin, v.update_type, v.rollback_source, v.canary_action, v.canary_source"
+            + (includeTemplateJSON ? ", v.template_json" : "")
     }
 
     private static func decodeVersion(_ row: SQLiteStatement, includeTemplateJSON: Bool) -> StoredVersion {
@@ -101,7 +102,8 @@ extension RemoteConfigStore {
             project: row.text(at: 0), namespace: row.text(at: 1), versionNumber: row.int64(at: 2),
             updateTime: date(milliseconds: row.int64(at: 3)), updateUser: row.optionalText(at: 4),
             description: row.optionalText(at: 5), updateOrigin: row.text(at: 6), updateType: row.text(at: 7),
-            rollbackSource: row.optionalInt64(at: 8), templateJSON: includeTemplateJSON ? row.blob(at: 9) : [])
+            rollbackSource: row.optionalInt64(at: 8), canaryAction: row.optionalText(at: 9), canarySource: row.optionalInt64(at: 10),
+            templateJSON: includeTemplateJSON ? row.blob(at: 11) : [])
     }
 
     // MARK: Page tokens

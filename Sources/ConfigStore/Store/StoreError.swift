@@ -14,6 +14,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidPageToken(String)
     /// An argument out of range; the message names it.
     case invalidArgument(String)
+    /// Publishes and rollbacks wait while a canary runs: promote or abort it first.
+    case canaryRunning(version: Int64)
+    /// Promote, abort and share changes need a running canary.
+    case noCanary
+    /// `expectedCanary` was not the running canary's version.
+    case canaryMismatch(current: Int64)
 
     public var description: String {
         switch self {
@@ -31,6 +37,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "invalid pageToken '\(token)'"
         case .invalidArgument(let message):
             message
+        case .canaryRunning(let version):
+            "version \(version) is being published to a share of the instances: promote or abort it first"
+        case .noCanary:
+            "no canary is running"
+        case .canaryMismatch(let current):
+            "canary mismatch: the running canary is version \(current)"
         }
     }
 }

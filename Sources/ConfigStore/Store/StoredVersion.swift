@@ -24,6 +24,10 @@ public struct StoredVersion: Sendable, Equatable {
     public var updateType: String
     /// For a rollback, the version whose content it copied.
     public var rollbackSource: Int64?
+    /// What the version did to a canary (see `CanaryAction`); nil for most versions.
+    public var canaryAction: String?
+    /// For a promotion or an abort, the canary version it ended.
+    public var canarySource: Int64?
     /// The template JSON bytes.
     public var templateJSON: [UInt8]
 
@@ -31,7 +35,7 @@ public struct StoredVersion: Sendable, Equatable {
     public init(
         project: String, namespace: String, versionNumber: Int64, updateTime: Date,
         updateUser: String?, description: String?, updateOrigin: String, updateType: String,
-        rollbackSource: Int64?, templateJSON: [UInt8]
+        rollbackSource: Int64?, canaryAction: String? = nil, canarySource: Int64? = nil, templateJSON: [UInt8]
     ) {
         self.project = project
         self.namespace = namespace
@@ -42,6 +46,8 @@ public struct StoredVersion: Sendable, Equatable {
         self.updateOrigin = updateOrigin
         self.updateType = updateType
         self.rollbackSource = rollbackSource
+        self.canaryAction = canaryAction
+        self.canarySource = canarySource
         self.templateJSON = templateJSON
     }
 }

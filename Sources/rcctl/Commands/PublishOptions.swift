@@ -13,8 +13,14 @@ struct PublishOptions: ParsableArguments {
     @Flag(help: "Only validate the template; nothing is published.")
     var validateOnly = false
 
+    @Option(name: .customLong("canary"), help: "Publish as a canary to this percent of the instances (then `rcctl canary`, `promote` or `abort`).")
+    var canaryPercent: Double?
+
     func validate() throws {
         if etag != nil, force { throw ValidationError("--etag and --force exclude each other") }
+        if let canaryPercent, !(canaryPercent > 0 && canaryPercent <= 100) {
+            throw ValidationError("--canary takes a percent above 0 and at most 100")
+        }
     }
 
     /// Publishes `template` and prints the outcome.
@@ -34,13 +40,15 @@ struct PublishOptions: ParsableArguments {
         }
         let response: AdminClient.Response
         do {
-            response = try await client.publish(template, ifMatch: ifMatch, validateOnly: validateOnly)
+            response = try await client.publish(template, ifMatch: ifMatch, validateOnly: validateOnly, canaryPercent: canaryPercent)
         } catch {
             throw Self.explained(error, ifMatch: ifMatch)
         }
         if global.json { return Console.write(response.body) }
         if validateOnly {
             Console.out("Template is valid (nothing published)")
+        } else if let canaryPercent {
+            Console.out("Published \(response.templateVersionNumber.map { "version \($0)" } ?? "the template") as a canary to \(canaryPercent) % of the instances\(response.etagNote)")
         } else {
             Console.out("Published \(response.templateVersionNumber.map { "version \($0)" } ?? "the template")\(response.etagNote)")
         }

@@ -1,0 +1,176 @@
+import ConfigCore
+import ConfigStore
+import EventLoop
+import Foundation
+import HTTP1
+
+/// Staged publishes (docs/canary.md), beyond Firebase: `PUT …/remoteConfig?canaryPercent=P`
+/// starts a canary, `…/remoteConfig:canary` shows it (GET) or grows its share (POST),
+/// `…/remoteConfig:promote` and `…/remoteConfig:abort` end it.
+extension Application {
+    /// The share of `canaryPercent` (query) in micro-percent, or nil when the PUT is a plain one.
+    static func canaryShare(_ exchange: Exchange) throws -> Int64? {
+        guard let text = exchange.uri["canaryPercent"] ?? exchange.uri["canary_percent"] else { return nil }
+        return try share(text, field: "canaryPercent")
+    }
+
+    private static func share(_ text: String, field: String) throws -> Int64 {
+        guard let percent = Double(text), percent > 0, percent <= 100 else {
+            throw APIError.badRequest("\(field) must be a number above 0 and at most 100, got '\(text)'.")
+        }
+        return Int64(InstanceAssignment.microPercent(percent))
+    }
+
+    /// `promoteAfterSeconds` (query): promote by itself after that long.
+    private static func promoteAt(_ exchange: Exchange) throws -> Date? {
+        guard let text = exchange.uri["promoteAfterSeconds"] ?? exchange.uri["promote_after_seconds"] else { return nil }
+        guard let seconds = Int(text), seconds > 0 else {
+            throw APIError.badRequest("promoteAfterSeconds must be a positive integer, got '\(text)'.")
+        }
+        return Date(timeIntervalSinceNow: TimeInterval(seconds))
+    }
+
+    /// Stores a validated template as a canary and serves it to `share` of the instances.
+    func publishCanary(_ exchange: Exchange, project: StoredProject, key: HeadKey, json: [UInt8],
+                       expected: Int64?, share: Int64, metadata: PublishMetadata) throws {
+        let promoteAt = try Self.promoteAt(exchange)
+        // Each canary draws its own instances: a fresh seed, kept in the store for every worker.
+        let seed = "canary-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        exchange.answerFromStore { [self] in
+            let (version, canary) = try storeCall(project) {
+                try store.publishCanary(project: key.project, namespace: key.namespace, templateJSON: json, expectedVersion: expected,
+                                        microPercent: share, seed: seed, promoteAt: promoteAt, metadata: metadata)
+            }
+            guard let serving = canaryChanged(version, canary) else {
+                return APIError(500, "The canary was stored but cannot be served.").response
+            }
+            return Self.templateResponse(serving.template.rendered, etag: serving.template.etag)
+        }
+    }
+
+    /// `GET …/remoteConfig:canary`: the running canary, with the canary version's ETag.
+    func canaryStatus(_ exchange: Exchange, project: StoredProject, key: HeadKey) throws {
+        guard let canary = templates.canary(key) else {
+            throw APIError.notFound("No canary is running for project '\(project.id)'.")
+        }
+        respond(exchange, canary)
+    }
+
+    /// `POST …/remoteConfig:canary` with `{"percent": P}` (or `?percent=P`) and the canary's
+    /// ETag in `If-Match`: a larger share; only the instances it adds are told.
+    func growCanary(_ exchange: Exchange, project: StoredProject, key: HeadKey, identity: AccessControl.AdminIdentity) throws {
+        let expected = try expectedCanary(exchange, project: project)
+        var text = exchange.uri["percent"]
+        if text == nil, !exchange.request.body.isEmpty {
+            text = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes).string("percent")
+        }
+        guard let text else { throw APIError.badRequest("A canary share needs 'percent' in the body or the query.") }
+        let share = try Self.share(text, field: "percent")
+        exchange.answerFromStore { [self] in
+            let canary = try storeCall(project) {
+                try store.setCanaryShare(project: key.project, namespace: key.namespace, expectedCanary: expected,
+                                         microPercent: share, updateUser: identity.name)
+            }
+            guard let serving = canaryChanged(nil, canary) else {
+                return APIError(500, "The share was stored but cannot be served.").response
+            }
+            return Self.canaryResponse(serving, stableVersion: templates.currentVersion(key))
+        }
+    }
+
+    /// `POST …/remoteConfig:promote` (`promote: true`) or `…:abort`, with the canary's ETag in
+    /// `If-Match`: a new active version for everyone, recorded as `CANARY_PROMOTION` or
+    /// `CANARY_ABORT`.
+    func endCanary(_ exchange: Exchange, project: StoredProject, key: HeadKey, identity: AccessControl.AdminIdentity, promote: Bool) throws {
+        let expected = try expectedCanary(exchange, project: project)
+        let metadata = PublishMetadata(updateUser: identity.name, updateOrigin: "REST_API",
+                                       updateType: expected == nil ? TemplateUpdateType.forcedUpdate : TemplateUpdateType.incrementalUpdate)
+        exchange.answerFromStore { [self] in
+            let stored = try storeCall(project) {
+                promote
+                    ? try store.promoteCanary(project: key.project, namespace: key.namespace, expectedCanary: expected, metadata: metadata)
+                    : try store.abortCanary(project: key.project, namespace: key.namespace, expectedCanary: expected, metadata: metadata)
+            }
+            return published(stored, project: project)
+        }
+    }
+
+    /// After a canary commit (a start or a larger share): serve it here, then tell the held
+    /// streams and the other workers, as `published` does for a version. On the store queue.
+    func canaryChanged(_ version: StoredVersion?, _ canary: StoredCanary) -> CanaryServing? {
+        let key = HeadKey(project: canary.project, namespace: canary.namespace)
+        // Before the acknowledgement: from here on, every worker reloads before it answers.
+        counters.bump(key)
+        var template = templates.canary(key).flatMap { $0.version == canary.canaryVersion ? $0.template : nil }
+        if template == nil, let stored = try? version ?? store.version(project: key.project, namespace: key.namespace, number: canary.canaryVersion) {
+            template = templates.compile(stored)
+        }
+        guard let template else { return nil }
+        let serving = CanaryServing(stored: canary, template: template)
+        templates.installCanary(serving)
+        storeQueue.async { [realtime] in realtime.announce(key, version: canary.canaryVersion) }
+        return serving
+    }
+
+    /// The canary version named by `If-Match` (nil for `*`); required.
+    private func expectedCanary(_ exchange: Exchange, project: StoredProject) throws -> Int64? {
+        guard let ifMatch = exchange.request.head.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), !ifMatch.isEmpty else {
+            throw APIError.badRequest("The If-Match header is required: send the ETag of the canary version (GET remoteConfig:canary), or '*'.")
+        }
+        return try expectedVersion(ifMatch: ifMatch, project: project)
+    }
+
+    /// Runs a canary store call, mapping its errors to API errors.
+    private func storeCall<Result>(_ project: StoredProject, _ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch StoreError.versionMismatch(let current) {
+            throw APIError(400, "[VERSION_MISMATCH]: Expected the active version, found \(current) for project: \(project.number)",
+                           canonicalStatus: "FAILED_PRECONDITION")
+        } catch StoreError.canaryMismatch(let current) {
+            throw APIError(400, "[VERSION_MISMATCH]: The running canary is version \(current) for project: \(project.number)",
+                           canonicalStatus: "FAILED_PRECONDITION")
+        } catch StoreError.canaryRunning(let version) {
+            throw Self.canaryRunning(version)
+        } catch StoreError.noCanary {
+            throw APIError.notFound("No canary is running for project '\(project.id)'.")
+        } catch let error as StoreError {
+            throw APIError.badRequest(error.description)
+        }
+    }
+
+    static func canaryRunning(_ version: Int64) -> APIError {
+        APIError(400, "[CANARY_RUNNING]: Version \(version) is being published to a share of the instances; promote or abort it first.",
+                 canonicalStatus: "FAILED_PRECONDITION")
+    }
+
+    private func respond(_ exchange: Exchange, _ canary: CanaryServing) {
+        exchange.respond(Self.canaryResponse(canary, stableVersion: templates.currentVersion(canary.template.key)))
+    }
+
+    /// `{"canaryVersion":"C","stableVersion":"N","percent":5,"startTime":…,"updateTime":…,
+    /// "updateUser":{"email":…},"promoteTime":…}` with the canary version's ETag.
+    static func canaryResponse(_ canary: CanaryServing, stableVersion: Int64) -> HTTPResponse {
+        templateResponse(Array(TemplateJSON.encode(CanaryStatus(canary, stableVersion: stableVersion))), etag: canary.template.etag)
+    }
+
+    private struct CanaryStatus: Encodable {
+        let canaryVersion: String
+        let stableVersion: String
+        let percent: Double
+        let startTime: Timestamp
+        let updateTime: Timestamp
+        let updateUser: TemplateUser?
+        let promoteTime: Timestamp?
+
+        init(_ canary: CanaryServing, stableVersion: Int64) {
+            canaryVersion = "\(canary.version)"
+            self.stableVersion = "\(stableVersion)"
+            percent = Double(canary.stored.microPercent) / 1_000_000
+            startTime = Timestamp(canary.stored.startTime)
+            updateTime = Timestamp(canary.stored.updateTime)
+            updateUser = canary.stored.updateUser.map { TemplateUser(email: UpdateUserEmail.address(forTokenName: $0)) }
+            promoteTime = canary.stored.promoteAt.map(Timestamp.init)
+        }
+    }
+}

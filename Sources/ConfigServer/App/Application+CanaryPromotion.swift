@@ -1,0 +1,35 @@
+import ConfigStore
+import Foundation
+import Logging
+import Synchronization
+
+extension Application {
+    /// Promotes the canaries whose `promoteAt` has passed (loop tick). Every worker that serves
+    /// one tries once; the store's transaction lets exactly one succeed, and the others find
+    /// the canary gone.
+    func promoteDueCanaries() {
+        let now = Date()
+        for canary in templates.canaries {
+            guard let due = canary.stored.promoteAt, due <= now, let project = projects.project(canary.stored.project),
+                  promotionsTried.withLock({ $0.insert("\(canary.template.key.project)/\(canary.template.key.namespace)/\(canary.version)").inserted })
+            else { continue }
+            let key = canary.template.key
+            storeQueue.async { [self] in
+                let metadata = PublishMetadata(
+                    updateUser: canary.stored.updateUser,
+                    description: "Promote canary version \(canary.version) to every instance (scheduled)",
+                    updateOrigin: "REST_API")
+                do {
+                    let stored = try store.promoteCanary(project: key.project, namespace: key.namespace,
+                                                         expectedCanary: canary.version, metadata: metadata)
+                    _ = published(stored, project: project)
+                    logger.info("canary promoted on schedule", metadata: ["project": "\(key.project)", "version": "\(stored.versionNumber)"])
+                } catch StoreError.noCanary, StoreError.canaryMismatch {
+                    // Another worker promoted it, or someone ended it first.
+                } catch {
+                    logger.error("cannot promote a canary on schedule", metadata: ["project": "\(key.project)", "error": "\(error)"])
+                }
+            }
+        }
+    }
+}
