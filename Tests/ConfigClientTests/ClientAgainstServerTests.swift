@@ -86,5 +86,4 @@ import Testing
         registration.remove()
         try await server.waitForHeld(0)
     }
-    }
 }

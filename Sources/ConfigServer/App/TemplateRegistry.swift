@@ -63,10 +63,11 @@ final class TemplateRegistry: Sendable {
 
     /// What `instance` is served: the canary version when it is in the canary's share, else
     /// the active version.
-    func serving(_ key: HeadKey, instance: String) -> ActiveTemplate? {
+    func serving(_ key: HeadKey, instance: String?) -> ActiveTemplate? {
         let (template, canary) = lookUp(key)
-        // Without a canary this is the fetch's fast path: one lookup, no hash.
-        guard let canary, canary.includes(instance) else { return template }
+        // Without a canary this is the fetch's fast path: one lookup, no hash. An anonymous
+        // server-side evaluation has no bucket, so it is never in a canary.
+        guard let canary, let instance, canary.includes(instance) else { return template }
         return canary.template
     }
 
