@@ -651,7 +651,6 @@ async function evaluate(body) {
 
 const effects = {
   inAppDefault: "left out: the app keeps its in-app default",
-  unsupportedValue: "left out: rollout, personalization and experiment values are not served here",
   noValue: "left out: no value",
 };
 
@@ -675,7 +674,13 @@ function show(answer) {
 }
 
 function decidedBy(parameter) {
-  if (parameter.source === "conditionalValue") return el("span", {}, "condition ", conditionChip(parameter.condition));
+  if (parameter.source === "conditionalValue") {
+    const parts = ["condition ", conditionChip(parameter.condition)];
+    if (parameter.rollout) parts.push(`, rollout ${parameter.rollout.rolloutId}`);
+    if (parameter.experiment) parts.push(`, experiment ${parameter.experiment.experimentId} variant ${parameter.experiment.variantId}`);
+    if (parameter.personalizationId) parts.push(`, personalization ${parameter.personalizationId} (its default is served)`);
+    return el("span", {}, ...parts);
+  }
   if (parameter.source === "defaultValue") return "default value (no true condition has a value)";
   return "nothing (no true condition has a value, and there is no default)";
 }
