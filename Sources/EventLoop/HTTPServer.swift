@@ -17,6 +17,8 @@ public final class HTTPServer: @unchecked Sendable {
     public let configuration: HTTPServerConfiguration
     let handler: any HTTPRequestHandler
     let logger: Logger
+    /// Deadlines every connection is held to.
+    let connectionLimits: HTTPConnectionStateMachine.Limits
 
     /// Connections currently open (loop thread only).
     public private(set) var connectionCount = 0
@@ -37,6 +39,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.handler = handler
         self.loop = loop
         self.logger = logger
+        self.connectionLimits = HTTPConnectionStateMachine.Limits(configuration)
         loop.onTick { [unowned self] in self.tick() }
     }
 
@@ -84,9 +87,7 @@ public final class HTTPServer: @unchecked Sendable {
             self.listener = nil
         }
         for hook in shutdownHooks { hook() }
-        for connection in connections where connection.state == .reading && !connection.isMidRequest {
-            connection.close()
-        }
+        for connection in connections { connection.shutdownBegun() }
         checkDrained()
     }
 
@@ -187,28 +188,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// Once a second: deadlines of every connection, a paused listener, shutdown progress.
     private func tick() {
         let now = loop.now
-        let config = configuration
-        var expired: [(HTTPConnection, Int)] = []
-        for connection in connections {
-            switch connection.state {
-            case .reading where connection.isMidRequest:
-                let limit = connection.isReadingBody ? config.bodyTimeout : config.headerTimeout
-                if now - connection.phaseStarted >= limit { expired.append((connection, 408)) }
-            case .reading:
-                if now - connection.lastProgress >= config.idleTimeout { expired.append((connection, 0)) }
-            case .handling, .streaming, .closing:
-                if connection.hasPendingOutput, now - connection.lastProgress >= config.writeTimeout {
-                    expired.append((connection, 0))
-                }
-            }
-        }
-        for (connection, status) in expired {
-            if status == 408 {
-                connection.fail(408, "The client took too long to send its request.")
-            } else {
-                connection.close()
-            }
-        }
+        // A connection that closes leaves the list; the loop walks the list as it was.
+        for connection in connections { connection.tick(now: now) }
         if let listener, listener.paused {
             listener.paused = false
             try? loop.register(listener, events: UInt32(RCS_EPOLLIN))
