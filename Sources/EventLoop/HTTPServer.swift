@@ -10,8 +10,9 @@ public import Logging
 /// Several worker processes each run one server on their own listening socket bound to the
 /// same port (SO_REUSEPORT); the kernel spreads connections among them.
 public final class HTTPServer: @unchecked Sendable {
-    // @unchecked: mutable state is confined to `loop`'s thread; `configuration`, `handler`,
-    // `logger` and `loop` are immutable.
+    // @unchecked: `configuration`, `handler`, `logger`, `loop` and `connectionLimits` are
+    // immutable, and the mutable state is touched only on `loop`'s thread: from its events and
+    // ticks, from work posted with `loop.execute`, and by methods that assert it.
 
     public let loop: EventLoop
     public let configuration: HTTPServerConfiguration
@@ -63,6 +64,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// Runs `hook` on the loop thread when shutdown begins (e.g. to say goodbye to streams).
     /// Loop thread only, or before the loop starts.
     public func onShutdown(_ hook: @escaping () -> Void) {
+        loop.preconditionInLoopOrNotStarted()
         shutdownHooks.append(hook)
     }
 
@@ -174,6 +176,7 @@ public final class HTTPServer: @unchecked Sendable {
     // MARK: Bookkeeping (loop thread)
 
     func connectionClosed(_ connection: HTTPConnection) {
+        loop.preconditionInLoop()
         loop.unregister(connection)
         let index = connection.index
         let last = connections.removeLast()
@@ -208,6 +211,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// A number for the next request id (loop thread only).
     func nextRequestNumber() -> UInt64 {
+        loop.preconditionInLoop()
         requestCounter &+= 1
         return requestCounter
     }
