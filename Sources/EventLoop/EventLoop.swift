@@ -10,8 +10,9 @@ import Synchronization
 /// and pokes an eventfd. Once a second the loop runs its tick handlers: that single sweep
 /// replaces per-connection timers (deadlines, heartbeats, lifetimes).
 public final class EventLoop: @unchecked Sendable {
-    // @unchecked: everything but `inbox`, `wakeFD` and `stopRequested` is confined to the loop
-    // thread, which is the only caller of the methods marked "loop thread only".
+    // @unchecked: the fields other threads reach are immutable or synchronised (`inbox` is a
+    // Mutex, `stopRequested` and `threadID` atomics), and every other field is touched only by
+    // methods that assert they run on the loop thread.
 
     /// Monotonic seconds, refreshed once per loop iteration (loop thread only).
     public private(set) var now: Int64 = rcs_monotonic_seconds()
@@ -32,7 +33,8 @@ public final class EventLoop: @unchecked Sendable {
     private var tickHandlers: [() -> Void] = []
     private var timers: [(due: Int64, work: () -> Void)] = []
     private var deferred: [() -> Void] = []
-    private var threadID: pthread_t?
+    /// The loop thread's id, 0 until it runs: written once by that thread, read by any.
+    private let threadID = Atomic<UInt>(0)
     private let finished = DispatchSemaphore(value: 0)
     private static let wakeToken: UInt64 = .max
 
@@ -77,8 +79,26 @@ public final class EventLoop: @unchecked Sendable {
 
     /// True when called on this loop's thread.
     public var inLoop: Bool {
-        guard let threadID else { return false }
-        return pthread_equal(threadID, pthread_self()) != 0
+        // Relaxed is enough: only the loop thread stored its own id, so any other thread sees
+        // either 0 or an id that is not its own.
+        let id = threadID.load(ordering: .relaxed)
+        return id != 0 && pthread_equal(pthread_t(id), pthread_self()) != 0
+    }
+
+    /// True once the loop thread runs.
+    @usableFromInline var hasStarted: Bool { threadID.load(ordering: .relaxed) != 0 }
+
+    /// Traps in debug builds when called off the loop thread (as `dispatchPrecondition`);
+    /// costs nothing in release builds.
+    @inlinable
+    public func preconditionInLoop(file: StaticString = #fileID, line: UInt = #line) {
+        assert(inLoop, "called off the loop thread", file: file, line: line)
+    }
+
+    /// As ``preconditionInLoop(file:line:)``, for set-up that may also run before the loop starts.
+    @inlinable
+    public func preconditionInLoopOrNotStarted(file: StaticString = #fileID, line: UInt = #line) {
+        assert(!hasStarted || inLoop, "called off the loop thread", file: file, line: line)
     }
 
     /// Runs `work` on the loop thread, soon. Safe from any thread.
@@ -97,23 +117,27 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Calls `handler` once a second on the loop thread (loop thread only, or before start).
     public func onTick(_ handler: @escaping () -> Void) {
+        preconditionInLoopOrNotStarted()
         tickHandlers.append(handler)
     }
 
     /// Runs `work` on the loop thread after `seconds` (loop thread only; coarse, for rare events).
     public func schedule(afterSeconds seconds: Int64, _ work: @escaping () -> Void) {
+        preconditionInLoop()
         timers.append((now + seconds, work))
     }
 
     /// Runs `work` at the end of this loop iteration (loop thread only): lets a source that
     /// stopped reading for fairness resume without waiting for a new edge.
     func deferUntilEndOfIteration(_ work: @escaping () -> Void) {
+        preconditionInLoop()
         deferred.append(work)
     }
 
-    // MARK: Registration (loop thread only)
+    // MARK: Registration (loop thread only, or before the loop starts)
 
     func register(_ source: any EventSource, events: UInt32) throws(SocketError) {
+        preconditionInLoopOrNotStarted()
         let fd = Int(source.fd)
         if fd >= sources.count {
             sources.append(contentsOf: repeatElement(nil, count: max(fd + 1 - sources.count, 1024)))
@@ -128,6 +152,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Forgets `source`; closing the descriptor removes it from epoll.
     func unregister(_ source: any EventSource) {
+        preconditionInLoop()
         let fd = Int(source.fd)
         if fd < sources.count, sources[fd] === source { sources[fd] = nil }
     }
@@ -140,6 +165,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// The live source on `fd` with `generation`, if any.
     func source(fd: Int32, generation: UInt32) -> (any EventSource)? {
+        preconditionInLoop()
         let index = Int(fd)
         guard index >= 0, index < sources.count, let source = sources[index], source.generation == generation else {
             return nil
@@ -150,7 +176,7 @@ public final class EventLoop: @unchecked Sendable {
     // MARK: The loop
 
     private func run() {
-        threadID = pthread_self()
+        threadID.store(UInt(pthread_self()), ordering: .relaxed)
         var events = [rcs_event](repeating: rcs_event(), count: 256)
         var nextTick = rcs_monotonic_millis() + 1000
         while !stopRequested.load(ordering: .acquiring) {

@@ -2,50 +2,30 @@ import CLinuxIO
 import Glibc
 import HTTP1
 
-/// One accepted TCP connection: reads and parses requests, hands them to the handler one at
-/// a time (responses stay in order under pipelining), writes responses with back-pressure.
+/// One accepted TCP connection: the I/O around an ``HTTPConnectionStateMachine``. It reads the
+/// socket, feeds the machine what happened and performs what it answers: hands requests to
+/// the handler one at a time (responses stay in order under pipelining), writes responses
+/// with back-pressure, closes.
 ///
 /// Loop thread only. An idle connection holds no read or write buffer: reads land in the
 /// loop's shared buffer and only the bytes of an unfinished request are kept by the parser.
 final class HTTPConnection: EventSource {
-    enum State: UInt8 {
-        /// Waiting for (more of) a request.
-        case reading
-        /// A request was handed to the handler; its response is not written yet.
-        case handling
-        /// A chunked response is held open by the handler.
-        case streaming
-        /// Writing what is queued, then closing.
-        case closing
-    }
-
     let fd: Int32
     let generation: UInt32
     let peer: String
     unowned let server: HTTPServer
     /// Position in the server's connection list (for O(1) removal).
     var index = 0
-    private(set) var state: State = .reading
-    private var parser: HTTPRequestParser
+    private(set) var machine: HTTPConnectionStateMachine
     private var output: [UInt8] = []
     private var outputSent = 0
-    /// Loop-clock second the current phase began (request started, stream opened…).
-    private(set) var phaseStarted: Int64
-    /// Loop-clock second of the last byte read or written.
-    private(set) var lastProgress: Int64
     /// Edge-triggered epoll: the kernel may still hold unread bytes.
     private var readPending = true
     /// epoll reported a hang-up or error: read until the end of input, as the FIN that is
     /// waiting raises no further edge.
     private var hangUpSeen = false
+    /// `processInput` is on the stack (a handler answered at once): the outer call goes on.
     private var processing = false
-    private var keepAlive = true
-    private var isHeadRequest = false
-    /// An HTTP/1.0 client knows no chunked coding (RFC 9112 §6.1): its stream's body is the
-    /// messages themselves, ended by the close.
-    private var streamsUnframed = false
-    private var peerClosed = false
-    private var sentContinue = false
     private var onStreamClose: (() -> Void)?
     private var logLine: AccessLogLine?
     private var requestID = ""
@@ -55,22 +35,20 @@ final class HTTPConnection: EventSource {
         self.generation = generation
         self.peer = peer
         self.server = server
-        self.parser = HTTPRequestParser(limits: server.configuration.limits)
-        self.phaseStarted = server.loop.now
-        self.lastProgress = server.loop.now
+        self.machine = HTTPConnectionStateMachine(
+            parserLimits: server.configuration.limits, limits: server.connectionLimits, now: server.loop.now)
     }
 
     var handle: ConnectionHandle { ConnectionHandle(server: server, fd: fd, generation: generation) }
     var hasPendingOutput: Bool { outputSent < output.count }
-    var isMidRequest: Bool { parser.isMidRequest }
-    var isReadingBody: Bool { parser.isReadingBody }
+    var isClosed: Bool { machine.isClosed }
 
     // MARK: Events
 
     func handle(events: UInt32) {
         if events & UInt32(RCS_EPOLLOUT) != 0, hasPendingOutput {
             flush()
-            if state == .closing, !hasPendingOutput { return }
+            if isClosed { return }
         }
         if events & (UInt32(RCS_EPOLLRDHUP) | UInt32(RCS_EPOLLHUP) | UInt32(RCS_EPOLLERR)) != 0 { hangUpSeen = true }
         if events & (UInt32(RCS_EPOLLIN) | UInt32(RCS_EPOLLRDHUP) | UInt32(RCS_EPOLLHUP) | UInt32(RCS_EPOLLERR)) != 0 {
@@ -83,7 +61,7 @@ final class HTTPConnection: EventSource {
     /// busy client cannot starve the others, and resumes at the end of the loop iteration.
     func readAndProcess() {
         var reads = 0
-        while readPending, state == .reading || state == .streaming {
+        while readPending, machine.wantsInput {
             if reads == 16 {
                 server.loop.deferUntilEndOfIteration { [weak self] in self?.readAndProcess() }
                 return
@@ -91,18 +69,14 @@ final class HTTPConnection: EventSource {
             reads += 1
             let count = rcs_recv(fd, server.loop.readBuffer.baseAddress, server.loop.readBuffer.count)
             if count > 0 {
-                lastProgress = server.loop.now
                 // A short read emptied the socket (epoll(7)): bytes arriving later raise a new
                 // edge, so no further read just to see EAGAIN (one system call per request).
                 if count < server.loop.readBuffer.count, !hangUpSeen { readPending = false }
-                // A held stream answers no further request; what a client sends meanwhile is dropped.
-                guard state == .reading else { continue }
-                if !parser.isMidRequest { phaseStarted = server.loop.now }
-                parser.append(UnsafeRawBufferPointer(rebasing: server.loop.readBuffer[0..<count]))
-                processInput()
+                let bytes = UnsafeRawBufferPointer(rebasing: server.loop.readBuffer[0..<count])
+                if machine.received(bytes, now: server.loop.now) { processInput() }
             } else if count == 0 {
                 readPending = false
-                peerClosedInput()
+                perform(machine.peerClosed())
             } else {
                 switch errno {
                 case EAGAIN, EWOULDBLOCK: readPending = false
@@ -119,37 +93,22 @@ final class HTTPConnection: EventSource {
         guard !processing else { return }
         processing = true
         defer { processing = false }
-        while state == .reading {
-            let event: HTTPParserEvent?
-            do {
-                event = try parser.next()
-            } catch {
-                fail(error.status, error.reason)
+        while true {
+            switch machine.nextInput(now: server.loop.now) {
+            case .needMoreInput, .stop:
                 return
-            }
-            guard let event else {
-                parser.releaseBufferIfEmpty()
-                return
-            }
-            switch event {
-            case .head(let head):
-                if head.expectsContinue, !sentContinue {
-                    sentContinue = true
-                    write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
-                }
-                phaseStarted = server.loop.now
-            case .request(let request):
+            case .sendContinue:
+                write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+            case .dispatch(let request):
                 dispatch(request)
+            case .sendErrorAndClose(let status, let reason):
+                sendErrorAndClose(status, reason)
+                return
             }
         }
     }
 
     private func dispatch(_ request: HTTPRequest) {
-        state = .handling
-        sentContinue = false
-        keepAlive = request.head.keepAlive && !server.isShuttingDown
-        isHeadRequest = request.head.method == .head
-        streamsUnframed = request.head.minorVersion == 0
         requestID = RequestID.make(incoming: request.head.headers["X-Request-Id"], counter: server.nextRequestNumber())
         if server.configuration.accessLog {
             let client = ClientAddress.resolve(peer: peer, forwardedFor: request.head.headers.values("X-Forwarded-For"),
@@ -162,68 +121,67 @@ final class HTTPConnection: EventSource {
         server.handler.handle(request, context: context, responder: Responder(handle: handle))
     }
 
-    private func peerClosedInput() {
-        peerClosed = true
-        switch state {
-        case .reading:
-            if hasPendingOutput { state = .closing } else { close() }
-        case .streaming:
-            close()
-        case .handling, .closing:
-            // The response is still written (a half-closed peer may read it), then we close.
-            break
+    /// Once a second: acts on a deadline that passed.
+    func tick(now: Int64) {
+        perform(machine.tick(now: now))
+    }
+
+    /// The server stops: a connection between requests closes at once.
+    func shutdownBegun() {
+        perform(machine.shutdownBegun())
+    }
+
+    /// Does what the machine decided after an event that is not about input.
+    private func perform(_ action: HTTPConnectionStateMachine.Action) {
+        switch action {
+        case .none: break
+        case .close: close()
+        case .sendErrorAndClose(let status, let reason): sendErrorAndClose(status, reason)
         }
     }
 
     // MARK: Responses
 
     func respond(_ response: HTTPResponse) {
-        guard state == .handling else { return }
+        guard let framing = machine.responseFraming() else { return }
         var head: [UInt8] = []
         swap(&head, &server.loop.headBuffer)
         head.removeAll(keepingCapacity: true)
         HTTPResponseEncoder.writeStart(status: response.status, headers: response.headers, into: &head)
         head.append(contentsOf: response.encodedFields)
-        if !keepAlive || peerClosed { HTTPResponseEncoder.writeField(name: "Connection", value: "close", into: &head) }
+        if framing.closesConnection { HTTPResponseEncoder.writeField(name: "Connection", value: "close", into: &head) }
         HTTPResponseEncoder.writeField(name: "X-Request-Id", value: requestID, into: &head)
         HTTPResponseEncoder.writeEnd(contentLength: response.body.count, into: &head)
         logResponse(status: response.status, bytes: response.body.count)
         // `write` copies whatever the socket does not take at once, so the buffer can go back.
-        write(head, isHeadRequest ? [] : response.body)
+        write(head, framing.omitsBody ? [] : response.body)
         swap(&head, &server.loop.headBuffer)
-        guard keepAlive, !peerClosed else {
-            state = .closing
-            if !hasPendingOutput { close() }
-            return
-        }
-        state = .reading
-        phaseStarted = server.loop.now
+        perform(machine.responseWritten(now: server.loop.now))
+        guard machine.wantsInput else { return }
         processInput()
         // Answered later than the read that brought the request (e.g. after a store write):
         // nothing is reading this socket any more, so resume. Answered at once, the read
         // loop that is still running carries on by itself.
-        if state == .reading, readPending, !processing {
+        if machine.phase == .reading, readPending, !processing {
             server.loop.deferUntilEndOfIteration { [weak self] in self?.readAndProcess() }
         }
     }
 
-    /// Answers a request the parser rejected, then closes: nothing after it is trusted.
-    func fail(_ status: Int, _ reason: String) {
-        if state == .reading || state == .handling {
-            let body = ErrorBody.encode(status: status, message: reason)
-            var headers = HTTPHeaders()
-            headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
-            headers.add(name: "Connection", value: "close")
-            var bytes: [UInt8] = []
-            HTTPResponseEncoder.writeHead(status: status, headers: headers, contentLength: body.count, into: &bytes)
-            bytes.append(contentsOf: body)
-            if logLine == nil, server.configuration.accessLog {
-                logLine = AccessLogLine(method: "-", target: "-", client: peer, requestID: "-", startedMillis: rcs_monotonic_millis())
-            }
-            logResponse(status: status, bytes: body.count)
-            write(bytes)
+    /// Answers a request that cannot be served (unparseable, or too slow), then closes once the
+    /// answer is written: nothing after it is trusted.
+    private func sendErrorAndClose(_ status: Int, _ reason: String) {
+        let body = ErrorBody.encode(status: status, message: reason)
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        headers.add(name: "Connection", value: "close")
+        var bytes: [UInt8] = []
+        HTTPResponseEncoder.writeHead(status: status, headers: headers, contentLength: body.count, into: &bytes)
+        bytes.append(contentsOf: body)
+        if logLine == nil, server.configuration.accessLog {
+            logLine = AccessLogLine(method: "-", target: "-", client: peer, requestID: "-", startedMillis: rcs_monotonic_millis())
         }
-        state = .closing
+        logResponse(status: status, bytes: body.count)
+        write(bytes)
         readPending = false
         if !hasPendingOutput { close() }
     }
@@ -232,36 +190,35 @@ final class HTTPConnection: EventSource {
     /// for HTTP/1.0). False when no stream started: the request was already answered, or the
     /// client was gone before its head was written (then `onClose` has already run).
     func startStream(headers: HTTPHeaders, onClose: @escaping () -> Void) -> Bool {
-        guard state == .handling else { return false }
+        guard let unframed = machine.streamStarted(now: server.loop.now) else { return false }
         var headers = headers
-        if !streamsUnframed { headers.add(name: "Transfer-Encoding", value: "chunked") }
+        if !unframed { headers.add(name: "Transfer-Encoding", value: "chunked") }
         headers.add(name: "Connection", value: "close")
         headers.add(name: "X-Request-Id", value: requestID)
         var bytes: [UInt8] = []
         HTTPResponseEncoder.writeHead(status: 200, headers: headers, contentLength: nil, into: &bytes)
         logResponse(status: 200, bytes: 0)
-        state = .streaming
-        phaseStarted = server.loop.now
         onStreamClose = onClose
-        parser = HTTPRequestParser(limits: server.configuration.limits)
         write(bytes)
         return !isClosed
     }
 
     func writeStreamChunk(_ chunk: EncodedChunk) -> Bool {
-        guard state == .streaming else { return false }
-        if output.count - outputSent > server.configuration.streamOutputCap {
+        switch machine.chunk(backlog: output.count - outputSent) {
+        case .drop:
+            return false
+        case .close:
             close()
             return false
+        case .write(let unframed):
+            write(unframed ? Array(chunk.payload) : chunk.bytes)
+            return machine.phase == .streaming
         }
-        write(streamsUnframed ? Array(chunk.payload) : chunk.bytes)
-        return state == .streaming
     }
 
     func finishStream() {
-        guard state == .streaming else { return }
-        state = .closing
-        if !streamsUnframed {
+        guard let lastChunk = machine.streamFinished() else { return }
+        if lastChunk {
             var bytes: [UInt8] = []
             HTTPResponseEncoder.writeLastChunk(into: &bytes)
             write(bytes)
@@ -289,7 +246,7 @@ final class HTTPConnection: EventSource {
             }
         }
         if sent == head.count + body.count {
-            lastProgress = server.loop.now
+            machine.wrote(now: server.loop.now)
             return
         }
         if sent < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
@@ -299,6 +256,7 @@ final class HTTPConnection: EventSource {
         let done = max(sent, 0)
         output = done < head.count ? Array(head[done...]) + body : Array(body[(done - head.count)...])
         outputSent = 0
+        machine.writeBlocked()
     }
 
     /// Writes queued output until the socket would block; the next EPOLLOUT edge resumes it.
@@ -309,7 +267,7 @@ final class HTTPConnection: EventSource {
             }
             if sent > 0 {
                 outputSent += sent
-                lastProgress = server.loop.now
+                machine.wrote(now: server.loop.now)
             } else if sent < 0, errno == EINTR {
                 continue
             } else if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK {
@@ -321,19 +279,18 @@ final class HTTPConnection: EventSource {
         }
         output = []
         outputSent = 0
-        if state == .closing { close() }
+        perform(machine.writeDrained(now: server.loop.now))
     }
 
     // MARK: Closing
 
-    private(set) var isClosed = false
-
     func close() {
         guard !isClosed else { return }
-        isClosed = true
+        machine.closed()
         server.connectionClosed(self)
         Glibc.close(fd)
         output = []
+        outputSent = 0
         let onClose = onStreamClose
         onStreamClose = nil
         onClose?()

@@ -10,13 +10,16 @@ public import Logging
 /// Several worker processes each run one server on their own listening socket bound to the
 /// same port (SO_REUSEPORT); the kernel spreads connections among them.
 public final class HTTPServer: @unchecked Sendable {
-    // @unchecked: mutable state is confined to `loop`'s thread; `configuration`, `handler`,
-    // `logger` and `loop` are immutable.
+    // @unchecked: `configuration`, `handler`, `logger`, `loop` and `connectionLimits` are
+    // immutable, and the mutable state is touched only on `loop`'s thread: from its events and
+    // ticks, from work posted with `loop.execute`, and by methods that assert it.
 
     public let loop: EventLoop
     public let configuration: HTTPServerConfiguration
     let handler: any HTTPRequestHandler
     let logger: Logger
+    /// Deadlines every connection is held to.
+    let connectionLimits: HTTPConnectionStateMachine.Limits
 
     /// Connections currently open (loop thread only).
     public private(set) var connectionCount = 0
@@ -37,6 +40,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.handler = handler
         self.loop = loop
         self.logger = logger
+        self.connectionLimits = HTTPConnectionStateMachine.Limits(configuration)
         loop.onTick { [unowned self] in self.tick() }
     }
 
@@ -60,6 +64,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// Runs `hook` on the loop thread when shutdown begins (e.g. to say goodbye to streams).
     /// Loop thread only, or before the loop starts.
     public func onShutdown(_ hook: @escaping () -> Void) {
+        loop.preconditionInLoopOrNotStarted()
         shutdownHooks.append(hook)
     }
 
@@ -84,9 +89,7 @@ public final class HTTPServer: @unchecked Sendable {
             self.listener = nil
         }
         for hook in shutdownHooks { hook() }
-        for connection in connections where connection.state == .reading && !connection.isMidRequest {
-            connection.close()
-        }
+        for connection in connections { connection.shutdownBegun() }
         checkDrained()
     }
 
@@ -173,6 +176,7 @@ public final class HTTPServer: @unchecked Sendable {
     // MARK: Bookkeeping (loop thread)
 
     func connectionClosed(_ connection: HTTPConnection) {
+        loop.preconditionInLoop()
         loop.unregister(connection)
         let index = connection.index
         let last = connections.removeLast()
@@ -187,28 +191,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// Once a second: deadlines of every connection, a paused listener, shutdown progress.
     private func tick() {
         let now = loop.now
-        let config = configuration
-        var expired: [(HTTPConnection, Int)] = []
-        for connection in connections {
-            switch connection.state {
-            case .reading where connection.isMidRequest:
-                let limit = connection.isReadingBody ? config.bodyTimeout : config.headerTimeout
-                if now - connection.phaseStarted >= limit { expired.append((connection, 408)) }
-            case .reading:
-                if now - connection.lastProgress >= config.idleTimeout { expired.append((connection, 0)) }
-            case .handling, .streaming, .closing:
-                if connection.hasPendingOutput, now - connection.lastProgress >= config.writeTimeout {
-                    expired.append((connection, 0))
-                }
-            }
-        }
-        for (connection, status) in expired {
-            if status == 408 {
-                connection.fail(408, "The client took too long to send its request.")
-            } else {
-                connection.close()
-            }
-        }
+        // A connection that closes leaves the list; the loop walks the list as it was.
+        for connection in connections { connection.tick(now: now) }
         if let listener, listener.paused {
             listener.paused = false
             try? loop.register(listener, events: UInt32(RCS_EPOLLIN))
@@ -227,6 +211,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// A number for the next request id (loop thread only).
     func nextRequestNumber() -> UInt64 {
+        loop.preconditionInLoop()
         requestCounter &+= 1
         return requestCounter
     }

@@ -47,8 +47,9 @@ public struct CurlTransport: HTTPTransport {
 
 /// The state shared between a stream thread and `cancel()` callers.
 final class CurlStreamTask: StreamHandle {
-    /// A multi handle pointer. Sendable because it is only touched under `shared`'s lock
-    /// (curl_multi_wakeup is documented as callable from any thread).
+    /// A multi handle pointer.
+    // @unchecked: it is only reached through `shared`'s lock, so it is never woken after being
+    // freed (curl_multi_wakeup is documented as callable from any thread).
     private struct MultiHandle: @unchecked Sendable {
         let pointer: UnsafeMutableRawPointer
     }

@@ -12,7 +12,8 @@ import Logging
 /// chunk, and a present version never triggers a fetch); streams end cleanly before their
 /// lifetime (under iOS's 330 s timeout), spread by jitter.
 final class RealtimeHub: @unchecked Sendable {
-    // @unchecked: all mutable state is confined to `loop`'s thread.
+    // @unchecked: the fields are immutable but for the streams and counters, which only the
+    // methods that assert they run on `loop`'s thread touch (`announce` hops there first).
     let settings: RealtimeSettings
     let loop: EventLoop
     let templates: TemplateRegistry
@@ -45,6 +46,7 @@ final class RealtimeHub: @unchecked Sendable {
 
     /// Starts the tick work; call once before the loop runs.
     func start() {
+        loop.preconditionInLoopOrNotStarted()
         loop.onTick { [self] in tick() }
     }
 
@@ -54,6 +56,7 @@ final class RealtimeHub: @unchecked Sendable {
     /// (the request's `appInstanceId`, empty when none) decides whether a running canary's
     /// version is the one the client should know.
     func open(_ responder: Responder, key: HeadKey, lastKnown: Int64, instance: String) {
+        loop.preconditionInLoop()
         let target = templates.streamTarget(key, instance: instance)
         guard let bucket = admission.acquire(project: key.project) else {
             // At the cap: the stale client still learns of its update (the stale-client
@@ -146,6 +149,7 @@ final class RealtimeHub: @unchecked Sendable {
 
     /// Sends `version` to every held stream of `key` that has an older one.
     private func notify(_ key: HeadKey, version: Int64) {
+        loop.preconditionInLoop()
         if settings.notificationsPerSecond > 0 {
             for stream in held.streams(of: key, olderThan: version) {
                 pending.append((stream, version))
@@ -239,6 +243,7 @@ final class RealtimeHub: @unchecked Sendable {
 
     /// At shutdown every held client is told to come back later (jittered) and closed.
     func sayGoodbye() {
+        loop.preconditionInLoop()
         for (stream, key, lastKnown) in held.all {
             let target = templates.streamTarget(key, instance: held.instance(of: stream))
             let version = target.isCurrent(lastKnown) ? lastKnown : target.version
@@ -255,11 +260,13 @@ final class RealtimeHub: @unchecked Sendable {
     // MARK: Adoption
 
     func recordFetch(key: HeadKey, version: Int64) {
+        loop.preconditionInLoop()
         adoption.fetched(version: version, key: key, now: loop.now)
     }
 
     func adoptionCounts(key: HeadKey) -> AdoptionCounts {
-        adoption.counts(key: key)
+        loop.preconditionInLoop()
+        return adoption.counts(key: key)
     }
 
     // MARK: Wire format

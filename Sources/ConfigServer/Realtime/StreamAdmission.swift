@@ -8,7 +8,8 @@ import CLinuxIO
 /// capacity. Layout, in Int64 slots: the group's totals (global + per-project buckets), then
 /// one block of the same shape per worker.
 final class StreamAdmission: @unchecked Sendable {
-    // @unchecked: the pointer is only used through atomic operations.
+    // @unchecked: every field is immutable, and the shared slots behind `slots` are read and
+    // written only through atomic operations.
     static let projectBuckets = 1024
     static let blockSlots = 1 + projectBuckets
     static let maxWorkers = 64

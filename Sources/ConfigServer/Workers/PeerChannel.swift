@@ -64,7 +64,8 @@ enum PeerQuestion: Equatable {
 /// gone with the processes. A lost publish datagram is caught by the store poll that every
 /// worker also runs; a lost question or answer makes a gather end at its deadline.
 final class PeerChannel: @unchecked Sendable {
-    // @unchecked: `buffer` is used by `drain()` on the loop thread only.
+    // @unchecked: every field is immutable, and the bytes behind `buffer` are written only by
+    // `drain()`, whose one caller is the loop's readable watcher on `fd` (`ChangeFeed`).
     let fd: Int32
     let worker: Int
     let workers: Int

@@ -6,7 +6,8 @@ import EventLoop
 /// The deadline keeps a scrape from hanging on a worker that is being restarted; callers
 /// report how many workers answered.
 final class PeerGather: @unchecked Sendable {
-    // @unchecked: all state is confined to `loop`'s thread.
+    // @unchecked: `pending` and `nextID` are touched only by `gather` and `received`, which
+    // assert they run on `loop`'s thread, and by the timer they schedule there.
     private struct Pending {
         var answers: [Int: [UInt8]]
         let expected: Int
@@ -31,6 +32,7 @@ final class PeerGather: @unchecked Sendable {
 
     /// Completes with this worker's `local` answer and each peer's, in worker order.
     func gather(_ question: PeerQuestion, local: [UInt8], completion: @escaping ([[UInt8]]) -> Void) {
+        loop.preconditionInLoop()
         guard let channel, !channel.peers.isEmpty else { return completion([local]) }
         let id = nextID
         nextID += 1
@@ -41,6 +43,7 @@ final class PeerGather: @unchecked Sendable {
 
     /// A peer's answer arrived.
     func received(_ payload: [UInt8], from worker: Int, id: UInt64) {
+        loop.preconditionInLoop()
         guard var gather = pending[id] else { return }
         gather.answers[worker] = payload
         pending[id] = gather

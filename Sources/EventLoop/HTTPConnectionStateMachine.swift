@@ -1,0 +1,259 @@
+import HTTP1
+
+/// The decisions of one HTTP connection, apart from its socket: which request is handed over
+/// next, when to answer `100 Continue`, how a response is framed, which deadline has passed,
+/// when to close. ``HTTPConnection`` feeds it events with the loop clock's reading and
+/// performs the actions it returns; tests drive it with a manual clock, without sockets.
+struct HTTPConnectionStateMachine {
+    enum Phase: UInt8 {
+        /// Waiting for (more of) a request.
+        case reading
+        /// A request was handed to the handler; its response is not written yet.
+        case handling
+        /// A chunked response is held open by the handler.
+        case streaming
+        /// Writing what is queued, then closing.
+        case closing
+        /// The socket is closed.
+        case closed
+    }
+
+    /// Deadlines in seconds, and the backlog a held stream may leave unread.
+    struct Limits {
+        var headerTimeout: Int64
+        var bodyTimeout: Int64
+        var idleTimeout: Int64
+        var writeTimeout: Int64
+        var streamOutputCap: Int
+
+        init(_ configuration: HTTPServerConfiguration) {
+            headerTimeout = configuration.headerTimeout
+            bodyTimeout = configuration.bodyTimeout
+            idleTimeout = configuration.idleTimeout
+            writeTimeout = configuration.writeTimeout
+            streamOutputCap = configuration.streamOutputCap
+        }
+    }
+
+    /// What to do with the bytes read so far.
+    enum InputAction: Equatable {
+        /// No complete request yet: wait for more bytes.
+        case needMoreInput
+        /// The client waits for `100 Continue` before it sends its body (RFC 9110 §10.1.1).
+        case sendContinue
+        /// Hand the request to the handler; no further request is read until it is answered.
+        case dispatch(HTTPRequest)
+        /// Answer with an error and close: nothing after a request that cannot be parsed is
+        /// trusted.
+        case sendErrorAndClose(status: Int, reason: String)
+        /// No request is wanted now: one is being answered, or the connection is ending.
+        case stop
+    }
+
+    /// What the connection does after an event.
+    enum Action: Equatable {
+        case none
+        /// Close the socket now.
+        case close
+        /// Answer with an error, then close once it is written.
+        case sendErrorAndClose(status: Int, reason: String)
+    }
+
+    /// How the response to the request in hand is written.
+    struct ResponseFraming: Equatable {
+        /// Sent with `Connection: close`, then the connection closes.
+        var closesConnection: Bool
+        /// A `HEAD` request: the head alone.
+        var omitsBody: Bool
+    }
+
+    /// What becomes of one chunk of a held stream.
+    enum ChunkAction: Equatable {
+        /// No stream is open: the chunk is dropped.
+        case drop
+        /// Write it; an HTTP/1.0 client gets the payload alone (no chunked coding).
+        case write(unframed: Bool)
+        /// The client left too much unread: cut it off.
+        case close
+    }
+
+    static let timeoutReason = "The client took too long to send its request."
+
+    private(set) var phase: Phase = .reading
+    private(set) var isWriteBlocked = false
+    private var parser: HTTPRequestParser
+    private let limits: Limits
+    /// Clock second the current phase began (request started, stream opened…).
+    private var phaseStarted: Int64
+    /// Clock second of the last byte read or written.
+    private var lastProgress: Int64
+    private var keepAlive = true
+    private var isHeadRequest = false
+    /// An HTTP/1.0 client knows no chunked coding (RFC 9112 §6.1): its stream's body is the
+    /// messages themselves, ended by the close.
+    private var streamsUnframed = false
+    private var peerHasClosed = false
+    private var sentContinue = false
+    private var isShuttingDown = false
+
+    init(parserLimits: HTTPLimits, limits: Limits, now: Int64) {
+        parser = HTTPRequestParser(limits: parserLimits)
+        self.limits = limits
+        phaseStarted = now
+        lastProgress = now
+    }
+
+    /// True while reading from the socket is wanted: between requests, and under a held
+    /// stream (to notice the close). While a request is being answered nothing is read, so a
+    /// pipelining client is held back by its own unanswered requests.
+    var wantsInput: Bool { phase == .reading || phase == .streaming }
+    var isClosed: Bool { phase == .closed }
+
+    // MARK: Input
+
+    /// Bytes arrived. False when they are dropped: a held stream answers no further request.
+    mutating func received(_ bytes: UnsafeRawBufferPointer, now: Int64) -> Bool {
+        lastProgress = now
+        guard phase == .reading else { return false }
+        if !parser.isMidRequest { phaseStarted = now }
+        parser.append(bytes)
+        return true
+    }
+
+    /// The next thing to do with the bytes received; call until it asks for more input or stops.
+    mutating func nextInput(now: Int64) -> InputAction {
+        guard phase == .reading else { return .stop }
+        let event: HTTPParserEvent?
+        do {
+            event = try parser.next()
+        } catch {
+            phase = .closing
+            return .sendErrorAndClose(status: error.status, reason: error.reason)
+        }
+        switch event {
+        case nil:
+            parser.releaseBufferIfEmpty()
+            return .needMoreInput
+        case .head(let head)?:
+            phaseStarted = now
+            guard head.expectsContinue, !sentContinue else { return nextInput(now: now) }
+            sentContinue = true
+            return .sendContinue
+        case .request(let request)?:
+            phase = .handling
+            sentContinue = false
+            keepAlive = request.head.keepAlive && !isShuttingDown
+            isHeadRequest = request.head.method == .head
+            streamsUnframed = request.head.minorVersion == 0
+            return .dispatch(request)
+        }
+    }
+
+    /// The peer sent its FIN.
+    mutating func peerClosed() -> Action {
+        peerHasClosed = true
+        switch phase {
+        case .reading:
+            guard isWriteBlocked else { return .close }
+            phase = .closing
+            return .none
+        case .streaming:
+            return .close
+        case .handling, .closing, .closed:
+            // The response is still written (a half-closed peer may read it), then we close.
+            return .none
+        }
+    }
+
+    // MARK: Output
+
+    /// The handler answers: nil when no request is in hand (already answered, or gone).
+    func responseFraming() -> ResponseFraming? {
+        guard phase == .handling else { return nil }
+        return ResponseFraming(closesConnection: !keepAlive || peerHasClosed, omitsBody: isHeadRequest)
+    }
+
+    /// The response was handed to the socket: read the next request, or close.
+    mutating func responseWritten(now: Int64) -> Action {
+        guard phase == .handling else { return .none }
+        guard keepAlive, !peerHasClosed else {
+            phase = .closing
+            return isWriteBlocked ? .none : .close
+        }
+        phase = .reading
+        phaseStarted = now
+        return .none
+    }
+
+    /// The handler holds the response open; nil when no request is in hand. True when the
+    /// stream is unframed (HTTP/1.0).
+    mutating func streamStarted(now: Int64) -> Bool? {
+        guard phase == .handling else { return nil }
+        phase = .streaming
+        phaseStarted = now
+        parser = HTTPRequestParser(limits: parser.limits)
+        return streamsUnframed
+    }
+
+    /// A chunk for the held stream, with `backlog` bytes still unread by the client.
+    func chunk(backlog: Int) -> ChunkAction {
+        guard phase == .streaming else { return .drop }
+        return backlog > limits.streamOutputCap ? .close : .write(unframed: streamsUnframed)
+    }
+
+    /// The handler ends the stream; nil when none is open. True when a last chunk is due.
+    mutating func streamFinished() -> Bool? {
+        guard phase == .streaming else { return nil }
+        phase = .closing
+        return !streamsUnframed
+    }
+
+    /// Every byte handed over was taken by the socket.
+    mutating func wrote(now: Int64) {
+        lastProgress = now
+    }
+
+    /// The socket took only part: the rest waits for it to become writable.
+    mutating func writeBlocked() {
+        isWriteBlocked = true
+    }
+
+    /// The waiting output is all written.
+    mutating func writeDrained(now: Int64) -> Action {
+        isWriteBlocked = false
+        lastProgress = now
+        return phase == .closing ? .close : .none
+    }
+
+    // MARK: Time and shutdown
+
+    /// Once a second: a deadline that passed. A request begun and not finished gets a 408;
+    /// an idle connection, or a client that does not read its response, is closed.
+    mutating func tick(now: Int64) -> Action {
+        switch phase {
+        case .reading where parser.isMidRequest:
+            let limit = parser.isReadingBody ? limits.bodyTimeout : limits.headerTimeout
+            guard now - phaseStarted >= limit else { return .none }
+            phase = .closing
+            return .sendErrorAndClose(status: 408, reason: Self.timeoutReason)
+        case .reading:
+            return now - lastProgress >= limits.idleTimeout ? .close : .none
+        case .handling, .streaming, .closing:
+            return isWriteBlocked && now - lastProgress >= limits.writeTimeout ? .close : .none
+        case .closed:
+            return .none
+        }
+    }
+
+    /// The server stops: a connection between requests closes at once; one that is answering
+    /// finishes that response with `Connection: close`.
+    mutating func shutdownBegun() -> Action {
+        isShuttingDown = true
+        return phase == .reading && !parser.isMidRequest ? .close : .none
+    }
+
+    /// The socket was closed (by either side, or a failed system call).
+    mutating func closed() {
+        phase = .closed
+    }
+}
