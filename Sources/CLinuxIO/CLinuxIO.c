@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -276,4 +277,15 @@ int rcs_inherit_fd(int fd) {
     int flags = fcntl(fd, F_GETFD);
     if (flags < 0) return -1;
     return fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC);
+}
+
+int rcs_signalfd(const sigset_t *mask) { return signalfd(-1, mask, SFD_NONBLOCK | SFD_CLOEXEC); }
+
+int rcs_signalfd_next(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t got;
+    do {
+        got = read(fd, &info, sizeof info);
+    } while (got < 0 && errno == EINTR);
+    return got == (ssize_t)sizeof info ? (int)info.ssi_signo : 0;
 }

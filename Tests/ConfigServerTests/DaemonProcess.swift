@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Glibc
 
@@ -12,17 +13,13 @@ final class DaemonProcess {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("remote-config-server")
     }
 
-    init(dataDir: String, workers: Int, config: String = "config/remote-config.json", extraEnvironment: [String: String] = [:]) throws {
-        process.executableURL = Self.executable
-        process.arguments = ["--port", "0", "--data-dir", dataDir, "--workers", "\(workers)", "--config", config]
-        var environment = ProcessInfo.processInfo.environment
-        environment["RCS_LOG_LEVEL"] = "info"
-        environment.merge(extraEnvironment) { $1 }
-        process.environment = environment
-        process.standardError = output
-        process.standardOutput = FileHandle.nullDevice
+    /// Starts the daemon and waits until it says it listens (at most `startSeconds`).
+    init(dataDir: String, workers: Int, config: String = "config/remote-config.json", extraEnvironment: [String: String] = [:],
+         startSeconds: Double = 60) throws {
+        Self.prepare(process, arguments: Self.arguments(dataDir: dataDir, workers: workers, config: config),
+                     extraEnvironment: extraEnvironment, standardError: output)
         try process.run()
-        port = try waitForPort(workers: workers)
+        (port, log.text) = try waitForPort(workers: workers, deadline: Date(timeIntervalSinceNow: startSeconds))
         // Keep draining the log so a chatty server never blocks on a full pipe; keep it for
         // tests that read it.
         let handle = output.fileHandleForReading
@@ -37,7 +34,60 @@ final class DaemonProcess {
         }
     }
 
-    /// The log written since the server listened, guarded by its condition.
+    static func arguments(dataDir: String, workers: Int, config: String = "config/remote-config.json") -> [String] {
+        ["--port", "0", "--data-dir", dataDir, "--workers", "\(workers)", "--config", config]
+    }
+
+    private static func prepare(_ process: Process, arguments: [String], extraEnvironment: [String: String], standardError: Pipe) {
+        process.executableURL = executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["RCS_LOG_LEVEL"] = "info"
+        environment.merge(extraEnvironment) { $1 }
+        process.environment = environment
+        process.standardError = standardError
+        process.standardOutput = FileHandle.nullDevice
+    }
+
+    /// Runs a daemon that is expected to refuse to start: its exit status and everything it logged.
+    /// - Throws: when it has not exited within `seconds` (it is killed then).
+    static func runUntilExit(arguments: [String], extraEnvironment: [String: String] = [:],
+                             seconds: Double = 30) throws -> (status: Int32, log: String) {
+        let process = Process()
+        let errors = Pipe()
+        prepare(process, arguments: arguments, extraEnvironment: extraEnvironment, standardError: errors)
+        try process.run()
+        let pid = process.processIdentifier
+        let deadline = DispatchWorkItem { Glibc.kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: deadline)
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        deadline.cancel()
+        if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL {
+            throw TestFailure("the server did not exit within \(seconds) s: \(log)")
+        }
+        return (process.terminationStatus, log)
+    }
+
+    /// The supervisor's child processes (its workers) that are alive, and those that are
+    /// zombies (exited, not reaped), from /proc.
+    func children() -> (alive: Set<pid_t>, zombies: Set<pid_t>) {
+        var alive = Set<pid_t>()
+        var zombies = Set<pid_t>()
+        let supervisor = process.processIdentifier
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let nameEnd = stat.range(of: ") ", options: .backwards) else { continue }
+            // After "pid (name) ": state, then the parent's pid.
+            let fields = stat[nameEnd.upperBound...].split(separator: " ")
+            guard fields.count > 1, pid_t(fields[1]) == supervisor else { continue }
+            if fields[0] == "Z" { zombies.insert(pid) } else { alive.insert(pid) }
+        }
+        return (alive, zombies)
+    }
+
+    /// The log since the start, guarded by its condition.
     private let log = LogText()
 
     private final class LogText: @unchecked Sendable {
@@ -57,17 +107,26 @@ final class DaemonProcess {
     }
 
     /// Reads the log until the line that says where the server (or its supervisor) listens.
-    private func waitForPort(workers: Int) throws -> Int {
+    /// - Returns: the port and the log read so far.
+    private func waitForPort(workers: Int, deadline: Date) throws -> (port: Int, log: String) {
         var text = ""
         let handle = output.fileHandleForReading
         while true {
+            var readable = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
+            let polled = poll(&readable, 1, milliseconds)
+            if polled < 0 && errno == EINTR { continue }
+            guard polled > 0 else {
+                Glibc.kill(process.processIdentifier, SIGKILL)
+                throw TestFailure("server did not listen in time: \(text)")
+            }
             let data = handle.availableData
             guard !data.isEmpty else { throw TestFailure("server exited before listening: \(text)") }
             text += String(decoding: data, as: UTF8.self)
             for line in text.split(separator: "\n") where line.contains("listening") && (workers == 1 || line.contains("workers=")) {
                 if let range = line.range(of: "address=127.0.0.1:") {
                     let digits = line[range.upperBound...].prefix { $0.isNumber }
-                    if let port = Int(digits) { return port }
+                    if let port = Int(digits) { return (port, text) }
                 }
             }
         }

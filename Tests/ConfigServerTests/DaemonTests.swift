@@ -127,17 +127,10 @@ import Testing
 
     @Test func aSecondServerOnTheSamePortRefusesToStart() throws {
         let daemon = try DaemonProcess(dataDir: dataDir, workers: 1)
-        let second = Process()
-        second.executableURL = DaemonProcess.executable
-        second.arguments = ["--port", "\(daemon.port)", "--data-dir", dataDir + "-second", "--config", "config/remote-config.json"]
-        let errors = Pipe()
-        second.standardError = errors
-        second.standardOutput = FileHandle.nullDevice
-        try second.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        second.waitUntilExit()
-        #expect(second.terminationStatus != 0)
-        #expect(text.contains("already in use"), "\(text)")
+        let second = try DaemonProcess.runUntilExit(
+            arguments: ["--port", "\(daemon.port)", "--data-dir", dataDir + "-second", "--config", "config/remote-config.json"])
+        #expect(second.status != 0)
+        #expect(second.log.contains("already in use"), "\(second.log)")
         #expect(try Self.admin(daemon.port, "GET", "/healthz").status == 200)
     }
 }

@@ -1,5 +1,7 @@
 import ConfigStore
+import Dispatch
 import Foundation
+import Glibc
 import Testing
 
 @Suite final class SQLiteDatabaseTests {
@@ -103,6 +105,26 @@ import Testing
         try first.execute("COMMIT")
         try second.inTransaction(.immediate) { try second.execute("INSERT INTO t VALUES (1)") }
         #expect(try first.queryFirst("SELECT count(*) FROM t") { $0.int64(at: 0) } == 1)
+    }
+
+    /// Two processes opening a new database together: the switch to WAL meets the other's
+    /// write lock, for which SQLite does not call its busy handler. Opening waits for the lock.
+    @Test func openingWaitsForAnotherConnectionsWriteLockToSwitchToWAL() throws {
+        let path = directory.appendingPathComponent("test.sqlite").path
+        let locked = DispatchSemaphore(value: 0)
+        let holder = Thread {
+            let other = try? SQLiteDatabase(path: path, configuration: .init(journalMode: nil))
+            _ = try? other?.execute("BEGIN IMMEDIATE")
+            locked.signal()
+            usleep(300_000)  // how long the lock is held, not a synchronisation
+            _ = try? other?.execute("COMMIT")
+        }
+        holder.start()
+        locked.wait()
+        let started = ContinuousClock.now
+        let database = try open(directory, busyTimeout: 5_000)
+        #expect(ContinuousClock.now - started >= .milliseconds(250), "it waited for the lock")
+        #expect(try database.queryFirst("PRAGMA journal_mode") { $0.text(at: 0) } == "wal")
     }
 
     @Test func closedDatabaseThrowsMisuseAndCloseIsIdempotent() throws {

@@ -1,6 +1,7 @@
 #ifndef CLINUXIO_H
 #define CLINUXIO_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -77,5 +78,10 @@ int rcs_atomic_increment_below(int64_t *p, int64_t limit);
 int rcs_die_with_parent(void);
 /// Clear the FD_CLOEXEC flag so a spawned child inherits fd.
 int rcs_inherit_fd(int fd);
+
+/// A non-blocking, close-on-exec signalfd for the (already blocked) signals in *mask.
+int rcs_signalfd(const sigset_t *mask);
+/// The next signal number read from a signalfd, or 0 when none is pending.
+int rcs_signalfd_next(int fd);
 
 #endif

@@ -40,7 +40,14 @@ public struct ServeCommand: ParsableCommand {
         let logger = Self.makeLogger(level: settings.logLevel, format: settings.logFormat, worker: environment["RCS_WORKER_INDEX"])
         if let worker = WorkerEnvironment(environment) {
             settings.port = worker.port
-            try WorkerProcess.run(settings, membership: worker.membership, readyFD: worker.readyFD, logger: logger)
+            do {
+                if worker.mustFailForTest { throw ConfigurationError("start failure injected by RCS_TEST_FAIL_WORKER_START") }
+                try WorkerProcess.run(settings, membership: worker.membership, readyFD: worker.readyFD, logger: logger)
+            } catch {
+                // The supervisor restarts the worker, or stops the server if it never starts.
+                logger.critical("worker cannot start", metadata: ["error": "\(error)"])
+                throw ExitCode.failure
+            }
             return
         }
         try checkSecurity(settings, logger: logger)
@@ -124,8 +131,11 @@ public struct ServeCommand: ParsableCommand {
 struct WorkerEnvironment {
     let membership: ServerInstance.GroupMembership
     let port: Int
-    /// Where the worker reports that it serves (one byte), or nil.
+    /// Where the worker reports that it serves (its pid), or nil.
     let readyFD: Int32?
+    /// Test only: `RCS_TEST_FAIL_WORKER_START=index:count` makes worker `index` exit before it
+    /// serves on `count` starts in a row, so tests can watch the supervisor restart it.
+    let mustFailForTest: Bool
 
     init?(_ environment: [String: String]) {
         guard let index = environment["RCS_WORKER_INDEX"].flatMap(Int.init),
@@ -136,6 +146,9 @@ struct WorkerEnvironment {
         membership = .init(group: group, index: index, workers: workers, sharedFD: fd)
         self.port = port
         readyFD = environment["RCS_WORKER_READY_FD"].flatMap(Int32.init)
+        let failedStarts = environment["RCS_WORKER_FAILED_STARTS"].flatMap(Int.init) ?? 0
+        let injected = environment["RCS_TEST_FAIL_WORKER_START"]?.split(separator: ":").compactMap { Int($0) } ?? []
+        mustFailForTest = injected.count == 2 && injected[0] == index && failedStarts < injected[1]
     }
 }
 
@@ -157,8 +170,8 @@ enum WorkerProcess {
         if let readyFD {
             // Never block on a supervisor that stopped reading (e.g. after many restarts).
             _ = fcntl(readyFD, F_SETFL, fcntl(readyFD, F_GETFL) | O_NONBLOCK)
-            var byte: UInt8 = 1
-            _ = write(readyFD, &byte, 1)
+            var pid = getpid()
+            _ = write(readyFD, &pid, MemoryLayout<pid_t>.size)
             close(readyFD)
         }
         stop.wait()

@@ -31,11 +31,7 @@ public final class ServerInstance: Sendable {
 
     /// Opens the store (running migrations), binds and starts serving.
     public init(configuration: ServerConfiguration, membership: GroupMembership? = nil, logger: Logger) throws {
-        guard let migrations = Migrator.defaultMigrationsDirectory() else {
-            throw ConfigurationError("cannot find the migrations directory; set RCS_MIGRATIONS_DIR")
-        }
-        store = try RemoteConfigStore(databasePath: configuration.databasePath, migrationsDirectory: migrations,
-                                      retention: configuration.templates.retention)
+        store = try RemoteConfigStore.open(configuration)
         let loop = try EventLoop()
         let admission: StreamAdmission
         let counters: ChangeCounters

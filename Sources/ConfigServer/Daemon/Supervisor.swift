@@ -1,27 +1,36 @@
 import CLinuxIO
-import Dispatch
+import ConfigStore
 import Foundation
 import Glibc
 import Logging
 
-/// Starts the worker processes that share the port (SO_REUSEPORT), restarts any that dies,
+/// Starts the worker processes that share the port (SO_REUSEPORT), restarts any that exits,
 /// and forwards SIGTERM/SIGINT. Owns the group's shared stream counters.
+///
+/// The store is opened once before any worker starts, so the migrations and the switch to WAL
+/// never race between workers, and a database the server cannot use (a newer schema, a data
+/// directory it cannot write) stops it with the reason. `listening` is logged once every
+/// worker serves; a worker that cannot start at all stops the server (see `WorkerSlot`).
 final class Supervisor {
     private let settings: ServerConfiguration
     private let workerCount: Int
     private let logger: Logger
     private let group = "\(getpid())"
-    private var pids: [pid_t: Int] = [:]
+    private var slots: [WorkerSlot]
     private var stopping = false
+    /// Why the server stops on its own (a worker cannot start), if it does.
+    private var failure: String?
     private var readyFD: Int32 = -1
 
     init(settings: ServerConfiguration, workers: Int, logger: Logger) {
         self.settings = settings
         self.workerCount = min(workers, StreamAdmission.maxWorkers)
         self.logger = logger
+        slots = Array(repeating: WorkerSlot(), count: workerCount)
     }
 
     func run() throws {
+        try prepareStore()
         let sharedFD = rcs_memfd("rcs-shared", SharedRegion.bytes)
         guard sharedFD >= 0, let region = rcs_map_shared(sharedFD, SharedRegion.bytes) else {
             throw ConfigurationError("cannot create the shared stream counters (errno \(errno))")
@@ -39,73 +48,137 @@ final class Supervisor {
         sigaddset(&blocked, SIGINT)
         sigaddset(&blocked, SIGCHLD)
         pthread_sigmask(SIG_BLOCK, &blocked, nil)
+        let signals = rcs_signalfd(&blocked)
+        guard signals >= 0 else { throw ConfigurationError("cannot create the signal descriptor (errno \(errno))") }
+        defer { close(signals) }
 
-        // Each worker writes one byte here once it is bound and serving; "listening" is logged
-        // only when all are, so whoever waits for that line can connect at once.
+        // Each worker writes its pid here once it is bound and serving; "listening" is logged
+        // only when all do, so whoever waits for that line can connect at once.
         var readiness: [Int32] = [0, 0]
         guard pipe(&readiness) == 0 else { throw ConfigurationError("cannot create the readiness pipe (errno \(errno))") }
         _ = fcntl(readiness[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(readiness[0], F_SETFL, O_NONBLOCK)
         defer { close(readiness[0]); close(readiness[1]) }
         readyFD = readiness[1]
 
-        for index in 0..<workerCount { try spawn(index: index, port: port, sharedFD: sharedFD) }
-        if awaitReadiness(readFD: readiness[0], count: workerCount, timeoutSeconds: 60) {
-            logger.info("listening", metadata: ["address": "\(settings.host):\(port)", "workers": "\(workerCount)"])
-        } else {
-            logger.error("not every worker became ready in time", metadata: ["address": "\(settings.host):\(port)"])
-        }
-
-        while !pids.isEmpty {
-            var received: Int32 = 0
-            sigwait(&blocked, &received)
-            if received == SIGTERM || received == SIGINT {
-                stopping = true
-                logger.info("stopping workers")
-                for pid in pids.keys { kill(pid, SIGTERM) }
+        for index in 0..<workerCount { start(index, port: port, sharedFD: sharedFD) }
+        var announced = false
+        while !stopping || slots.contains(where: { $0.pid != nil }) {
+            var descriptors = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: readiness[0], events: Int16(POLLIN), revents: 0)]
+            _ = poll(&descriptors, 2, millisecondsToNextRestart())
+            while case let received = rcs_signalfd_next(signals), received != 0 {
+                if (received == SIGTERM || received == SIGINT) && !stopping {
+                    logger.info("stopping workers")
+                    stopAll()
+                }
             }
-            reapChildren(region: region, port: port, sharedFD: sharedFD)
+            // Reap first: a worker writes its pid before it can exit, so every report of an
+            // exited worker is in the pipe by the time its exit is handled.
+            let exits = reapChildren()
+            readReadiness(readiness[0], announced: announced)
+            for (pid, status) in exits { handleExit(pid: pid, status: status, region: region) }
+            restartDueWorkers(port: port, sharedFD: sharedFD)
+            if !announced && !stopping && slots.allSatisfy(\.isServing) {
+                announced = true
+                logger.info("listening", metadata: ["address": "\(settings.host):\(port)", "workers": "\(workerCount)"])
+            }
         }
         close(reservation)
+        if let failure { throw ConfigurationError(failure) }
         logger.info("stopped")
     }
 
-    /// Reads one byte per worker from the readiness pipe, giving up after the timeout.
-    private func awaitReadiness(readFD: Int32, count: Int, timeoutSeconds: Int) -> Bool {
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutSeconds) * 1_000_000_000
-        var ready = 0
-        while ready < count {
-            let now = DispatchTime.now().uptimeNanoseconds
-            guard now < deadline else { return false }
-            var descriptor = pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)
-            let waited = poll(&descriptor, 1, Int32((deadline - now) / 1_000_000))
-            if waited < 0 && errno == EINTR { continue }
-            guard waited > 0 else { return false }
-            var bytes = [UInt8](repeating: 0, count: count - ready)
-            let got = read(readFD, &bytes, bytes.count)
-            guard got > 0 else { return false }
-            ready += got
+    /// Migrates and sets WAL once, before any worker opens the store.
+    private func prepareStore() throws {
+        do {
+            try RemoteConfigStore.open(settings).close()
+        } catch {
+            // Foundation keeps a file system error's cause (ENOTDIR, EACCES, ...) one level down.
+            let cause = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
+            throw ConfigurationError("cannot open the database \(settings.databasePath): \(cause ?? "\(error)")")
         }
-        return true
     }
 
-    private func reapChildren(region: UnsafeMutableRawPointer, port: Int, sharedFD: Int32) {
+    private func stopAll() {
+        stopping = true
+        for index in slots.indices {
+            if let pid = slots[index].pid { kill(pid, SIGTERM) } else { slots[index].stopped() }
+        }
+    }
+
+    /// How long `poll` may wait: until the next scheduled restart, or for ever (-1).
+    private func millisecondsToNextRestart() -> Int32 {
+        guard let next = slots.compactMap(\.restartAt).min() else { return -1 }
+        return Int32(clamping: max(0, next - rcs_monotonic_millis()))
+    }
+
+    private func reapChildren() -> [(pid: pid_t, status: Int32)] {
+        var exits: [(pid: pid_t, status: Int32)] = []
         while true {
             var status: Int32 = 0
             let pid = waitpid(-1, &status, WNOHANG)
-            guard pid > 0, let index = pids.removeValue(forKey: pid) else { return }
-            StreamAdmission.reclaim(worker: index, region: SharedRegion.admission(in: region))
-            guard !stopping else { continue }
-            logger.error("worker exited; restarting", metadata: ["worker": "\(index)", "status": "\(status)"])
-            sleep(1)
-            do {
-                try spawn(index: index, port: port, sharedFD: sharedFD)
-            } catch {
-                logger.critical("cannot restart worker", metadata: ["worker": "\(index)", "error": "\(error)"])
+            guard pid > 0 else { return exits }
+            exits.append((pid, status))
+        }
+    }
+
+    /// Marks the workers whose pids arrived on the readiness pipe as serving.
+    private func readReadiness(_ fd: Int32, announced: Bool) {
+        var pids = [pid_t](repeating: 0, count: 64)
+        while true {
+            let got = pids.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard got > 0 else { return }
+            for pid in pids.prefix(got / MemoryLayout<pid_t>.size) {
+                guard let index = slots.firstIndex(where: { $0.pid == pid }) else { continue }
+                slots[index].serving(at: rcs_monotonic_millis())
+                if announced { logger.info("worker serving again", metadata: ["worker": "\(index)", "pid": "\(pid)"]) }
             }
         }
     }
 
-    private func spawn(index: Int, port: Int, sharedFD: Int32) throws {
+    private func handleExit(pid: pid_t, status: Int32, region: UnsafeMutableRawPointer) {
+        guard let index = slots.firstIndex(where: { $0.pid == pid }) else { return }
+        StreamAdmission.reclaim(worker: index, region: SharedRegion.admission(in: region))
+        if stopping {
+            slots[index].stopped()
+        } else {
+            scheduleRestart(index, pid: pid, cause: "\(WorkerExit(status: status))")
+        }
+    }
+
+    /// Schedules the restart of a worker that exited or could not be spawned, or stops the
+    /// server when the worker has failed to start too often in a row.
+    private func scheduleRestart(_ index: Int, pid: pid_t?, cause: String) {
+        var metadata: Logger.Metadata = ["worker": "\(index)", "cause": "\(cause)"]
+        if let pid { metadata["pid"] = "\(pid)" }
+        guard let delay = slots[index].exited(at: rcs_monotonic_millis()) else {
+            failure = "worker \(index) failed to start \(WorkerSlot.maximumFailedStarts) times in a row (last: \(cause))"
+            logger.critical("a worker cannot start; stopping", metadata: metadata)
+            stopAll()
+            return
+        }
+        metadata["delay"] = "\(Double(delay) / 1000)s"
+        logger.error("worker exited; restarting", metadata: metadata)
+    }
+
+    private func restartDueWorkers(port: Int, sharedFD: Int32) {
+        let now = rcs_monotonic_millis()
+        for index in slots.indices where slots[index].restartAt.map({ $0 <= now }) ?? false {
+            start(index, port: port, sharedFD: sharedFD)
+        }
+    }
+
+    private func start(_ index: Int, port: Int, sharedFD: Int32) {
+        guard !stopping else { return }
+        do {
+            slots[index].started(pid: try spawn(index: index, port: port, sharedFD: sharedFD))
+        } catch {
+            scheduleRestart(index, pid: nil, cause: "\(error)")
+        }
+    }
+
+    private func spawn(index: Int, port: Int, sharedFD: Int32) throws -> pid_t {
         var environment = ProcessInfo.processInfo.environment
         environment["RCS_WORKER_INDEX"] = "\(index)"
         environment["RCS_WORKER_COUNT"] = "\(workerCount)"
@@ -113,6 +186,7 @@ final class Supervisor {
         environment["RCS_WORKER_SHARED_FD"] = "\(sharedFD)"
         environment["RCS_WORKER_PORT"] = "\(port)"
         environment["RCS_WORKER_READY_FD"] = "\(readyFD)"
+        environment["RCS_WORKER_FAILED_STARTS"] = "\(slots[index].failedStarts)"
         let arguments = CommandLine.arguments
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -131,6 +205,6 @@ final class Supervisor {
         var pid: pid_t = 0
         let result = posix_spawn(&pid, "/proc/self/exe", nil, &attributes, argv, envp)
         guard result == 0 else { throw ConfigurationError("cannot start worker \(index) (error \(result))") }
-        pids[pid] = index
+        return pid
     }
 }

@@ -73,7 +73,7 @@ public final class SQLiteDatabase {
         if let mode = configuration.journalMode {
             // The pragma answers with the mode in effect; a file system without shared memory
             // support silently keeps the old one.
-            let actual = try query("PRAGMA journal_mode = \(mode)") { $0.text(at: 0) }.first ?? ""
+            let actual = try setJournalMode(mode, waitingMilliseconds: configuration.busyTimeoutMilliseconds)
             guard actual.lowercased() == mode.lowercased() else {
                 throw SQLiteError(
                     code: SQLITE_ERROR, message: "cannot set journal_mode=\(mode) on \(path): still \(actual)")
@@ -83,6 +83,22 @@ public final class SQLiteDatabase {
         try executeScript("PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
         if configuration.queryOnly {
             try executeScript("PRAGMA query_only = ON")
+        }
+    }
+
+    /// Leaving a rollback journal for WAL needs the write lock after reading the header, and
+    /// SQLite answers `SQLITE_BUSY` at once, without waiting in the busy handler, while another
+    /// connection holds it (several processes opening a new file together): retry until the
+    /// busy timeout has passed, as any other statement would wait.
+    private func setJournalMode(_ mode: String, waitingMilliseconds: Int32) throws -> String {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(waitingMilliseconds))
+        while true {
+            do {
+                return try query("PRAGMA journal_mode = \(mode)") { $0.text(at: 0) }.first ?? ""
+            } catch SQLiteError.ResultCode.busy where clock.now < deadline {
+                sqlite3_sleep(5)
+            }
         }
     }
 
