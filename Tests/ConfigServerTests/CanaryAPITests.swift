@@ -53,6 +53,21 @@ import Testing
         #expect(dryRun["templateVersion"] as? String == "2" && (dryRun["entries"] as? [String: String])?["k"] == "canary")
     }
 
+    /// An anonymous server-side evaluation has no bucket: it always gets the stable version.
+    @Test func anAnonymousServerFetchIsNeverInACanary() throws {
+        let path = "/v1/projects/demo/namespaces/firebase-server/remoteConfig"
+        #expect(try server.admin("PUT", path, headers: [("If-Match", "*")], body: Self.template("stable")).status == 200)
+        let started = try server.admin("PUT", path + "?canaryPercent=100", headers: [("If-Match", "etag-424242-1")],
+                                       body: Self.template("canary"))
+        #expect(started.status == 200, "\(started.text)")
+        let fetch = "/v1/projects/demo/namespaces/firebase-server:fetch"
+        let anonymous = try server.request("POST", fetch, headers: [("X-Goog-Api-Key", TestServer.apiKey)], body: "{}").json()
+        #expect(anonymous["templateVersion"] as? String == "1")
+        let identified = try server.request("POST", fetch, headers: [("X-Goog-Api-Key", TestServer.apiKey)],
+                                            body: "{\"randomizationId\":\"someone\"}").json()
+        #expect(identified["templateVersion"] as? String == "2", "a share of 100 % takes every identified instance")
+    }
+
     @Test func statusAndGrowth() throws {
         #expect(try post("canary", ifMatch: "*", body: "{\"percent\": 20}").status == 404)
         #expect(try server.admin("GET", Self.path + ":canary").status == 404)
