@@ -19,7 +19,11 @@ extension Application {
     /// was acknowledged meanwhile. When the store cannot be read, answers from memory.
     func answerAfterReload(of target: ReloadTarget, _ exchange: Exchange) {
         reloads.afterReload(of: target, by: { [self] in reload(target) }) { [self] reloaded in
-            if reloaded, let next = staleTarget(of: exchange.route) {
+            if !reloaded {
+                var fromMemory = exchange
+                fromMemory.storeUnreadable = true
+                run(fromMemory)
+            } else if let next = staleTarget(of: exchange.route) {
                 answerAfterReload(of: next, exchange)
             } else {
                 run(exchange)
@@ -53,11 +57,12 @@ extension Application {
         return reloaded
     }
 
-    /// The template a route reads, if its project and namespace exist.
+    /// The template a route reads, if its project and namespace exist. The fetch checks its own
+    /// (in one lookup with the template it serves).
     private func templateKey(_ route: Route) -> HeadKey? {
         let project: String, namespace: String
         switch route {
-        case .template(let name, let space, _), .fetch(let name, let space), .stream(let name, let space):
+        case .template(let name, let space, _), .stream(let name, let space):
             (project, namespace) = (name, space)
         case .serverTemplate(let name):
             (project, namespace) = (name, TemplateNamespace.server.rawValue)

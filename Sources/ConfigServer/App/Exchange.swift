@@ -11,6 +11,9 @@ struct Exchange: Sendable {
     let responder: Responder
     let route: Route
     let application: Application
+    /// Set when the store could not be read to bring what the request reads up to date: it
+    /// is then answered from memory (a config server keeps serving while its store is unwell).
+    var storeUnreadable = false
 
     /// The route's name for metrics, without ids: one of a fixed set (an unknown custom method
     /// is `remoteConfig:unknown`, so clients cannot grow the label set).

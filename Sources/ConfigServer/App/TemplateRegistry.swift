@@ -62,11 +62,28 @@ final class TemplateRegistry: Sendable {
     }
 
     /// What `instance` is served: the canary version when it is in the canary's share, else
-    /// the active version.
+    /// the active version (nil when none).
     func serving(_ key: HeadKey, instance: String?) -> ActiveTemplate? {
         let (template, canary) = lookUp(key)
-        // Without a canary this is the fetch's fast path: one lookup, no hash. An anonymous
-        // server-side evaluation has no bucket, so it is never in a canary.
+        return Self.serving(template, canary, instance: instance)
+    }
+
+    /// What the fetch path needs in one lookup: ``serving(_:instance:)``, or `.stale` when the
+    /// entry is not current (the caller reloads it first; see ``isCurrent(_:)``).
+    func servingIfCurrent(_ key: HeadKey, instance: String?) -> Serving {
+        let found = entries.withLock { table in table[key].map { ($0.template, $0.canary, $0.checked, $0.slot) } }
+        guard let (template, canary, checked, slot) = found, checked == counters.value(at: slot) else { return .stale }
+        return .current(Self.serving(template, canary, instance: instance))
+    }
+
+    enum Serving {
+        case current(ActiveTemplate?)
+        case stale
+    }
+
+    private static func serving(_ template: ActiveTemplate?, _ canary: CanaryServing?, instance: String?) -> ActiveTemplate? {
+        // Without a canary this is the fetch's fast path: no hash. An anonymous server-side
+        // evaluation has no bucket, so it is never in a canary.
         guard let canary, let instance, canary.includes(instance) else { return template }
         return canary.template
     }

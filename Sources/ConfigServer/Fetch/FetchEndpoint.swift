@@ -14,15 +14,23 @@ extension Application {
         guard request.string("appId")?.isEmpty == false || namespace == TemplateNamespace.server.rawValue else {
             throw APIError.badRequest("appId is required.")
         }
+        let key = HeadKey(project: project.id, namespace: namespace)
+        // Read-your-writes (docs/consistency.md), checked here rather than at routing so that
+        // the fetch looks its template up once; before the throttle, which a retry would
+        // otherwise charge twice.
+        let active: ActiveTemplate?
+        switch templates.servingIfCurrent(key, instance: instance) {
+        case .current(let template): active = template
+        case .stale where exchange.storeUnreadable: active = templates.serving(key, instance: instance)
+        case .stale: return answerAfterReload(of: .template(key), exchange)
+        }
         if let instance, let wait = throttle.admit(instance, now: exchange.context.loop.now) {
             metrics.recordThrottled()
             var error = APIError(429, "Too many fetches from this app instance; retry after \(wait) s.")
             error.headers.add(name: "Retry-After", value: "\(wait)")
             throw error
         }
-        let key = HeadKey(project: project.id, namespace: namespace)
         let answer: FetchAnswer
-        let active = templates.serving(key, instance: instance)
         if let active {
             let context = request.evaluationContext(now: Date(), defaultPercentSeed: project.percentSeed)
             answer = active.fetchAnswer(for: active.conditionOutcomes(for: context), metrics: metrics)
