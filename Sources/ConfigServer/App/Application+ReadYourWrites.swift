@@ -8,7 +8,8 @@ import Synchronization
 /// projects and the template it reads are as new as every change any worker acknowledged.
 extension Application {
     /// What must be read again before `route` is answered; nil on the fast path, which costs
-    /// two atomic loads and a lookup.
+    /// two atomic loads, and a lookup for routes other than the fetch (which checks its
+    /// template in the lookup that finds it).
     func staleTarget(of route: Route) -> ReloadTarget? {
         if projectsChecked.load(ordering: .sequentiallyConsistent) != counters.projects { return .projects }
         guard let key = templateKey(route), !templates.isCurrent(key) else { return nil }
