@@ -1,0 +1,169 @@
+public import ConfigCore
+public import Foundation
+
+/// Versioned storage of templates per (project, namespace), with the projects and API key
+/// hashes that own them. `SQLiteTemplateStore` (one file, the embedded default) and
+/// `PostgresTemplateStore` (several nodes on one database) implement it.
+///
+/// The contract every implementation keeps, and that the contract tests check:
+/// - **Blocking.** Every method is synchronous and may wait on disk or network: never call it
+///   on an event-loop thread. Implementations are safe to call from several threads at once.
+/// - **Gap-free versions.** Per (project, namespace), version numbers start at 1 and grow by
+///   exactly one per publish, rollback or canary step, even when several processes or nodes
+///   publish at once; of two writers expecting the same version, exactly one wins and the
+///   other gets `StoreError.versionMismatch`.
+/// - **Durable before return.** A write returns only after its commit would survive a crash
+///   of the process (and, for a database server, is visible to every other connection).
+/// - **The active version is never pruned.** Retention keeps the newest `retention` versions
+///   and, whatever the count, the active one and a running canary's.
+/// - **Opaque page tokens.** `listVersions` tokens mean something to the store that issued
+///   them only; anything else is `StoreError.invalidPageToken`.
+/// - **One error type.** Failures are `StoreError`s. An engine that is busy, unreachable or
+///   failing maps into `StoreError.unavailable`, which callers treat as "try again later";
+///   a write that throws it may or may not have committed (read the head to know).
+public protocol TemplateStore: AnyObject, Sendable {
+    /// How many versions are kept per (project, namespace).
+    var retention: Int { get }
+
+    // MARK: Publishing
+
+    /// Appends a version and makes it active.
+    /// - Parameters:
+    ///   - expectedVersion: the version the publisher saw (0 before the first publish), or nil
+    ///     to publish whatever is active (`If-Match: *`).
+    ///   - metadata: `updateType` must be `incrementalUpdate` or `forcedUpdate`.
+    /// - Throws: `versionMismatch`, `canaryRunning`, `projectNotFound`, `invalidArgument`.
+    func publish(
+        project: String, namespace: TemplateNamespace, templateJSON: [UInt8], expectedVersion: Int64?,
+        metadata: PublishMetadata
+    ) throws(StoreError) -> StoredVersion
+
+    /// Appends a version that copies version `target`'s template (`updateType` `ROLLBACK`).
+    /// - Throws: `versionNotFound`, `rollbackTargetNotOlder`, `canaryRunning`.
+    func rollback(
+        project: String, namespace: TemplateNamespace, to target: Int64, metadata: PublishMetadata
+    ) throws(StoreError) -> StoredVersion
+
+    // MARK: Canaries
+
+    /// Appends a version served to `microPercent` (of 10^8) of the instances while the active
+    /// version stays what everyone else gets.
+    /// - Throws: as `publish`; `invalidArgument` for a share out of range or a first publish.
+    func publishCanary(
+        project: String, namespace: TemplateNamespace, templateJSON: [UInt8], expectedVersion: Int64?,
+        microPercent: Int64, seed: String, promoteAt: Date?, metadata: PublishMetadata
+    ) throws(StoreError) -> (version: StoredVersion, canary: StoredCanary)
+
+    /// The running canary, if any.
+    func canary(project: String, namespace: TemplateNamespace) throws(StoreError) -> StoredCanary?
+
+    /// The active version's number and the running canary, in one read.
+    func headState(
+        project: String, namespace: TemplateNamespace
+    ) throws(StoreError) -> (active: Int64?, canary: StoredCanary?)
+
+    /// Grows the running canary's share (it never shrinks).
+    /// - Throws: `noCanary`, `canaryMismatch`, `invalidArgument`.
+    func setCanaryShare(
+        project: String, namespace: TemplateNamespace, expectedCanary: Int64?, microPercent: Int64,
+        updateUser: String?
+    ) throws(StoreError) -> StoredCanary
+
+    /// Ends the canary with a version that copies it for everyone (`canaryAction` promotion).
+    func promoteCanary(
+        project: String, namespace: TemplateNamespace, expectedCanary: Int64?, metadata: PublishMetadata
+    ) throws(StoreError) -> StoredVersion
+
+    /// Ends the canary with a version that copies the stable one back (`canaryAction` abort).
+    func abortCanary(
+        project: String, namespace: TemplateNamespace, expectedCanary: Int64?, metadata: PublishMetadata
+    ) throws(StoreError) -> StoredVersion
+
+    // MARK: Versions
+
+    /// The active version with its template, or nil before the first publish.
+    func activeVersion(project: String, namespace: TemplateNamespace) throws(StoreError) -> StoredVersion?
+
+    /// The active version's number only (a cheap head check).
+    func activeVersionNumber(project: String, namespace: TemplateNamespace) throws(StoreError) -> Int64?
+
+    /// One version with its template, or nil when it was never published or was pruned.
+    func version(project: String, namespace: TemplateNamespace, number: Int64) throws(StoreError) -> StoredVersion?
+
+    /// Versions newest first, filtered and paged.
+    /// - Parameters:
+    ///   - pageSize: at most this many (≥ 1), or nil for all.
+    ///   - pageToken: `nextPageToken` of the previous page; nil or empty for the first.
+    ///   - endVersionNumber: the newest version to include (≥ 1).
+    ///   - startTime: omit versions updated before this (inclusive bound).
+    ///   - endTime: omit versions updated at or after this (exclusive bound).
+    ///   - includeTemplateJSON: whether to load each version's template bytes.
+    /// - Throws: `invalidArgument` naming the parameter, `invalidPageToken`.
+    func listVersions(
+        project: String, namespace: TemplateNamespace, pageSize: Int?, pageToken: String?,
+        endVersionNumber: Int64?, startTime: Date?, endTime: Date?, includeTemplateJSON: Bool
+    ) throws(StoreError) -> (versions: [StoredVersion], nextPageToken: String?)
+
+    // MARK: Projects and API keys
+
+    /// Creates or renames a project.
+    /// - Throws: `projectNumberTaken`, `invalidArgument` for an id or number `ProjectIdentity`
+    ///   refuses.
+    func upsertProject(_ project: StoredProject) throws(StoreError)
+
+    /// The project with this id, or else with this number.
+    func project(idOrNumber: String) throws(StoreError) -> StoredProject?
+
+    /// Every project, by id.
+    func projects() throws(StoreError) -> [StoredProject]
+
+    /// Records an API key hash for `project` (re-adding renames it).
+    /// - Throws: `projectNotFound`.
+    func addAPIKey(project: String, keyHash: String, name: String) throws(StoreError)
+
+    /// Forgets an API key hash; whether it was there.
+    func removeAPIKey(project: String, keyHash: String) throws(StoreError) -> Bool
+
+    /// The API key hashes of `project`, oldest first.
+    func apiKeyHashes(project: String) throws(StoreError) -> [String]
+
+    /// The ids of the projects that accept the API key with this hash.
+    func projectIDs(forAPIKeyHash keyHash: String) throws(StoreError) -> [String]
+
+    // MARK: Changes and health
+
+    /// The active version of every template that has one.
+    func heads() throws(StoreError) -> [TemplateKey: Int64]
+
+    /// A value that changes whenever anything was committed, by any process or node. Compare
+    /// it with the last one read to know whether to read `heads()` and the projects again; it
+    /// means nothing else.
+    func changeToken() throws(StoreError) -> StoreChangeToken
+
+    /// Whether the store is reachable and its schema is exactly the known migrations.
+    /// Blocking like every method (for /readyz, off the loop).
+    func isHealthy() -> Bool
+
+    /// Releases the connections. Later calls throw `StoreError.unavailable`. Idempotent.
+    func close()
+}
+
+/// An opaque value of `TemplateStore.changeToken()`: only equality means something.
+public struct StoreChangeToken: Hashable, Sendable {
+    let value: Int64
+
+    /// Wraps an implementation's counter.
+    public init(_ value: Int64) { self.value = value }
+}
+
+extension TemplateStore {
+    /// `listVersions` with every filter off: the whole history, newest first.
+    public func listVersions(
+        project: String, namespace: TemplateNamespace, pageSize: Int? = nil, pageToken: String? = nil,
+        includeTemplateJSON: Bool = false
+    ) throws(StoreError) -> (versions: [StoredVersion], nextPageToken: String?) {
+        try listVersions(
+            project: project, namespace: namespace, pageSize: pageSize, pageToken: pageToken,
+            endVersionNumber: nil, startTime: nil, endTime: nil, includeTemplateJSON: includeTemplateJSON)
+    }
+}
