@@ -27,6 +27,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibCrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Templates, validation, conditions and evaluation: pure code, no I/O.
         .target(
@@ -36,6 +37,9 @@ let package = Package(
         ),
         // Versioned template storage in SQLite.
         .target(name: "ConfigStore", dependencies: ["ConfigCore", "RCSQLite"], swiftSettings: strictSettings),
+        // The same storage on a PostgreSQL server, for several nodes sharing one database.
+        .target(
+            name: "PostgresStore", dependencies: ["ConfigStore", "ConfigCore", "CLibPQ"], swiftSettings: strictSettings),
         // HTTP/1.1 request parser and response encoder; no sockets.
         .target(name: "HTTP1", swiftSettings: strictSettings),
         // Sockets, the epoll loop, connections and the HTTP server on top of HTTP1.
@@ -77,6 +81,9 @@ let package = Package(
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "ConfigCoreTests", dependencies: ["ConfigCore", "TestSupport"], resources: [.copy("Fixtures")], swiftSettings: strictSettings),
         .testTarget(name: "ConfigStoreTests", dependencies: ["ConfigStore", "ConfigCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PostgresStoreTests", dependencies: ["PostgresStore", "ConfigStore", "ConfigCore"],
+            swiftSettings: strictSettings),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "HTTP1", "CLinuxIO"], swiftSettings: strictSettings),
         // Depends on both executables so they are built next to the test bundle for its
         // end-to-end tests, which run them as child processes.

@@ -1,0 +1,182 @@
+import ConfigCore
+public import ConfigStore
+public import Foundation
+
+/// `TemplateStore` on a PostgreSQL server, so that several nodes can share one database.
+///
+/// Threading: every method is synchronous and blocks the calling thread (keep it off event-loop
+/// threads). The store owns a small pool of connections (`PostgresConnectionPool`); a connection
+/// that broke is replaced on its next use, so a restarted server costs failed calls, not a
+/// restart.
+///
+/// Concurrency between nodes: every write to a template first locks that template's row of
+/// `template_heads` (`SELECT ... FOR UPDATE`) in a READ COMMITTED transaction, so writers of one
+/// template run one after the other on any number of nodes, each seeing the version the previous
+/// one committed: version numbers stay gap-free and of two publishers expecting the same version
+/// exactly one wins. Writes to different templates run in parallel.
+///
+/// Changes: every write transaction increments `store_revision` (see `changeToken()`) and sends
+/// `pg_notify('rcs_changes', payload)`, delivered to listeners only if and when it commits, in
+/// commit order. The payload is `project<TAB>namespace<TAB>version` for a template write (the
+/// version it wrote: the new active one, or the canary's) and `projects` for a project or API
+/// key write. A notification is a hint to re-read; a listener that was disconnected must re-read
+/// everything, since notifications sent meanwhile are lost.
+///
+/// Durability: a write returns after `COMMIT`, which with the server's default
+/// `synchronous_commit = on` means after the commit is flushed to disk.
+public final class PostgresTemplateStore: TemplateStore {
+    /// The channel every write notifies.
+    public static let notificationChannel = "rcs_changes"
+    /// The payload of a notification for a project or API key write.
+    public static let projectsPayload = "projects"
+
+    public let retention: Int
+    /// Where the store connects, printable (no password).
+    public let settings: PostgresConnectionSettings
+    let migrator: PostgresMigrator
+    let clock: @Sendable () -> Date
+    let pool: PostgresConnectionPool
+
+    /// Connects, applies the migrations found in `migrationsDirectory` and opens the pool.
+    /// - Parameters:
+    ///   - url: a `postgresql://` URL or a conninfo string; keepalive, timeout and
+    ///     `application_name` settings are added where it gives none.
+    ///   - migrationsDirectory: the PostgreSQL migrations (`migrations/postgres`).
+    ///   - retention: versions kept per (project, namespace), at least 1.
+    ///   - connections: the pool size, at least 1.
+    ///   - clock: the source of `updateTime`.
+    ///   - onNotice: receives the server's notices and warnings (libpq would print them on stderr).
+    /// - Throws: `StoreError.invalidArgument` for a bad URL, retention or pool size;
+    ///   `StoreError.unavailable` when the server cannot be reached; `MigrationError` (including
+    ///   `schemaTooNew`) and `PostgresMigrationError` from the migrations.
+    public init(
+        url: String,
+        migrationsDirectory: URL,
+        retention: Int = 300,
+        connections: Int = 4,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        onNotice: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws {
+        guard retention >= 1 else {
+            throw StoreError.invalidArgument("retention must be at least 1, got \(retention)")
+        }
+        guard connections >= 1 else {
+            throw StoreError.invalidArgument("the connection pool needs at least 1 connection, got \(connections)")
+        }
+        let settings: PostgresConnectionSettings
+        do {
+            settings = try PostgresConnectionSettings(url)
+        } catch {
+            throw StoreError.invalidArgument(error.message)
+        }
+        let migrator = PostgresMigrator(try Migrator(directory: migrationsDirectory))
+        do {
+            let connection = try PostgresConnection(settings: settings, onNotice: onNotice)
+            defer { connection.close() }
+            try migrator.migrate(connection)
+        } catch let error as PostgresError {
+            throw Self.storeError(error)
+        }
+        self.settings = settings
+        self.retention = retention
+        self.migrator = migrator
+        self.clock = clock
+        pool = PostgresConnectionPool(size: connections) { () throws(PostgresError) in
+            try PostgresConnection(settings: settings, onNotice: onNotice)
+        }
+    }
+
+    /// Closes the connections. Later calls throw `StoreError.unavailable` and `isHealthy()`
+    /// returns false. Idempotent; waits for calls in progress.
+    public func close() {
+        pool.close()
+    }
+
+    /// Whether the server answers and the schema is exactly the known migrations (for /readyz).
+    public func isHealthy() -> Bool {
+        (try? read { connection in try self.migrator.isUpToDate(connection) }) ?? false
+    }
+
+    // MARK: Changes
+
+    /// The active version of every (project, namespace) that has one.
+    public func heads() throws(StoreError) -> [TemplateKey: Int64] {
+        try read { connection in
+            let rows = try connection.query("SELECT project, namespace, active_version FROM template_heads") { row in
+                (TemplateKey(project: row.text(at: 0), namespace: try Self.namespace(row.text(at: 1))), row.int64(at: 2))
+            }
+            return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// The committed value of `store_revision`.
+    ///
+    /// PostgreSQL has no counter of commits that a client can read cheaply (SQLite's
+    /// `PRAGMA data_version`). A sequence will not do: `nextval` is not transactional, so a
+    /// reader could see the new value before the change it stands for is visible, take the old
+    /// state for the new one and never look again. A row updated inside each write transaction
+    /// becomes visible exactly together with that write. Its row lock is held only from the end
+    /// of a write to its commit, which notifying commits serialize anyway.
+    public func changeToken() throws(StoreError) -> StoreChangeToken {
+        try read { connection in
+            let revision = try connection.queryFirst("SELECT revision FROM store_revision") { $0.int64(at: 0) }
+            return StoreChangeToken(revision ?? 0)
+        }
+    }
+
+    // MARK: Connection access
+
+    /// What a write changed, for `store_revision` and the notification.
+    enum Change {
+        case template(project: String, namespace: TemplateNamespace, version: Int64)
+        case projects
+
+        var payload: String {
+            switch self {
+            case .template(let project, let namespace, let version): "\(project)\t\(namespace.rawValue)\t\(version)"
+            case .projects: PostgresTemplateStore.projectsPayload
+            }
+        }
+    }
+
+    /// Runs `body` on a pool connection outside any transaction (one statement is one snapshot).
+    func read<Result: Sendable>(_ body: @Sendable (PostgresConnection) throws -> Result) throws(StoreError) -> Result {
+        do {
+            return try pool.withConnection(body)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// Runs `body` in a transaction that also increments `store_revision` and notifies what it
+    /// changed; both take effect only if it commits.
+    func write<Result: Sendable>(
+        _ body: @Sendable @escaping (PostgresConnection) throws -> (result: Result, change: Change)
+    ) throws(StoreError) -> Result {
+        try read { connection in
+            try connection.inTransaction {
+                let (result, change) = try body(connection)
+                try connection.execute(
+                    """
+                    WITH bump AS (UPDATE store_revision SET revision = revision + 1 RETURNING revision)
+                    SELECT pg_notify($1, $2) FROM bump
+                    """,
+                    [.text(Self.notificationChannel), .text(change.payload)])
+                return result
+            }
+        }
+    }
+
+    /// `updateTime` for a new version written now: never before `previous`.
+    func nextUpdateTime(after previous: Int64?) -> Int64 {
+        TemplateStoreRules.nextUpdateTime(now: clock(), after: previous)
+    }
+
+    /// A namespace read back from a table.
+    static func namespace(_ raw: String) throws(StoreError) -> TemplateNamespace {
+        guard let namespace = TemplateNamespace(rawValue: raw) else {
+            throw StoreError.unavailable("the database holds an unknown namespace '\(raw)'")
+        }
+        return namespace
+    }
+}
