@@ -1,0 +1,112 @@
+import ConfigCore
+import ConfigStore
+import Foundation
+import PostgresStore
+import Synchronization
+import Testing
+
+/// Unreachable, stopped and restarted servers, and credentials kept out of messages.
+@Suite final class PostgresFailureTests {
+    @Test func aClosedPortIsUnavailableAndTheMessageNamesTheServerWithoutThePassword() throws {
+        let url = "postgresql://admin:Secret-Word-9@127.0.0.1:1/config"
+        let error = try #require(throws: StoreError.self) {
+            try PostgresTemplateStore(url: url, migrationsDirectory: PostgresTestServer.migrations)
+        }
+        guard case .unavailable(let message) = error else {
+            Issue.record("expected unavailable, got \(error)")
+            return
+        }
+        #expect(message.contains("postgresql://admin@127.0.0.1:1/config"))
+        #expect(!message.contains("Secret-Word-9") && !"\(error)".contains("Secret-Word-9"))
+    }
+
+    @Test func thePasswordIsScrubbedFromServerMessages() throws {
+        // Trust authentication ignores the password, and the server names the missing database,
+        // which here is the password itself.
+        let server = try PostgresTestServer.url
+        let url = try TestDatabase.url(
+            server.replacingOccurrences(of: "postgres@", with: "postgres:Hunter2Word@"), database: "Hunter2Word")
+        let error = try #require(throws: StoreError.self) {
+            try PostgresTemplateStore(url: url, migrationsDirectory: PostgresTestServer.migrations)
+        }
+        #expect("\(error)".contains("does not exist"))
+        #expect(!"\(error)".contains("Hunter2Word"))
+    }
+
+    @Test func descriptionsLeaveOutThePasswordAndEveryOtherParameter() throws {
+        let url = try PostgresConnectionSettings("postgresql://u%40x:p%40ss@db.example:6543/conf?sslmode=require&password=other")
+        #expect(url.description == "postgresql://u%40x@db.example:6543/conf")
+        let conninfo = try PostgresConnectionSettings("host=/run/pg port=5433 user=app password=pw dbname=rc")
+        #expect(conninfo.description == "postgresql://app@%2Frun%2Fpg:5433/rc")
+        let bad = try #require(throws: PostgresError.self) {
+            try PostgresConnectionSettings("postgresql://u:Secret-Word-9@h/db?nonsense=1")
+        }
+        #expect(bad.message.contains("nonsense") && !bad.message.contains("Secret-Word-9"))
+    }
+
+    @Test func keepalivesTimeoutsAndApplicationNameAreAddedOnlyWhenAbsent() throws {
+        let settings = try PostgresConnectionSettings("postgresql://h/db?connect_timeout=3&application_name=mine")
+        #expect(settings.value(of: "connect_timeout") == "3")
+        #expect(settings.value(of: "application_name") == "mine")
+        #expect(settings.value(of: "keepalives_idle") == "30")
+        #expect(settings.value(of: "keepalives_interval") == "10")
+        #expect(settings.value(of: "keepalives_count") == "3")
+        #expect(settings.value(of: "tcp_user_timeout") == "30000")
+        #expect(try PostgresConnectionSettings("host=h").value(of: "application_name") == "remote-config-server")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aStoppedServerIsUnavailableNotACrash() throws {
+        let cluster = try PostgresTestServer.startCluster()
+        var stopped = false
+        defer { if !stopped { _ = try? PostgresTestServer.stopCluster(directory: cluster.directory) } }
+        let store = try PostgresFixture.store(url: cluster.url)
+        try store.upsertProject(StoredProject(id: "p1", number: "1"))
+        try store.publishTag(1)
+
+        try PostgresTestServer.stopCluster(directory: cluster.directory)
+        stopped = true
+        for call in [{ _ = try store.publishTag(2) }, { _ = try store.heads() }, { _ = try store.changeToken() }] {
+            let error = try #require(throws: StoreError.self) { try call() }
+            guard case .unavailable = error else {
+                Issue.record("expected unavailable, got \(error)")
+                continue
+            }
+        }
+        #expect(!store.isHealthy())
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aTerminatedConnectionIsReplacedOnItsNextUse() throws {
+        let database = try TestDatabase()
+        let notices = Mutex<[String]>([])
+        let store = try PostgresTemplateStore(
+            url: database.url + "?application_name=rcs-node-a", migrationsDirectory: PostgresTestServer.migrations,
+            connections: 1, onNotice: { notice in notices.withLock { $0.append(notice) } })
+        try store.upsertProject(StoredProject(id: "p1", number: "1"))
+        try store.publishTag(1)
+
+        let admin = try database.connect()
+        let terminated = try admin.queryFirst(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'rcs-node-a'"
+        ) { $0.int64(at: 0) }
+        #expect(terminated == 1)
+
+        let error = try #require(throws: StoreError.self) { try store.publishTag(2) }
+        guard case .unavailable = error else {
+            Issue.record("expected unavailable, got \(error)")
+            return
+        }
+        // The next call gets a new connection; the failed publish may not have committed.
+        #expect(try store.publishTag(3).versionNumber == 2)
+        #expect(store.isHealthy())
+        #expect(notices.withLock { $0 }.contains { $0.contains("terminating connection due to administrator command") })
+    }
+}
+
+extension PostgresFixture {
+    /// A store on `url` with the repository's migrations.
+    static func store(url: String) throws -> any TemplateStore {
+        try PostgresTemplateStore(url: url, migrationsDirectory: PostgresTestServer.migrations)
+    }
+}

@@ -1,0 +1,114 @@
+import ConfigCore
+import ConfigStore
+import Foundation
+import PostgresStore
+import Synchronization
+import Testing
+
+/// Every write notifies `rcs_changes`, inside its transaction.
+@Suite final class PostgresNotificationTests {
+    let database: TestDatabase
+    let store: any TemplateStore
+    let listener: PostgresConnection
+
+    init() throws {
+        database = try TestDatabase()
+        store = try PostgresFixture(database: database).make()
+        listener = try database.connect(applicationName: "rcs-listener")
+        try listener.listen(PostgresTemplateStore.notificationChannel)
+    }
+
+    deinit {
+        listener.close()
+    }
+
+    private func nextPayloads() throws -> [String] {
+        try listener.waitForNotifications(timeout: .seconds(10)).map(\.payload)
+    }
+
+    @Test func writesNotifyWhatChanged() throws {
+        _ = try listener.consumeNotifications()  // the fixture's own project write
+        try store.publishTag(1)
+        #expect(try nextPayloads() == ["p1\tfirebase\t1"])
+        try store.publishTag(1, namespace: .server)
+        #expect(try nextPayloads() == ["p1\tfirebase-server\t1"])
+        _ = try store.publishCanary(
+            project: "p1", namespace: .client, templateJSON: [], expectedVersion: 1, microPercent: 1, seed: "s",
+            promoteAt: nil, metadata: PublishMetadata())
+        #expect(try nextPayloads() == ["p1\tfirebase\t2"])
+        _ = try store.promoteCanary(project: "p1", namespace: .client, expectedCanary: 2, metadata: PublishMetadata())
+        #expect(try nextPayloads() == ["p1\tfirebase\t3"])
+        _ = try store.rollback(project: "p1", namespace: .client, to: 1, metadata: PublishMetadata())
+        #expect(try nextPayloads() == ["p1\tfirebase\t4"])
+
+        // A refused write commits nothing and notifies nothing: the next payload is the next write's.
+        #expect(throws: StoreError.versionMismatch(current: 4)) {
+            try self.store.publish(project: "p1", namespace: .client, templateJSON: [], expectedVersion: 1,
+                                   metadata: PublishMetadata())
+        }
+        try store.addAPIKey(project: "p1", keyHash: "h", name: "")
+        #expect(try nextPayloads() == [PostgresTemplateStore.projectsPayload])
+        try store.upsertProject(StoredProject(id: "p2", number: "2"))
+        #expect(try nextPayloads() == [PostgresTemplateStore.projectsPayload])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func theNotificationArrivesOnlyOnceThePublishCommitted() throws {
+        _ = try listener.consumeNotifications()
+        // A deferred constraint trigger runs inside COMMIT, after every statement of the publish
+        // (its pg_notify included) and before the notification is sent; make it wait for an
+        // advisory lock the test holds.
+        let gate = try database.connect()
+        try gate.executeScript(
+            """
+            CREATE FUNCTION wait_for_gate() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN PERFORM pg_advisory_xact_lock_shared(4242); RETURN NULL; END $$;
+            CREATE CONSTRAINT TRIGGER publish_gate AFTER INSERT ON template_versions
+                DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION wait_for_gate();
+            """)
+        try gate.execute("SELECT pg_advisory_lock(4242)")
+
+        let published = DispatchSemaphore(value: 0)
+        let outcome = Mutex("")
+        let store = self.store
+        Thread {
+            do {
+                let version = try store.publishTag(1)
+                outcome.withLock { $0 = "published \(version.versionNumber)" }
+            } catch {
+                outcome.withLock { $0 = "\(error)" }
+            }
+            published.signal()
+        }.start()
+
+        // While the commit waits, the version is invisible and nothing is delivered.
+        let blocked = try database.connect()
+        try waitUntilCommitWaits(on: blocked)
+        #expect(try listener.waitForNotifications(timeout: .milliseconds(300)).isEmpty)
+        #expect(try store.activeVersionNumber(project: "p1", namespace: .client) == nil)
+
+        try gate.execute("SELECT pg_advisory_unlock(4242)")
+        let delivered = try listener.waitForNotifications(timeout: .seconds(10))
+        #expect(delivered.map(\.payload) == ["p1\tfirebase\t1"])
+        // Delivered after the commit: the version is already visible to everyone.
+        #expect(try store.activeVersionNumber(project: "p1", namespace: .client) == 1)
+        published.wait()
+        #expect(outcome.withLock { $0 } == "published 1")
+    }
+
+    /// Waits (bounded) until some backend of this database waits for the gate's advisory lock.
+    private func waitUntilCommitWaits(on connection: PostgresConnection) throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            let waiting = try connection.queryFirst(
+                """
+                SELECT count(*) FROM pg_locks
+                WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                """
+            ) { $0.int64(at: 0) }
+            if waiting == 1 { return }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        Issue.record("the publish never reached its commit")
+    }
+}

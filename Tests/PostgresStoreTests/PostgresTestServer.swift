@@ -1,0 +1,126 @@
+import Foundation
+import PostgresStore
+import Synchronization
+
+/// The PostgreSQL server the tests use: `$RCS_TEST_POSTGRES_URL` (a `postgresql://` URL whose
+/// user may create databases) or else a throw-away cluster started once per test process by
+/// `scripts/postgres-test-server` and stopped when the process exits. Tests fail, never skip,
+/// when there is neither.
+enum PostgresTestServer {
+    static let environmentVariable = "RCS_TEST_POSTGRES_URL"
+
+    /// The repository root (this file is Tests/PostgresStoreTests/PostgresTestServer.swift).
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let migrations = repository.appendingPathComponent("migrations/postgres", isDirectory: true)
+
+    /// The server's URL, or why there is none.
+    static var url: String {
+        get throws(TestServerError) { try shared.get() }
+    }
+
+    private static let shared: Result<String, TestServerError> = {
+        if let url = ProcessInfo.processInfo.environment[environmentVariable], !url.isEmpty {
+            return .success(url)
+        }
+        // Short: the cluster's Unix socket lives in it.
+        let directory = "/tmp/rcs-pg-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let result = Result { () throws(TestServerError) in
+            try runScript("start", directory).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        if case .success = result {
+            startedDirectory.withLock { $0 = directory }
+            atexit { PostgresTestServer.stopStartedServer() }
+        }
+        return result
+    }()
+
+    private static let startedDirectory = Mutex<String?>(nil)
+
+    private static func stopStartedServer() {
+        guard let directory = startedDirectory.withLock({ $0 }) else { return }
+        _ = try? runScript("stop", directory)
+    }
+
+    /// Starts a second throw-away cluster (for tests that stop a server); stop it with `stop`.
+    static func startCluster() throws(TestServerError) -> (url: String, directory: String) {
+        let directory = "/tmp/rcs-pg-\(getpid())-\(UUID().uuidString.prefix(8))"
+        return (try runScript("start", directory).trimmingCharacters(in: .whitespacesAndNewlines), directory)
+    }
+
+    /// Stops a cluster `startCluster` started and removes its directory.
+    static func stopCluster(directory: String) throws(TestServerError) {
+        _ = try runScript("stop", directory)
+    }
+
+    /// Runs `scripts/postgres-test-server` and returns its standard output.
+    private static func runScript(_ arguments: String...) throws(TestServerError) -> String {
+        let script = repository.appendingPathComponent("scripts/postgres-test-server").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [script] + arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            throw TestServerError("cannot run \(script): \(error)")
+        }
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complaint = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TestServerError(
+                "no PostgreSQL for the tests: set \(environmentVariable) or make `sh \(script) \(arguments.joined(separator: " "))` work "
+                    + "(sh scripts/install-deps installs the server): \(String(decoding: complaint, as: UTF8.self))")
+        }
+        return String(decoding: printed, as: UTF8.self)
+    }
+}
+
+/// Why the tests have no PostgreSQL server.
+struct TestServerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A database of its own for one test (`rcs_t_<random>`), dropped when the owner goes away, so
+/// tests never see each other's rows, notifications or advisory locks.
+final class TestDatabase: Sendable {
+    /// The database's URL.
+    let url: String
+    let name: String
+    private let serverURL: String
+
+    init() throws {
+        serverURL = try PostgresTestServer.url
+        name = "rcs_t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+        let admin = try PostgresConnection(serverURL)
+        defer { admin.close() }
+        try admin.execute("CREATE DATABASE \(name)")
+        url = try Self.url(serverURL, database: name)
+    }
+
+    deinit {
+        guard let admin = try? PostgresConnection(serverURL) else { return }
+        _ = try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        admin.close()
+    }
+
+    /// `serverURL` with its database replaced.
+    static func url(_ serverURL: String, database: String) throws -> String {
+        guard var components = URLComponents(string: serverURL), components.scheme?.hasPrefix("postgres") == true else {
+            throw TestServerError("\(PostgresTestServer.environmentVariable) must be a postgresql:// URL")
+        }
+        components.path = "/" + database
+        return try components.string ?? { throw TestServerError("cannot build a URL for \(database)") }()
+    }
+
+    /// A new connection to this database.
+    func connect(applicationName: String = "rcs-tests") throws -> PostgresConnection {
+        try PostgresConnection(url, applicationName: applicationName)
+    }
+}

@@ -1,0 +1,148 @@
+import ConfigCore
+import ConfigStore
+import Foundation
+import Testing
+
+/// Canaries: every case starts from a store with retention 3 and version 1 published.
+extension StoreContract {
+    private static let admin = PublishMetadata(updateUser: "ops@example.com")
+
+    private func storeWithOneVersion(retention: Int = 3) throws -> any TemplateStore {
+        let store = try fixture.make(retention: retention)
+        try store.publishTag(1)
+        return store
+    }
+
+    @discardableResult
+    private func startCanary(
+        _ tag: Int, on store: any TemplateStore, microPercent: Int64 = 5_000_000, expected: Int64? = nil
+    ) throws -> StoredCanary {
+        try store.publishCanary(
+            project: "p1", namespace: .client, templateJSON: Array("{\"n\":\(tag)}".utf8), expectedVersion: expected,
+            microPercent: microPercent, seed: "s\(tag)", promoteAt: nil, metadata: Self.admin
+        ).canary
+    }
+
+    func aCanaryIsStoredButNotActive() throws {
+        let store = try storeWithOneVersion()
+        let promoteAt = Date(timeIntervalSince1970: 1_900_000_000.5)
+        let (version, canary) = try store.publishCanary(
+            project: "p1", namespace: .client, templateJSON: Array("{\"n\":2}".utf8), expectedVersion: 1,
+            microPercent: 5_000_000, seed: "s2", promoteAt: promoteAt, metadata: Self.admin)
+        #expect(canary.canaryVersion == 2 && canary.microPercent == 5_000_000 && canary.seed == "s2")
+        #expect(canary.promoteAt == promoteAt && canary.startTime == version.updateTime)
+        #expect(try store.activeVersionNumber(project: "p1", namespace: .client) == 1)
+        #expect(try store.canary(project: "p1", namespace: .client) == canary)
+        let state = try store.headState(project: "p1", namespace: .client)
+        #expect(state.active == 1 && state.canary == canary)
+        let stored = try #require(try store.version(project: "p1", namespace: .client, number: 2))
+        #expect(stored == version && stored.canaryAction == .canary && stored.templateText == "{\"n\":2}")
+        #expect(try store.versionNumbers() == [2, 1])
+        #expect(try store.heads() == [TemplateKey(project: "p1", namespace: .client): 1])
+
+        let none = try store.headState(project: "p1", namespace: .server)
+        #expect(none.active == nil && none.canary == nil)
+        #expect(try store.canary(project: "p1", namespace: .server) == nil)
+    }
+
+    func publishesAndRollbacksWaitWhileACanaryRuns() throws {
+        let store = try storeWithOneVersion()
+        try startCanary(2, on: store)
+        #expect(throws: StoreError.canaryRunning(version: 2)) { try store.publishTag(3) }
+        #expect(throws: StoreError.canaryRunning(version: 2)) {
+            try store.rollback(project: "p1", namespace: .client, to: 1, metadata: Self.admin)
+        }
+        #expect(throws: StoreError.canaryRunning(version: 2)) { try startCanary(3, on: store) }
+        #expect(throws: StoreError.versionMismatch(current: 1)) {
+            try store.publishCanary(project: "p1", namespace: .client, templateJSON: [], expectedVersion: 7,
+                                    microPercent: 1, seed: "x", promoteAt: nil, metadata: Self.admin)
+        }
+    }
+
+    func theShareOnlyGrows() throws {
+        let store = try storeWithOneVersion()
+        try startCanary(2, on: store)
+        let raised = try store.setCanaryShare(project: "p1", namespace: .client, expectedCanary: 2,
+                                              microPercent: 30_000_000, updateUser: "lead@example.com")
+        #expect(raised.microPercent == 30_000_000 && raised.updateUser == "lead@example.com" && raised.seed == "s2")
+        #expect(try store.canary(project: "p1", namespace: .client) == raised)
+        #expect(throws: StoreError.self) {
+            try store.setCanaryShare(project: "p1", namespace: .client, expectedCanary: 2,
+                                     microPercent: 10_000_000, updateUser: nil)
+        }
+        #expect(throws: StoreError.canaryMismatch(current: 2)) {
+            try store.setCanaryShare(project: "p1", namespace: .client, expectedCanary: 1,
+                                     microPercent: 40_000_000, updateUser: nil)
+        }
+        for share: Int64 in [0, 100_000_001] {
+            #expect(throws: StoreError.self) {
+                try store.setCanaryShare(project: "p1", namespace: .client, expectedCanary: nil,
+                                         microPercent: share, updateUser: nil)
+            }
+        }
+        #expect(throws: StoreError.noCanary) {
+            try store.setCanaryShare(project: "p1", namespace: .server, expectedCanary: nil,
+                                     microPercent: 40_000_000, updateUser: nil)
+        }
+    }
+
+    func promotionCopiesTheCanaryForEveryone() throws {
+        let store = try storeWithOneVersion()
+        try startCanary(2, on: store)
+        let promoted = try store.promoteCanary(project: "p1", namespace: .client, expectedCanary: 2, metadata: Self.admin)
+        #expect(promoted.versionNumber == 3 && promoted.templateText == "{\"n\":2}")
+        #expect(promoted.canaryAction == .promotion && promoted.canarySource == 2 && promoted.rollbackSource == nil)
+        #expect(promoted.updateUser == "ops@example.com" && promoted.description == "Promote canary version 2 to every instance")
+        #expect(try store.activeVersionNumber(project: "p1", namespace: .client) == 3)
+        #expect(try store.canary(project: "p1", namespace: .client) == nil)
+        #expect(try store.publishTag(4).versionNumber == 4)
+    }
+
+    func abortCopiesTheStableVersionBack() throws {
+        let store = try storeWithOneVersion()
+        try startCanary(2, on: store)
+        #expect(throws: StoreError.canaryMismatch(current: 2)) {
+            try store.abortCanary(project: "p1", namespace: .client, expectedCanary: 5, metadata: Self.admin)
+        }
+        let aborted = try store.abortCanary(project: "p1", namespace: .client, expectedCanary: nil, metadata: Self.admin)
+        #expect(aborted.versionNumber == 3 && aborted.templateText == "{\"n\":1}")
+        #expect(aborted.updateType == .rollback && aborted.rollbackSource == 1)
+        #expect(aborted.canaryAction == .abort && aborted.canarySource == 2)
+        #expect(aborted.description == "Abort canary version 2: back to version 1")
+        #expect(try store.activeVersionNumber(project: "p1", namespace: .client) == 3)
+        #expect(throws: StoreError.noCanary) {
+            try store.abortCanary(project: "p1", namespace: .client, expectedCanary: nil, metadata: Self.admin)
+        }
+        #expect(throws: StoreError.noCanary) {
+            try store.promoteCanary(project: "p1", namespace: .client, expectedCanary: nil, metadata: Self.admin)
+        }
+        #expect(throws: StoreError.projectNotFound("ghost")) {
+            try store.promoteCanary(project: "ghost", namespace: .client, expectedCanary: nil, metadata: Self.admin)
+        }
+    }
+
+    func retentionNeverPrunesTheStableVersion() throws {
+        let store = try storeWithOneVersion(retention: 1)
+        _ = try store.publishCanary(project: "p1", namespace: .client, templateJSON: Array("{}".utf8),
+                                    expectedVersion: 1, microPercent: 1, seed: "s", promoteAt: nil, metadata: Self.admin)
+        #expect(try store.activeVersion(project: "p1", namespace: .client)?.versionNumber == 1)
+        #expect(try store.versionNumbers() == [2, 1])
+        let aborted = try store.abortCanary(project: "p1", namespace: .client, expectedCanary: 2, metadata: Self.admin)
+        #expect(aborted.templateText == "{\"n\":1}")
+        #expect(try store.versionNumbers() == [3])
+    }
+
+    func aFirstVersionCannotBeACanary() throws {
+        let store = try storeWithOneVersion()
+        try store.upsertProject(StoredProject(id: "p2", number: "1002", displayName: "Two"))
+        let error = try #require(throws: StoreError.self) {
+            try store.publishCanary(project: "p2", namespace: .client, templateJSON: [], expectedVersion: nil,
+                                    microPercent: 1, seed: "x", promoteAt: nil, metadata: Self.admin)
+        }
+        guard case .invalidArgument = error else {
+            Issue.record("expected invalidArgument, got \(error)")
+            return
+        }
+        #expect(try store.heads() == [TemplateKey(project: "p1", namespace: .client): 1])
+    }
+}

@@ -1,0 +1,238 @@
+import ConfigCore
+import ConfigStore
+import Foundation
+import Testing
+
+/// The behaviour every `TemplateStore` shares, written once against `any TemplateStore`; each
+/// engine's suite runs every case on a fresh fixture.
+struct StoreContract {
+    let fixture: any StoreFixture
+
+    func healthyUntilClosedThenUnavailable() throws {
+        let store = try fixture.make()
+        #expect(store.isHealthy())
+        try store.publishTag(1)
+        store.close()
+        store.close()  // idempotent
+        #expect(!store.isHealthy())
+        for call in [{ _ = try store.publishTag(2) }, { _ = try store.heads() }, { _ = try store.projects() }] {
+            let error = try #require(throws: StoreError.self) { try call() }
+            guard case .unavailable = error else {
+                Issue.record("expected unavailable after close, got \(error)")
+                continue
+            }
+        }
+        let reopened = try fixture.make(addProject: false)
+        #expect(reopened.isHealthy())
+        #expect(try reopened.activeVersionNumber(project: "p1", namespace: .client) == 1)
+    }
+
+    func projectsAndAPIKeys() throws {
+        let store = try fixture.make()
+        let p1 = StoredProject(id: "p1", number: "1001", displayName: "Project One")
+        #expect(try store.project(idOrNumber: "p1") == p1)
+        #expect(try store.project(idOrNumber: "1001") == p1)
+        #expect(try store.project(idOrNumber: "nope") == nil)
+
+        let renamed = StoredProject(id: "p1", number: "1002", displayName: "Renamed", percentSeed: "seed")
+        try store.upsertProject(renamed)
+        try store.upsertProject(StoredProject(id: "a0", number: "7"))
+        try store.upsertProject(StoredProject(id: "Z9", number: "8"))
+        // Byte order, whatever the database's collation.
+        #expect(try store.projects() == [StoredProject(id: "Z9", number: "8"), StoredProject(id: "a0", number: "7"), renamed])
+        #expect(try store.project(idOrNumber: "1001") == nil)
+
+        #expect(throws: StoreError.projectNumberTaken(number: "7", project: "a0")) {
+            try store.upsertProject(StoredProject(id: "p2", number: "7"))
+        }
+        for (id, number) in [("p2", "12a"), ("", "12"), ("123", "12"), (String(repeating: "a", count: 129), "12")] {
+            let error = try #require(throws: StoreError.self) { try store.upsertProject(StoredProject(id: id, number: number)) }
+            guard case .invalidArgument = error else {
+                Issue.record("expected invalidArgument for id '\(id)' number '\(number)', got \(error)")
+                continue
+            }
+        }
+
+        try store.addAPIKey(project: "p1", keyHash: "h1", name: "web")
+        try store.addAPIKey(project: "p1", keyHash: "h2", name: "ios")
+        try store.addAPIKey(project: "p1", keyHash: "h1", name: "web renamed")
+        try store.addAPIKey(project: "a0", keyHash: "h1", name: "shared")
+        #expect(try store.apiKeyHashes(project: "p1") == ["h1", "h2"])
+        #expect(try store.projectIDs(forAPIKeyHash: "h1") == ["a0", "p1"])
+        #expect(try store.removeAPIKey(project: "p1", keyHash: "h2"))
+        #expect(try !store.removeAPIKey(project: "p1", keyHash: "h2"))
+        #expect(try store.apiKeyHashes(project: "p1") == ["h1"])
+        #expect(throws: StoreError.projectNotFound("ghost")) {
+            try store.addAPIKey(project: "ghost", keyHash: "h", name: "")
+        }
+    }
+
+    func publishNumbersVersionsFromOneAndMovesTheHead() throws {
+        let clock = ManualClock()
+        let store = try fixture.make(clock: clock)
+        #expect(try store.activeVersion(project: "p1", namespace: .client) == nil)
+        #expect(try store.activeVersionNumber(project: "p1", namespace: .client) == nil)
+
+        let json = Array(#"{"a":"\u0000"}"#.utf8) + [0, 0xFF]  // bytes kept exactly, NUL and all
+        let first = try store.publish(
+            project: "p1", namespace: .client, templateJSON: json, expectedVersion: 0,
+            metadata: PublishMetadata(updateUser: "me@example.com", description: "first", updateOrigin: "CONSOLE"))
+        #expect(first.versionNumber == 1)
+        #expect(first.updateTime == clock.read())
+        #expect(first.updateType == .incrementalUpdate)
+        #expect(first.rollbackSource == nil && first.canaryAction == nil && first.canarySource == nil)
+        #expect(try store.activeVersion(project: "p1", namespace: .client) == first)
+        #expect(try store.version(project: "p1", namespace: .client, number: 1) == first)
+
+        clock.advance(seconds: 1)
+        let forced = try store.publish(
+            project: "p1", namespace: .client, templateJSON: [], expectedVersion: nil,
+            metadata: PublishMetadata(updateType: .forcedUpdate))
+        #expect(forced.versionNumber == 2 && forced.updateType == .forcedUpdate)
+        #expect(forced.templateJSON == [])
+        #expect(forced.updateUser == nil && forced.description == nil)
+        #expect(try store.version(project: "p1", namespace: .client, number: 2) == forced)
+
+        // Namespaces are versioned independently.
+        #expect(try store.publishTag(1, namespace: .server).versionNumber == 1)
+        #expect(try store.heads() == [
+            TemplateKey(project: "p1", namespace: .client): 2, TemplateKey(project: "p1", namespace: .server): 1,
+        ])
+    }
+
+    func updateTimeNeverGoesBackwards() throws {
+        let clock = ManualClock()
+        let store = try fixture.make(clock: clock)
+        let first = try store.publishTag(1)
+        clock.advance(seconds: -3600)  // the wall clock steps back
+        let second = try store.publishTag(2)
+        #expect(second.updateTime == first.updateTime)
+        clock.advance(seconds: 7200)
+        #expect(try store.publishTag(3).updateTime == clock.read())
+    }
+
+    func publishChecksTheExpectedVersion() throws {
+        let store = try fixture.make()
+        #expect(throws: StoreError.versionMismatch(current: 0)) {
+            try store.publish(project: "p1", namespace: .client, templateJSON: [], expectedVersion: 3, metadata: PublishMetadata())
+        }
+        #expect(try store.heads().isEmpty)  // the refused first publish left no head behind
+        try store.publishTag(1)
+        try store.publishTag(2)
+        #expect(throws: StoreError.versionMismatch(current: 2)) {
+            try store.publish(project: "p1", namespace: .client, templateJSON: [], expectedVersion: 1, metadata: PublishMetadata())
+        }
+        let next = try store.publish(
+            project: "p1", namespace: .client, templateJSON: [1], expectedVersion: 2, metadata: PublishMetadata())
+        #expect(next.versionNumber == 3)
+    }
+
+    func publishRejectsBadInput() throws {
+        let store = try fixture.make()
+        #expect(throws: StoreError.projectNotFound("ghost")) {
+            try store.publish(project: "ghost", namespace: .client, templateJSON: [], expectedVersion: nil,
+                              metadata: PublishMetadata())
+        }
+        for updateType in [UpdateType.rollback, .unspecified, UpdateType(rawValue: "nonsense")] {
+            let error = try #require(throws: StoreError.self) {
+                try store.publish(project: "p1", namespace: .client, templateJSON: [], expectedVersion: nil,
+                                  metadata: PublishMetadata(updateType: updateType))
+            }
+            #expect(error.description.contains("updateType"))
+        }
+        #expect(throws: StoreError.self) { try fixture.open(retention: 0, clock: nil) }
+        #expect(try store.heads().isEmpty)
+    }
+
+    func rollbackCopiesAnOlderVersionAsANewOne() throws {
+        let store = try fixture.make()
+        for tag in 1...3 { try store.publishTag(tag) }
+        let rolledBack = try store.rollback(
+            project: "p1", namespace: .client, to: 1,
+            metadata: PublishMetadata(updateUser: "ops@example.com", updateType: .forcedUpdate))
+        #expect(rolledBack.versionNumber == 4)
+        #expect(rolledBack.updateType == .rollback)
+        #expect(rolledBack.rollbackSource == 1)
+        #expect(rolledBack.description == "Rollback to version 1")
+        #expect(rolledBack.updateUser == "ops@example.com")
+        #expect(rolledBack.templateText == #"{"n":1}"#)
+        #expect(try store.activeVersion(project: "p1", namespace: .client) == rolledBack)
+
+        #expect(throws: StoreError.versionNotFound(9)) {
+            try store.rollback(project: "p1", namespace: .client, to: 9, metadata: PublishMetadata())
+        }
+        #expect(throws: StoreError.versionNotFound(0)) {
+            try store.rollback(project: "p1", namespace: .client, to: 0, metadata: PublishMetadata())
+        }
+        #expect(throws: StoreError.rollbackTargetNotOlder(target: 4, current: 4)) {
+            try store.rollback(project: "p1", namespace: .client, to: 4, metadata: PublishMetadata())
+        }
+        #expect(throws: StoreError.versionNotFound(1)) {
+            try store.rollback(project: "p1", namespace: .server, to: 1, metadata: PublishMetadata())
+        }
+        #expect(throws: StoreError.projectNotFound("ghost")) {
+            try store.rollback(project: "ghost", namespace: .client, to: 1, metadata: PublishMetadata())
+        }
+    }
+
+    func retentionKeepsTheNewestVersionsIncludingTheActiveOne(retention: Int) throws {
+        let store = try fixture.make(retention: retention)
+        #expect(store.retention == retention)
+        for tag in 1...12 { try store.publishTag(tag) }
+        try store.publishTag(1, namespace: .server)
+
+        #expect(try store.versionNumbers() == Array((13 - Int64(retention))...12).reversed())
+        #expect(try store.activeVersion(project: "p1", namespace: .client)?.templateText == #"{"n":12}"#)
+        #expect(try store.version(project: "p1", namespace: .client, number: 12 - Int64(retention)) == nil)
+        #expect(try store.versionNumbers(.server) == [1])
+        #expect(throws: StoreError.versionNotFound(2)) {
+            try store.rollback(project: "p1", namespace: .client, to: 2, metadata: PublishMetadata())
+        }
+        if retention > 1 {
+            let rolledBack = try store.rollback(project: "p1", namespace: .client, to: 9, metadata: PublishMetadata())
+            #expect(rolledBack.versionNumber == 13)
+            #expect(try store.versionNumbers() == Array((14 - Int64(retention))...13).reversed())
+        }
+    }
+
+    func reopeningKeepsEverything() throws {
+        let store = try fixture.make()
+        try store.addAPIKey(project: "p1", keyHash: "hash", name: "key")
+        let published = try (1...3).map { try store.publishTag($0) }
+        let rolledBack = try store.rollback(project: "p1", namespace: .client, to: 2, metadata: PublishMetadata())
+        store.close()
+
+        let reopened = try fixture.make(addProject: false)
+        #expect(try reopened.projects() == [StoredProject(id: "p1", number: "1001", displayName: "Project One")])
+        #expect(try reopened.apiKeyHashes(project: "p1") == ["hash"])
+        #expect(try reopened.listVersions(project: "p1", namespace: .client, includeTemplateJSON: true).versions
+            == [rolledBack] + published.reversed())
+        #expect(try reopened.publishTag(5).versionNumber == 5)
+    }
+
+    func changeTokenMovesOnEveryCommitFromAnyStore() throws {
+        let store = try fixture.make()
+        let other = try fixture.make(addProject: false)
+        let start = try store.changeToken()
+        #expect(try store.changeToken() == start)
+        #expect(try other.changeToken() == start)
+
+        try other.publishTag(1)
+        let afterOther = try store.changeToken()
+        #expect(afterOther != start)
+        #expect(try store.heads() == [TemplateKey(project: "p1", namespace: .client): 1])
+
+        try store.publishTag(2)  // the store's own writes count too
+        let afterOwn = try store.changeToken()
+        #expect(afterOwn != afterOther)
+        #expect(try other.heads() == [TemplateKey(project: "p1", namespace: .client): 2])
+
+        try other.addAPIKey(project: "p1", keyHash: "k", name: "")
+        #expect(try store.changeToken() != afterOwn)
+        let beforeFailure = try store.changeToken()
+        #expect(throws: StoreError.versionMismatch(current: 2)) {
+            try store.publish(project: "p1", namespace: .client, templateJSON: [], expectedVersion: 9, metadata: PublishMetadata())
+        }
+        #expect(try store.changeToken() == beforeFailure)  // nothing committed, nothing changed
+    }
+}

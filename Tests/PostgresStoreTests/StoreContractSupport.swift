@@ -1,0 +1,69 @@
+import ConfigCore
+import ConfigStore
+import Foundation
+import Synchronization
+
+/// Opens stores over one fresh set of data (a database file, a PostgreSQL database). Every call
+/// opens another store on the same data, as another process or node would.
+protocol StoreFixture: Sendable {
+    /// A store with the repository's migrations, without projects.
+    func open(retention: Int, clock: ManualClock?) throws -> any TemplateStore
+}
+
+extension StoreFixture {
+    /// A store with project `p1` (number 1001, "Project One"), created when `addProject`.
+    func make(retention: Int = 300, clock: ManualClock? = nil, addProject: Bool = true) throws -> any TemplateStore {
+        let store = try open(retention: retention, clock: clock)
+        if addProject {
+            try store.upsertProject(StoredProject(id: "p1", number: "1001", displayName: "Project One"))
+        }
+        return store
+    }
+}
+
+/// A clock tests move by hand.
+final class ManualClock: Sendable {
+    private let now: Mutex<Date>
+
+    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
+        now = Mutex(start)
+    }
+
+    func read() -> Date { now.withLock { $0 } }
+
+    func advance(seconds: TimeInterval) {
+        now.withLock { $0 += seconds }
+    }
+}
+
+extension TemplateStore {
+    /// Publishes `{"n":<tag>}` to p1 without a version check.
+    @discardableResult
+    func publishTag(_ tag: Int, namespace: TemplateNamespace = .client) throws -> StoredVersion {
+        try publish(
+            project: "p1", namespace: namespace, templateJSON: Array("{\"n\":\(tag)}".utf8), expectedVersion: nil,
+            metadata: PublishMetadata(updateUser: "dev@example.com", description: "tag \(tag)"))
+    }
+
+    /// The version numbers of the whole history of p1/`namespace`, newest first.
+    func versionNumbers(_ namespace: TemplateNamespace = .client) throws -> [Int64] {
+        try listVersions(project: "p1", namespace: namespace).versions.map(\.versionNumber)
+    }
+}
+
+extension StoredVersion {
+    var templateText: String { String(decoding: templateJSON, as: UTF8.self) }
+}
+
+/// Runs `body(thread)` on `threads` real threads at once and waits for all of them.
+func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    for index in 0..<threads {
+        group.enter()
+        Thread {
+            body(index)
+            group.leave()
+        }.start()
+    }
+    group.wait()
+}
