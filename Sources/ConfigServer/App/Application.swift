@@ -12,7 +12,7 @@ import Foundation
 /// and real-time endpoints. Runs on the worker's event loop; store writes go to one serial queue.
 public final class Application: HTTPRequestHandler, Sendable {
     let configuration: ServerConfiguration
-    let store: RemoteConfigStore
+    let store: any TemplateStore
     let access: AccessControl
     let projects: ProjectDirectory
     let templates: TemplateRegistry
@@ -34,7 +34,7 @@ public final class Application: HTTPRequestHandler, Sendable {
     /// Canaries this worker tried to promote on schedule (`project/namespace/version`), once each.
     let promotionsTried = Mutex<Set<String>>([])
 
-    init(configuration: ServerConfiguration, store: RemoteConfigStore, loop: EventLoop,
+    init(configuration: ServerConfiguration, store: any TemplateStore, loop: EventLoop,
          admission: StreamAdmission, counters: ChangeCounters, peers: PeerChannel?, logger: Logger) throws {
         self.configuration = configuration
         self.store = store
@@ -160,11 +160,11 @@ public final class Application: HTTPRequestHandler, Sendable {
         return project
     }
 
-    func checkNamespace(_ namespace: String) throws -> String {
-        guard TemplateNamespace(rawValue: namespace) != nil else {
+    func checkNamespace(_ namespace: String) throws -> TemplateNamespace {
+        guard let known = TemplateNamespace(rawValue: namespace) else {
             throw APIError.notFound("Namespace '\(namespace)' not found; use 'firebase' or 'firebase-server'.")
         }
-        return namespace
+        return known
     }
 
     /// The admin behind `Authorization: Bearer <token>`: 401 without credentials, 403 with

@@ -27,11 +27,11 @@ public final class ServerInstance: Sendable {
     public let port: Int
     let server: HTTPServer
     let application: Application
-    let store: RemoteConfigStore
+    let store: any TemplateStore
 
     /// Opens the store (running migrations), binds and starts serving.
     public init(configuration: ServerConfiguration, membership: GroupMembership? = nil, logger: Logger) throws {
-        store = try RemoteConfigStore.open(configuration)
+        store = try StoreComposition.open(configuration)
         let loop = try EventLoop()
         let admission: StreamAdmission
         let counters: ChangeCounters

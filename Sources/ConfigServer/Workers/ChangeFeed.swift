@@ -6,7 +6,7 @@ import Synchronization
 
 /// Notices what other workers (or processes) committed, and tells this worker's held streams:
 /// by the peers' datagrams at once; by the shared change counters on every tick, in case a
-/// datagram was lost; and by polling SQLite's `data_version` once a second, for commits made
+/// datagram was lost; and by polling the store's change token once a second, for commits made
 /// outside the worker group. Also answers the peers' questions and hands their answers to
 /// the application's gather.
 final class ChangeFeed: Sendable {
@@ -42,25 +42,25 @@ final class ChangeFeed: Sendable {
     }
 
     /// Brings a template this worker serves up to date; its streams are told by the reload.
-    private func follow(_ key: HeadKey) {
+    private func follow(_ key: TemplateKey) {
         let application = application
         guard application.templates.isLoaded(key), !application.templates.isCurrent(key) else { return }
         application.reloads.afterReload(of: .template(key), by: { application.reloadTemplate(key) }) { _ in }
     }
 
-    private let lastDataVersion = Mutex<Int64?>(nil)
+    private let lastToken = Mutex<StoreChangeToken?>(nil)
 
     private func poll() {
         let application = application
         application.storeQueue.async { [self] in
-            let dataVersion: Int64
-            do { dataVersion = try application.store.dataVersion() } catch {
+            let token: StoreChangeToken
+            do { token = try application.store.changeToken() } catch {
                 application.logger.error("cannot poll the store for changes", metadata: ["error": "\(error)"])
                 return
             }
-            let changed = lastDataVersion.withLock { last in
-                defer { last = dataVersion }
-                return last != nil && last != dataVersion
+            let changed = lastToken.withLock { last in
+                defer { last = token }
+                return last != nil && last != token
             }
             guard changed else { return }
             do {
