@@ -132,6 +132,11 @@ public protocol TemplateStore: AnyObject, Sendable {
     /// means nothing else.
     func changeToken() throws(StoreError) -> StoreChangeToken
 
+    /// A connection told of every commit, for stores that several nodes share; nil when the
+    /// change token and the workers' own announcements suffice (one machine).
+    /// - Parameter name: names the connection on the server (e.g. the node), for operators.
+    func makeChangeListener(name: String) -> (any StoreChangeListener)?
+
     /// Whether the store is reachable and its schema is exactly the known migrations.
     /// Blocking like every method (for /readyz, off the loop).
     func isHealthy() -> Bool
@@ -178,6 +183,9 @@ public struct VersionQuery: Sendable, Equatable {
 }
 
 extension TemplateStore {
+    /// No listener: one machine's store.
+    public func makeChangeListener(name: String) -> (any StoreChangeListener)? { nil }
+
     /// `listVersions(project:namespace:query:)` with the query's fields as arguments.
     public func listVersions(
         project: String, namespace: TemplateNamespace, pageSize: Int? = nil, pageToken: String? = nil,

@@ -111,13 +111,15 @@ extension Application {
         // Before the acknowledgement: from here on, every worker reloads before it answers.
         counters.bump(key)
         metrics.recordPublish()
-        let active = templates.install(stored)
+        let installed = templates.install(stored)
         // Runs on the serial store queue: the announcement queued behind this block starts the
         // fan-out only after the response is queued, so the publisher is not kept waiting by it.
         let version = stored.versionNumber
         storeQueue.async { [realtime] in realtime.announce(key, version: version) }
-        guard let active else { return APIError(500, "The version was stored but cannot be served.").response }
-        return Self.templateResponse(active.rendered, etag: active.etag)
+        // The answer describes this publish, even when a concurrent newer one is already served.
+        let answered = installed?.versionNumber == version ? installed : templates.compile(stored)
+        guard let answered else { return APIError(500, "The version was stored but cannot be served.").response }
+        return Self.templateResponse(answered.rendered, etag: answered.etag)
     }
 
     /// Decodes and validates a template body; every problem is a 400 naming its path.

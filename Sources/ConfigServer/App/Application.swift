@@ -31,6 +31,9 @@ public final class Application: HTTPRequestHandler, Sendable {
     let logger: Logger
     /// Owns every SQLite write (and the reads that may wait on disk), off the loop thread.
     let storeQueue = DispatchQueue(label: "remote-config.store")
+    /// Whether the store answered this worker's last poll (`/readyz`, without a store call on
+    /// the loop).
+    let storeHealth = Atomic<Bool>(true)
     /// Canaries this worker tried to promote on schedule (`project/namespace/version`), once each.
     let promotionsTried = Mutex<Set<String>>([])
 
@@ -118,7 +121,9 @@ public final class Application: HTTPRequestHandler, Sendable {
             exchange.respond(.json(Array("{\"status\":\"ok\"}".utf8)))
         case .ready:
             try exchange.allow(.get, or: .head)
-            guard store.isHealthy() else { throw APIError(503, "The store is not ready.") }
+            guard storeHealth.load(ordering: .relaxed) else {
+                throw APIError(503, "The store is unavailable: fetches and streams are served from the versions known; publishes are refused.")
+            }
             exchange.respond(.json(Array("{\"status\":\"ready\"}".utf8)))
         case .metrics:
             try exchange.allow(.get)

@@ -57,6 +57,10 @@ public struct StoreSettings: Sendable, Codable, Equatable {
     /// How often each worker compares the store's change token, as a backstop to the
     /// notifications (seconds). Reading it is one cheap query.
     public var pollIntervalSeconds = 1.0
+    /// For `postgres`: how long the node's notification connection may stay silent before a
+    /// heartbeat query, and how long that query may take before the connection is dropped
+    /// and made again (seconds).
+    public var heartbeatSeconds = 10
     public init() {}
 }
 
