@@ -90,18 +90,10 @@ public protocol TemplateStore: AnyObject, Sendable {
     /// One version with its template, or nil when it was never published or was pruned.
     func version(project: String, namespace: TemplateNamespace, number: Int64) throws(StoreError) -> StoredVersion?
 
-    /// Versions newest first, filtered and paged.
-    /// - Parameters:
-    ///   - pageSize: at most this many (≥ 1), or nil for all.
-    ///   - pageToken: `nextPageToken` of the previous page; nil or empty for the first.
-    ///   - endVersionNumber: the newest version to include (≥ 1).
-    ///   - startTime: omit versions updated before this (inclusive bound).
-    ///   - endTime: omit versions updated at or after this (exclusive bound).
-    ///   - includeTemplateJSON: whether to load each version's template bytes.
+    /// Versions newest first, filtered and paged (see `VersionQuery`).
     /// - Throws: `invalidArgument` naming the parameter, `invalidPageToken`.
     func listVersions(
-        project: String, namespace: TemplateNamespace, pageSize: Int?, pageToken: String?,
-        endVersionNumber: Int64?, startTime: Date?, endTime: Date?, includeTemplateJSON: Bool
+        project: String, namespace: TemplateNamespace, query: VersionQuery
     ) throws(StoreError) -> (versions: [StoredVersion], nextPageToken: String?)
 
     // MARK: Projects and API keys
@@ -140,6 +132,11 @@ public protocol TemplateStore: AnyObject, Sendable {
     /// means nothing else.
     func changeToken() throws(StoreError) -> StoreChangeToken
 
+    /// A connection told of every commit, for stores that several nodes share; nil when the
+    /// change token and the workers' own announcements suffice (one machine).
+    /// - Parameter name: names the connection on the server (e.g. the node), for operators.
+    func makeChangeListener(name: String) -> (any StoreChangeListener)?
+
     /// Whether the store is reachable and its schema is exactly the known migrations.
     /// Blocking like every method (for /readyz, off the loop).
     func isHealthy() -> Bool
@@ -156,14 +153,47 @@ public struct StoreChangeToken: Hashable, Sendable {
     public init(_ value: Int64) { self.value = value }
 }
 
+/// The filters and page of `TemplateStore.listVersions`.
+public struct VersionQuery: Sendable, Equatable {
+    /// At most this many (≥ 1), or nil for all.
+    public var pageSize: Int?
+    /// `nextPageToken` of the previous page; nil or empty for the first.
+    public var pageToken: String?
+    /// The newest version to include (≥ 1).
+    public var endVersionNumber: Int64?
+    /// Omit versions updated before this (inclusive bound).
+    public var startTime: Date?
+    /// Omit versions updated at or after this (exclusive bound).
+    public var endTime: Date?
+    /// Whether to load each version's template bytes.
+    public var includeTemplateJSON: Bool
+
+    /// - Parameters: see the properties.
+    public init(
+        pageSize: Int? = nil, pageToken: String? = nil, endVersionNumber: Int64? = nil, startTime: Date? = nil,
+        endTime: Date? = nil, includeTemplateJSON: Bool = false
+    ) {
+        self.pageSize = pageSize
+        self.pageToken = pageToken
+        self.endVersionNumber = endVersionNumber
+        self.startTime = startTime
+        self.endTime = endTime
+        self.includeTemplateJSON = includeTemplateJSON
+    }
+}
+
 extension TemplateStore {
-    /// `listVersions` with every filter off: the whole history, newest first.
+    /// No listener: one machine's store.
+    public func makeChangeListener(name: String) -> (any StoreChangeListener)? { nil }
+
+    /// `listVersions(project:namespace:query:)` with the query's fields as arguments.
     public func listVersions(
         project: String, namespace: TemplateNamespace, pageSize: Int? = nil, pageToken: String? = nil,
-        includeTemplateJSON: Bool = false
+        endVersionNumber: Int64? = nil, startTime: Date? = nil, endTime: Date? = nil, includeTemplateJSON: Bool = false
     ) throws(StoreError) -> (versions: [StoredVersion], nextPageToken: String?) {
         try listVersions(
-            project: project, namespace: namespace, pageSize: pageSize, pageToken: pageToken,
-            endVersionNumber: nil, startTime: nil, endTime: nil, includeTemplateJSON: includeTemplateJSON)
+            project: project, namespace: namespace,
+            query: VersionQuery(pageSize: pageSize, pageToken: pageToken, endVersionNumber: endVersionNumber,
+                                startTime: startTime, endTime: endTime, includeTemplateJSON: includeTemplateJSON))
     }
 }

@@ -17,10 +17,28 @@ final class ReadableWatcher: EventSource {
     }
 }
 
+/// A descriptor an `EventLoop` watches for readability.
+public struct ReadableWatch {
+    let watcher: ReadableWatcher
+}
+
 extension EventLoop {
     /// Watches `fd` for readability; `handler` must drain it (loop thread only, or before start).
     /// The caller keeps owning and eventually closes the descriptor.
-    public func watchReadable(fd: Int32, _ handler: @escaping () -> Void) throws(SocketError) {
-        try register(ReadableWatcher(fd: fd, onReadable: handler), events: UInt32(RCS_EPOLLIN))
+    /// - Returns: the watch, for `stopWatching(_:)`.
+    @discardableResult
+    public func watchReadable(fd: Int32, _ handler: @escaping () -> Void) throws(SocketError) -> ReadableWatch {
+        let watcher = ReadableWatcher(fd: fd, onReadable: handler)
+        try register(watcher, events: UInt32(RCS_EPOLLIN))
+        return ReadableWatch(watcher: watcher)
+    }
+
+    /// Stops a watch (loop thread only). Call it before the descriptor is closed, or at the
+    /// latest before the loop runs again: the number may then belong to a new socket, which
+    /// this leaves alone.
+    public func stopWatching(_ watch: ReadableWatch) {
+        preconditionInLoop()
+        guard let current = source(fd: watch.watcher.fd, generation: 0), current === watch.watcher else { return }
+        removeFromEpoll(watch.watcher)
     }
 }

@@ -94,10 +94,10 @@ import Testing
     /// percent conditions hash, and has none for an anonymous request.
     @Test func theFetchingInstanceOfEachNamespace() throws {
         for body in ["{}", #"{"appInstanceId": ""}"#, #"{"randomizationId": "r"}"#] {
-            #expect(throws: APIError.self) { try request(body).fetchingInstance(namespace: "firebase") }
+            #expect(throws: APIError.self) { try request(body).fetchingInstance(namespace: .client) }
         }
-        #expect(try request(#"{"randomizationId": "r", "appInstanceId": "i"}"#).fetchingInstance(namespace: "firebase") == "i")
-        let server = { (body: String) in try self.request(body).fetchingInstance(namespace: "firebase-server") }
+        #expect(try request(#"{"randomizationId": "r", "appInstanceId": "i"}"#).fetchingInstance(namespace: .client) == "i")
+        let server = { (body: String) in try self.request(body).fetchingInstance(namespace: .server) }
         #expect(try server(#"{"randomizationId": "r", "appInstanceId": "i"}"#) == "r")
         #expect(try server(#"{"randomization_id": "r"}"#) == "r")
         #expect(try server(#"{"appInstanceId": "i"}"#) == "i")

@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 
 @Suite struct HeldStreamsTests {
-    let app = HeadKey(project: "app", namespace: "firebase")
-    let other = HeadKey(project: "other", namespace: "firebase")
+    let app = TemplateKey(project: "app", namespace: .client)
+    let other = TemplateKey(project: "other", namespace: .client)
 
     /// Every stream's version as the table reports it, for whole-table comparisons.
     func versions(_ held: HeldStreams<Int>) -> [Int: Int64] {
@@ -48,7 +48,7 @@ import TestSupport
         #expect(held.entry(100)?.lastKnown == 1)
         // A second announcement of the same version moves nobody.
         #expect(held.advance(app, to: 5).streams.isEmpty)
-        #expect(held.advance(HeadKey(project: "none", namespace: "firebase"), to: 9).streams.isEmpty)
+        #expect(held.advance(TemplateKey(project: "none", namespace: .client), to: 9).streams.isEmpty)
     }
 
     @Test func emptiedProjectsAreForgottenAndCanComeBack() {
@@ -65,7 +65,7 @@ import TestSupport
         // and advances; every stream's entry is checked after every step.
         var rng = SplitMix64(seed: 0x5EED)
         var held = HeldStreams<Int>()
-        var model: [Int: (key: HeadKey, version: Int64)] = [:]
+        var model: [Int: (key: TemplateKey, version: Int64)] = [:]
         for step in 0..<3_000 {
             let stream = Int.random(in: 0..<100, using: &rng)
             switch Int.random(in: 0..<10, using: &rng) {

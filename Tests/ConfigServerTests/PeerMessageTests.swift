@@ -1,12 +1,13 @@
+import ConfigCore
 @testable import ConfigServer
 import ConfigStore
 import Testing
 
 @Suite struct PeerMessageTests {
     @Test(arguments: [
-        PeerMessage.published(HeadKey(project: "p-1", namespace: "firebase"), version: 42),
+        PeerMessage.published(TemplateKey(project: "p-1", namespace: .client), version: 42),
         .question(from: 2, id: 7, .metrics),
-        .question(from: 0, id: 8, .adoption(HeadKey(project: "demo", namespace: "firebase-server"))),
+        .question(from: 0, id: 8, .adoption(TemplateKey(project: "demo", namespace: .server))),
         .answer(from: 1, id: 9, payload: Array("line one\nline two\n".utf8)),
         .answer(from: 1, id: 10, payload: []),
     ])

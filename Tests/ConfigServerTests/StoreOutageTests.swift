@@ -1,3 +1,4 @@
+import ConfigCore
 @testable import ConfigServer
 import ConfigStore
 import Foundation
@@ -22,7 +23,7 @@ import Testing
         #expect(try fetch().status == 200)
         // Another worker's acknowledged change (the counter moved) while the store is gone.
         let application = server.instance.application
-        application.counters.bump(HeadKey(project: "demo", namespace: "firebase"))
+        application.counters.bump(TemplateKey(project: "demo", namespace: .client))
         application.store.close()
         let answer = try fetch()
         #expect(answer.status == 200)

@@ -1,3 +1,4 @@
+import ConfigCore
 @testable import ConfigServer
 import ConfigStore
 import Foundation
@@ -8,14 +9,14 @@ import Testing
 /// a change it has not read: the rules behind read-your-writes across workers.
 @Suite final class TemplateRegistryTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcs-registry-\(UUID().uuidString)")
-    let store: RemoteConfigStore
+    let store: SQLiteTemplateStore
     let counters = ChangeCounters.local()
     let registry: TemplateRegistry
-    let key = HeadKey(project: "demo", namespace: "firebase")
+    let key = TemplateKey(project: "demo", namespace: .client)
 
     init() throws {
-        store = try RemoteConfigStore(databasePath: directory.appendingPathComponent("db.sqlite").path,
-                                      migrationsDirectory: try #require(Migrator.defaultMigrationsDirectory()))
+        store = try SQLiteTemplateStore(databasePath: directory.appendingPathComponent("db.sqlite").path,
+                                      migrationsDirectory: try #require(Migrator.defaultMigrationsDirectory(engine: "sqlite")))
         let project = StoredProject(id: "demo", number: "424242", displayName: "Demo", percentSeed: "")
         try store.upsertProject(project)
         let projects = ProjectDirectory()
@@ -33,7 +34,7 @@ import Testing
     /// Another worker's publish: committed, then counted.
     @discardableResult
     func publishElsewhere(_ value: String) throws -> StoredVersion {
-        let stored = try store.publish(project: "demo", namespace: "firebase",
+        let stored = try store.publish(project: "demo", namespace: .client,
                                        templateJSON: Array("{\"parameters\":{\"k\":{\"defaultValue\":{\"value\":\"\(value)\"}}}}".utf8),
                                        expectedVersion: nil, metadata: PublishMetadata())
         counters.bump(key)
@@ -72,7 +73,7 @@ import Testing
         try publishElsewhere("one")
         #expect(registry.reload(key))
         // Another template on the same counter.
-        let other = (0...).lazy.map { HeadKey(project: "p\($0)", namespace: "firebase") }
+        let other = (0...).lazy.map { TemplateKey(project: "p\($0)", namespace: .client) }
             .first { ChangeCounters.slot(of: $0) == ChangeCounters.slot(of: self.key) && $0 != self.key }!
         counters.bump(other)
         #expect(!registry.isCurrent(key))

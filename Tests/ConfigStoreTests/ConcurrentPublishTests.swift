@@ -1,3 +1,4 @@
+import ConfigCore
 import ConfigStore
 import Foundation
 import Synchronization
@@ -24,7 +25,7 @@ import Testing
         group.wait()
     }
 
-    private func publishConcurrently(stores: [RemoteConfigStore], threads: Int, perThread: Int) -> [Int64] {
+    private func publishConcurrently(stores: [SQLiteTemplateStore], threads: Int, perThread: Int) -> [Int64] {
         let numbers = Mutex<[Int64]>([])
         let failures = Mutex<[String]>([])
         onThreads(threads) { thread in
@@ -44,11 +45,11 @@ import Testing
 
     @Test(.timeLimit(.minutes(2)))
     func fourThreadsPublishGapFree() throws {
-        let store = try RemoteConfigStore.make(in: directory)
+        let store = try SQLiteTemplateStore.make(in: directory)
         let numbers = publishConcurrently(stores: [store], threads: 4, perThread: 50)
         #expect(numbers.sorted() == Array(1...200))
-        #expect(try store.heads() == [HeadKey(project: "p1", namespace: "firebase"): 200])
-        let listed = try store.listVersions(project: "p1", namespace: "firebase").versions
+        #expect(try store.heads() == [TemplateKey(project: "p1", namespace: .client): 200])
+        let listed = try store.listVersions(project: "p1", namespace: .client).versions
         #expect(listed.map(\.versionNumber) == Array((1...200).reversed()))
         // Times never go backwards along version order.
         #expect(zip(listed, listed.dropFirst()).allSatisfy { $0.updateTime >= $1.updateTime })
@@ -58,18 +59,18 @@ import Testing
     func separateConnectionsLikeSeparateProcessesPublishGapFree() throws {
         // Each store has its own writer connection, so they serialize only through SQLite's
         // write lock and busy_timeout, as separate processes would.
-        let stores = try [RemoteConfigStore.make(in: directory)]
-            + (1...2).map { _ in try RemoteConfigStore.make(in: directory, addProject: false) }
+        let stores = try [SQLiteTemplateStore.make(in: directory)]
+            + (1...2).map { _ in try SQLiteTemplateStore.make(in: directory, addProject: false) }
         let numbers = publishConcurrently(stores: stores, threads: 6, perThread: 20)
         #expect(numbers.sorted() == Array(1...120))
         for store in stores {
-            #expect(try store.activeVersion(project: "p1", namespace: "firebase")?.versionNumber == 120)
+            #expect(try store.activeVersion(project: "p1", namespace: .client)?.versionNumber == 120)
         }
     }
 
     @Test(.timeLimit(.minutes(2)))
     func concurrentPublishersWithExpectedVersionsSeeMismatchesNotDuplicates() throws {
-        let store = try RemoteConfigStore.make(in: directory)
+        let store = try SQLiteTemplateStore.make(in: directory)
         let wins = Mutex<[Int64]>([])
         let unexpected = Mutex<[String]>([])
         onThreads(4) { _ in
@@ -77,10 +78,10 @@ import Testing
             while attempts < 200 {
                 attempts += 1
                 do {
-                    let current = try store.activeVersion(project: "p1", namespace: "firebase")?.versionNumber ?? 0
+                    let current = try store.activeVersion(project: "p1", namespace: .client)?.versionNumber ?? 0
                     guard current < 40 else { return }
                     let version = try store.publish(
-                        project: "p1", namespace: "firebase", templateJSON: [], expectedVersion: current,
+                        project: "p1", namespace: .client, templateJSON: [], expectedVersion: current,
                         metadata: PublishMetadata())
                     wins.withLock { $0.append(version.versionNumber) }
                 } catch StoreError.versionMismatch {

@@ -123,7 +123,8 @@ import Testing
 
     @Test func defaultDirectoryFindsTheRepositoryMigrationsFromTheTestBinary() throws {
         // The test binary lives in <repo>/.build/<triple>/debug, three levels below the repository.
-        let found = try #require(Migrator.defaultMigrationsDirectory())
+        let found = try #require(Migrator.defaultMigrationsDirectory(engine: "sqlite"))
         #expect(FileManager.default.fileExists(atPath: found.appendingPathComponent("0001_initial.sql").path))
+        #expect(found.deletingLastPathComponent() == Migrator.defaultMigrationsDirectory())
     }
 }

@@ -1,11 +1,12 @@
+import ConfigCore
 import ConfigStore
 import Foundation
 import Synchronization
 
-/// The repository's `migrations/` directory.
+/// The repository's `migrations/sqlite` directory.
 let repositoryMigrations = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("migrations", isDirectory: true)
+    .appendingPathComponent("migrations/sqlite", isDirectory: true)
 
 /// A fresh directory, removed when the owner (a test suite instance) goes away.
 ///
@@ -41,18 +42,18 @@ final class ManualClock: Sendable {
     }
 }
 
-extension RemoteConfigStore {
+extension SQLiteTemplateStore {
     /// A store over `directory/store.sqlite` with the repository's migrations and project `p1`.
     static func make(
         in directory: URL, retention: Int = 300, clock: ManualClock? = nil, addProject: Bool = true
-    ) throws -> RemoteConfigStore {
-        let store: RemoteConfigStore
+    ) throws -> SQLiteTemplateStore {
+        let store: SQLiteTemplateStore
         if let clock {
-            store = try RemoteConfigStore(
+            store = try SQLiteTemplateStore(
                 databasePath: directory.appendingPathComponent("store.sqlite").path,
                 migrationsDirectory: repositoryMigrations, retention: retention, clock: { clock.read() })
         } else {
-            store = try RemoteConfigStore(
+            store = try SQLiteTemplateStore(
                 databasePath: directory.appendingPathComponent("store.sqlite").path,
                 migrationsDirectory: repositoryMigrations, retention: retention)
         }
@@ -64,7 +65,7 @@ extension RemoteConfigStore {
 
     /// Publishes `{"n":<tag>}` to p1/firebase without a version check.
     @discardableResult
-    func publishTag(_ tag: Int, namespace: String = StoredNamespace.client) throws -> StoredVersion {
+    func publishTag(_ tag: Int, namespace: TemplateNamespace = .client) throws -> StoredVersion {
         try publish(
             project: "p1", namespace: namespace, templateJSON: Array("{\"n\":\(tag)}".utf8), expectedVersion: nil,
             metadata: PublishMetadata(updateUser: "dev@example.com", description: "tag \(tag)"))

@@ -31,7 +31,7 @@ extension Application {
     }
 
     /// Stores a validated template as a canary and serves it to `share` of the instances.
-    func publishCanary(_ exchange: Exchange, project: StoredProject, key: HeadKey, json: [UInt8],
+    func publishCanary(_ exchange: Exchange, project: StoredProject, key: TemplateKey, json: [UInt8],
                        expected: Int64?, share: Int64, metadata: PublishMetadata) throws {
         let promoteAt = try Self.promoteAt(exchange)
         // Each canary draws its own instances: a fresh seed, kept in the store for every worker.
@@ -49,7 +49,7 @@ extension Application {
     }
 
     /// `GET …/remoteConfig:canary`: the running canary, with the canary version's ETag.
-    func canaryStatus(_ exchange: Exchange, project: StoredProject, key: HeadKey) throws {
+    func canaryStatus(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
         guard let canary = templates.canary(key) else {
             throw APIError.notFound("No canary is running for project '\(project.id)'.")
         }
@@ -58,7 +58,7 @@ extension Application {
 
     /// `POST …/remoteConfig:canary` with `{"percent": P}` (or `?percent=P`) and the canary's
     /// ETag in `If-Match`: a larger share; only the instances it adds are told.
-    func growCanary(_ exchange: Exchange, project: StoredProject, key: HeadKey, identity: AccessControl.AdminIdentity) throws {
+    func growCanary(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
         let expected = try expectedCanary(exchange, project: project)
         var text = exchange.uri["percent"]
         if text == nil, !exchange.request.body.isEmpty {
@@ -81,10 +81,10 @@ extension Application {
     /// `POST …/remoteConfig:promote` (`promote: true`) or `…:abort`, with the canary's ETag in
     /// `If-Match`: a new active version for everyone, recorded as `CANARY_PROMOTION` or
     /// `CANARY_ABORT`.
-    func endCanary(_ exchange: Exchange, project: StoredProject, key: HeadKey, identity: AccessControl.AdminIdentity, promote: Bool) throws {
+    func endCanary(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity, promote: Bool) throws {
         let expected = try expectedCanary(exchange, project: project)
         let metadata = PublishMetadata(updateUser: identity.name, updateOrigin: "REST_API",
-                                       updateType: expected == nil ? TemplateUpdateType.forcedUpdate : TemplateUpdateType.incrementalUpdate)
+                                       updateType: expected == nil ? UpdateType.forcedUpdate : UpdateType.incrementalUpdate)
         exchange.answerFromStore { [self] in
             let stored = try storeCall(project) {
                 promote
@@ -98,7 +98,7 @@ extension Application {
     /// After a canary commit (a start or a larger share): serve it here, then tell the held
     /// streams and the other workers, as `published` does for a version. On the store queue.
     func canaryChanged(_ version: StoredVersion?, _ canary: StoredCanary) -> CanaryServing? {
-        let key = HeadKey(project: canary.project, namespace: canary.namespace)
+        let key = TemplateKey(project: canary.project, namespace: canary.namespace)
         // Before the acknowledgement: from here on, every worker reloads before it answers.
         counters.bump(key)
         var template = templates.canary(key).flatMap { $0.version == canary.canaryVersion ? $0.template : nil }
@@ -124,24 +124,9 @@ extension Application {
     private func storeCall<Result>(_ project: StoredProject, _ body: () throws -> Result) throws -> Result {
         do {
             return try body()
-        } catch StoreError.versionMismatch(let current) {
-            throw APIError(400, "[VERSION_MISMATCH]: Expected the active version, found \(current) for project: \(project.number)",
-                           canonicalStatus: "FAILED_PRECONDITION")
-        } catch StoreError.canaryMismatch(let current) {
-            throw APIError(400, "[VERSION_MISMATCH]: The running canary is version \(current) for project: \(project.number)",
-                           canonicalStatus: "FAILED_PRECONDITION")
-        } catch StoreError.canaryRunning(let version) {
-            throw Self.canaryRunning(version)
-        } catch StoreError.noCanary {
-            throw APIError.notFound("No canary is running for project '\(project.id)'.")
         } catch let error as StoreError {
-            throw APIError.badRequest(error.description)
+            throw APIError(error, project: project)
         }
-    }
-
-    static func canaryRunning(_ version: Int64) -> APIError {
-        APIError(400, "[CANARY_RUNNING]: Version \(version) is being published to a share of the instances; promote or abort it first.",
-                 canonicalStatus: "FAILED_PRECONDITION")
     }
 
     private func respond(_ exchange: Exchange, _ canary: CanaryServing) {

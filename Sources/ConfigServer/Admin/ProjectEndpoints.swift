@@ -34,15 +34,9 @@ extension Application {
         }
         let project = StoredProject(id: id, number: number, displayName: declaration.displayName ?? id,
                                     percentSeed: declaration.percentSeed ?? "")
-        exchange.answerFromStore { [self] in
-            do {
-                try store.upsertProject(project)
-            } catch StoreError.projectNumberTaken(let number, let owner) {
-                // Another worker took the number since the check above.
-                throw APIError(409, "Project number \(number) already in use by '\(owner)'.")
-            } catch let error as StoreError {
-                throw APIError.badRequest(error.description)
-            }
+        exchange.answerFromStore(project: project) { [self] in
+            // projectNumberTaken: another worker or node took the number since the check above.
+            try store.upsertProject(project)
             counters.bumpProjects()
             projects.add(project)
             return .json(Self.encode(ProjectJSON(projectId: id, projectNumber: number, displayName: project.displayName)))

@@ -6,9 +6,9 @@ import HTTP1
 
 /// The management API of spec §2: get, publish, validate.
 extension Application {
-    func handleTemplate(_ exchange: Exchange, project: StoredProject, namespace: String, customMethod: String?) throws {
+    func handleTemplate(_ exchange: Exchange, project: StoredProject, namespace: TemplateNamespace, customMethod: String?) throws {
         let identity = try requireAdmin(exchange)
-        let key = HeadKey(project: project.id, namespace: namespace)
+        let key = TemplateKey(project: project.id, namespace: namespace)
         guard let customMethod else {
             try exchange.allow(.get, or: .put)
             if exchange.request.head.method == .get {
@@ -55,7 +55,7 @@ extension Application {
 
     /// `GET …/remoteConfig[?versionNumber=N]` (spec §2.3); before the first publish an empty
     /// template with ETag `etag-<number>-0`.
-    private func getTemplate(_ exchange: Exchange, project: StoredProject, key: HeadKey) throws {
+    private func getTemplate(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
         if let requested = exchange.uri["versionNumber"] ?? exchange.uri["version_number"] {
             let number = try Self.versionNumber(requested, field: "versionNumber")
             exchange.answerFromStore { [self] in
@@ -76,12 +76,11 @@ extension Application {
     }
 
     /// `PUT …/remoteConfig` with `If-Match` (spec §2.4).
-    private func publish(_ exchange: Exchange, project: StoredProject, key: HeadKey, identity: AccessControl.AdminIdentity) throws {
+    private func publish(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
         guard let ifMatch = exchange.request.head.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), !ifMatch.isEmpty else {
             throw APIError.badRequest("The If-Match header is required: send the ETag of the template you edited, or '*' to force.")
         }
-        let namespace = TemplateNamespace(rawValue: key.namespace) ?? .client
-        var template = try decodeValidTemplate(exchange.request.body, namespace: namespace)
+        var template = try decodeValidTemplate(exchange.request.body, namespace: key.namespace)
         let description = template.version?.description
         template.version = nil
         // A validation checks the If-Match too (spec §2.9: a misformatted ETag fails it).
@@ -94,38 +93,33 @@ extension Application {
         }
         let metadata = PublishMetadata(
             updateUser: identity.name, description: description, updateOrigin: "REST_API",
-            updateType: expected == nil ? TemplateUpdateType.forcedUpdate : TemplateUpdateType.incrementalUpdate)
+            updateType: expected == nil ? UpdateType.forcedUpdate : UpdateType.incrementalUpdate)
         let json = Array(TemplateJSON.encode(template))
         if let canaryShare {
             return try publishCanary(exchange, project: project, key: key, json: json, expected: expected, share: canaryShare, metadata: metadata)
         }
-        exchange.answerFromStore { [self] in
-            let stored: StoredVersion
-            do {
-                stored = try store.publish(project: key.project, namespace: key.namespace, templateJSON: json,
+        exchange.answerFromStore(project: project, expectedVersion: expected) { [self] in
+            let stored = try store.publish(project: key.project, namespace: key.namespace, templateJSON: json,
                                            expectedVersion: expected, metadata: metadata)
-            } catch StoreError.versionMismatch(let current) {
-                throw Self.versionMismatch(expected: expected ?? 0, current: current, project: project)
-            } catch StoreError.canaryRunning(let version) {
-                throw Self.canaryRunning(version)
-            }
             return published(stored, project: project)
         }
     }
 
     /// After a commit: serve the new version here, tell held clients and other workers.
     func published(_ stored: StoredVersion, project: StoredProject) -> HTTPResponse {
-        let key = HeadKey(project: stored.project, namespace: stored.namespace)
+        let key = TemplateKey(project: stored.project, namespace: stored.namespace)
         // Before the acknowledgement: from here on, every worker reloads before it answers.
         counters.bump(key)
         metrics.recordPublish()
-        let active = templates.install(stored)
+        let installed = templates.install(stored)
         // Runs on the serial store queue: the announcement queued behind this block starts the
         // fan-out only after the response is queued, so the publisher is not kept waiting by it.
         let version = stored.versionNumber
         storeQueue.async { [realtime] in realtime.announce(key, version: version) }
-        guard let active else { return APIError(500, "The version was stored but cannot be served.").response }
-        return Self.templateResponse(active.rendered, etag: active.etag)
+        // The answer describes this publish, even when a concurrent newer one is already served.
+        let answered = installed?.versionNumber == version ? installed : templates.compile(stored)
+        guard let answered else { return APIError(500, "The version was stored but cannot be served.").response }
+        return Self.templateResponse(answered.rendered, etag: answered.etag)
     }
 
     /// Decodes and validates a template body; every problem is a 400 naming its path.
@@ -153,11 +147,6 @@ extension Application {
                            canonicalStatus: "FAILED_PRECONDITION")
         }
         return etag.versionNumber
-    }
-
-    static func versionMismatch(expected: Int64, current: Int64, project: StoredProject) -> APIError {
-        APIError(400, "[VERSION_MISMATCH]: Expected version \(expected), found \(current) for project: \(project.number)",
-                 canonicalStatus: "FAILED_PRECONDITION")
     }
 
     static func templateResponse(_ body: [UInt8], etag: String) -> HTTPResponse {

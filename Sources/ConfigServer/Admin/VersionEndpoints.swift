@@ -13,7 +13,7 @@ extension Application {
     }
 
     /// `GET …/remoteConfig:listVersions`, newest first.
-    func listVersions(_ exchange: Exchange, key: HeadKey) throws {
+    func listVersions(_ exchange: Exchange, key: TemplateKey) throws {
         let uri = exchange.uri
         let pageSize = try (uri["pageSize"] ?? uri["page_size"]).map { text -> Int in
             guard let size = Int(text), (1...300).contains(size) else {
@@ -28,20 +28,16 @@ extension Application {
         let endTime = try Self.timestamp(uri["endTime"] ?? uri["end_time"], field: "endTime")
         let pageToken = uri["pageToken"] ?? uri["page_token"]
         exchange.answerFromStore { [self] in
-            do {
-                let page = try store.listVersions(
-                    project: key.project, namespace: key.namespace, pageSize: pageSize, pageToken: pageToken,
-                    endVersionNumber: endVersion, startTime: startTime, endTime: endTime)
-                let list = VersionList(versions: page.versions.map(TemplateVersion.init), nextPageToken: page.nextPageToken)
-                return .json(Array(TemplateJSON.encode(list)))
-            } catch let error as StoreError {
-                throw APIError.badRequest(error.description)
-            }
+            let page = try store.listVersions(
+                project: key.project, namespace: key.namespace, pageSize: pageSize, pageToken: pageToken,
+                endVersionNumber: endVersion, startTime: startTime, endTime: endTime)
+            let list = VersionList(versions: page.versions.map(TemplateVersion.init), nextPageToken: page.nextPageToken)
+            return .json(Array(TemplateJSON.encode(list)))
         }
     }
 
     /// `POST …/remoteConfig:rollback` with `versionNumber` in the body or the query.
-    func rollback(_ exchange: Exchange, project: StoredProject, key: HeadKey, identity: AccessControl.AdminIdentity) throws {
+    func rollback(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
         var text = exchange.uri["versionNumber"] ?? exchange.uri["version_number"]
         if text == nil, !exchange.request.body.isEmpty {
             let body = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
@@ -50,23 +46,15 @@ extension Application {
         guard let text else { throw APIError.badRequest("rollback needs 'versionNumber' in the body or the query.") }
         let target = try Self.versionNumber(text, field: "versionNumber")
         let metadata = PublishMetadata(updateUser: identity.name, description: nil, updateOrigin: "REST_API",
-                                       updateType: TemplateUpdateType.rollback)
-        exchange.answerFromStore { [self] in
-            do {
-                let stored = try store.rollback(project: key.project, namespace: key.namespace, to: target, metadata: metadata)
-                return published(stored, project: project)
-            } catch StoreError.versionNotFound(let number) {
-                throw APIError.notFound("Version \(number) of project '\(project.id)' not found (never published or no longer retained).")
-            } catch StoreError.canaryRunning(let version) {
-                throw Self.canaryRunning(version)
-            } catch let error as StoreError {
-                throw APIError.badRequest(error.description)
-            }
+                                       updateType: UpdateType.rollback)
+        exchange.answerFromStore(project: project) { [self] in
+            let stored = try store.rollback(project: key.project, namespace: key.namespace, to: target, metadata: metadata)
+            return published(stored, project: project)
         }
     }
 
     /// `GET …/remoteConfig:diff?from=A&to=B` (B defaults to the active version).
-    func diff(_ exchange: Exchange, project: StoredProject, key: HeadKey) throws {
+    func diff(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
         guard let fromText = exchange.uri["from"] else { throw APIError.badRequest("diff needs 'from' (a version number).") }
         let from = try Self.versionNumber(fromText, field: "from")
         let to = try exchange.uri["to"].map { try Self.versionNumber($0, field: "to") }
@@ -90,12 +78,12 @@ extension Application {
     }
 
     /// `POST …/remoteConfig:evaluate`: what a client with this context would get, and why.
-    func evaluate(_ exchange: Exchange, project: StoredProject, key: HeadKey) throws {
+    func evaluate(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
         let request = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
         let context = request.evaluationContext(now: Date(), defaultPercentSeed: project.percentSeed)
         // An instance in a running canary's share is shown the canary version.
         guard let active = templates.serving(key, instance: request.string("appInstanceId") ?? "") else {
-            throw APIError.notFound("Project '\(project.id)' has no '\(key.namespace)' template yet.")
+            throw APIError.notFound("Project '\(project.id)' has no '\(key.namespace.rawValue)' template yet.")
         }
         let outcomes = active.compiled.conditionOutcomes(for: context)
         let entries = Dictionary(active.compiled.entries(for: outcomes).map { ($0.key, $0.value) }) { first, _ in first }
@@ -111,7 +99,7 @@ extension Application {
     }
 
     /// `GET …/remoteConfig:downloadDefaults?format=JSON|XML|PLIST` (spec §2.7).
-    func downloadDefaults(_ exchange: Exchange, key: HeadKey) throws {
+    func downloadDefaults(_ exchange: Exchange, key: TemplateKey) throws {
         let format = (exchange.uri["format"] ?? "JSON").uppercased()
         var defaults: [(String, String)] = []
         if let template = templates.active(key)?.template {
@@ -139,7 +127,7 @@ extension Application {
 
     /// `GET …/namespaces/firebase-server/serverRemoteConfig` (spec §5.1).
     func getServerTemplate(_ exchange: Exchange, project: StoredProject) throws {
-        let key = HeadKey(project: project.id, namespace: TemplateNamespace.server.rawValue)
+        let key = TemplateKey(project: project.id, namespace: .server)
         guard let active = templates.active(key) else {
             throw APIError.notFound("Project '\(project.id)' has no server template yet.")
         }

@@ -4,7 +4,7 @@ import Foundation
 
 /// The published version of one template, ready to serve: parsed, compiled, rendered once.
 final class ActiveTemplate: Sendable {
-    let key: HeadKey
+    let key: TemplateKey
     let projectNumber: String
     let versionNumber: Int64
     let compiled: CompiledTemplate
@@ -26,13 +26,12 @@ final class ActiveTemplate: Sendable {
     private let stableOutcomes = ResettingCache<StableInputs, ConditionOutcomes>(capacity: 4096)
 
     init(stored: StoredVersion, projectNumber: String) throws(TemplateValidationError) {
-        key = HeadKey(project: stored.project, namespace: stored.namespace)
+        key = TemplateKey(project: stored.project, namespace: stored.namespace)
         self.projectNumber = projectNumber
         versionNumber = stored.versionNumber
         var template = try RemoteConfigTemplate.decode(json: Data(stored.templateJSON))
         template.version = TemplateVersion(stored)
-        let namespace = TemplateNamespace(rawValue: stored.namespace) ?? .client
-        compiled = try CompiledTemplate(template, namespace: namespace)
+        compiled = try CompiledTemplate(template, namespace: stored.namespace)
         rendered = Array(TemplateJSON.encode(template))
         etag = TemplateETag(projectNumber: projectNumber, versionNumber: stored.versionNumber).description
         isCanary = stored.canaryAction == CanaryAction.canary
@@ -72,7 +71,7 @@ extension TemplateVersion {
         let updateType: UpdateType = switch stored.canaryAction {
         case CanaryAction.promotion?: .canaryPromotion
         case CanaryAction.abort?: .canaryAbort
-        default: UpdateType(rawValue: stored.updateType)
+        default: stored.updateType
         }
         self.init(
             versionNumber: stored.versionNumber,

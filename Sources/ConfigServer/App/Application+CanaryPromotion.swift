@@ -1,3 +1,4 @@
+import ConfigCore
 import ConfigStore
 import Foundation
 import Logging
@@ -11,7 +12,7 @@ extension Application {
         let now = Date()
         for canary in templates.canaries {
             guard let due = canary.stored.promoteAt, due <= now, let project = projects.project(canary.stored.project),
-                  promotionsTried.withLock({ $0.insert("\(canary.template.key.project)/\(canary.template.key.namespace)/\(canary.version)").inserted })
+                  promotionsTried.withLock({ $0.insert("\(canary.template.key.project)/\(canary.template.key.namespace.rawValue)/\(canary.version)").inserted })
             else { continue }
             let key = canary.template.key
             storeQueue.async { [self] in

@@ -49,7 +49,7 @@ extension Application {
 
     /// Reads `key`'s template (and canary) again (blocking, off the loop) and tells the held
     /// streams when it moved on; false when the store could not be read.
-    func reloadTemplate(_ key: HeadKey) -> Bool {
+    func reloadTemplate(_ key: TemplateKey) -> Bool {
         let before = templates.progress(key)
         let reloaded = templates.reload(key)
         if templates.progress(key) > before {
@@ -60,7 +60,7 @@ extension Application {
 
     /// The template a route reads, if its project and namespace exist. The fetch checks its own
     /// (in one lookup with the template it serves).
-    private func templateKey(_ route: Route) -> HeadKey? {
+    private func templateKey(_ route: Route) -> TemplateKey? {
         let project: String, namespace: String
         switch route {
         case .template(let name, let space, _), .stream(let name, let space):
@@ -70,7 +70,7 @@ extension Application {
         default:
             return nil
         }
-        guard let id = projects.project(project)?.id, TemplateNamespace(rawValue: namespace) != nil else { return nil }
-        return HeadKey(project: id, namespace: namespace)
+        guard let id = projects.project(project)?.id, let namespace = TemplateNamespace(rawValue: namespace) else { return nil }
+        return TemplateKey(project: id, namespace: namespace)
     }
 }

@@ -12,7 +12,7 @@ import Foundation
 /// and real-time endpoints. Runs on the worker's event loop; store writes go to one serial queue.
 public final class Application: HTTPRequestHandler, Sendable {
     let configuration: ServerConfiguration
-    let store: RemoteConfigStore
+    let store: any TemplateStore
     let access: AccessControl
     let projects: ProjectDirectory
     let templates: TemplateRegistry
@@ -31,10 +31,13 @@ public final class Application: HTTPRequestHandler, Sendable {
     let logger: Logger
     /// Owns every SQLite write (and the reads that may wait on disk), off the loop thread.
     let storeQueue = DispatchQueue(label: "remote-config.store")
+    /// Whether the store answered this worker's last poll (`/readyz`, without a store call on
+    /// the loop).
+    let storeHealth = Atomic<Bool>(true)
     /// Canaries this worker tried to promote on schedule (`project/namespace/version`), once each.
     let promotionsTried = Mutex<Set<String>>([])
 
-    init(configuration: ServerConfiguration, store: RemoteConfigStore, loop: EventLoop,
+    init(configuration: ServerConfiguration, store: any TemplateStore, loop: EventLoop,
          admission: StreamAdmission, counters: ChangeCounters, peers: PeerChannel?, logger: Logger) throws {
         self.configuration = configuration
         self.store = store
@@ -118,7 +121,9 @@ public final class Application: HTTPRequestHandler, Sendable {
             exchange.respond(.json(Array("{\"status\":\"ok\"}".utf8)))
         case .ready:
             try exchange.allow(.get, or: .head)
-            guard store.isHealthy() else { throw APIError(503, "The store is not ready.") }
+            guard storeHealth.load(ordering: .relaxed) else {
+                throw APIError(503, "The store is unavailable: fetches and streams are served from the versions known; publishes are refused.")
+            }
             exchange.respond(.json(Array("{\"status\":\"ready\"}".utf8)))
         case .metrics:
             try exchange.allow(.get)
@@ -160,11 +165,11 @@ public final class Application: HTTPRequestHandler, Sendable {
         return project
     }
 
-    func checkNamespace(_ namespace: String) throws -> String {
-        guard TemplateNamespace(rawValue: namespace) != nil else {
+    func checkNamespace(_ namespace: String) throws -> TemplateNamespace {
+        guard let known = TemplateNamespace(rawValue: namespace) else {
             throw APIError.notFound("Namespace '\(namespace)' not found; use 'firebase' or 'firebase-server'.")
         }
-        return namespace
+        return known
     }
 
     /// The admin behind `Authorization: Bearer <token>`: 401 without credentials, 403 with

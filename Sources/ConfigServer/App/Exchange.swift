@@ -1,3 +1,4 @@
+import ConfigStore
 import EventLoop
 import HTTP1
 import Dispatch
@@ -60,13 +61,23 @@ struct Exchange: Sendable {
     }
 
     /// Runs `work` on the store queue and answers with what it returns or throws.
-    func answerFromStore(_ work: @escaping @Sendable () throws -> HTTPResponse) {
+    /// - Parameters:
+    ///   - project, expectedVersion: what the request named, for the wording of a `StoreError`.
+    func answerFromStore(
+        project: StoredProject? = nil, expectedVersion: Int64? = nil,
+        _ work: @escaping @Sendable () throws -> HTTPResponse
+    ) {
         let exchange = self
         application.storeQueue.async {
             do {
                 exchange.respond(try work())
             } catch let error as APIError {
                 exchange.fail(error)
+            } catch let error as StoreError {
+                if case .unavailable(let reason) = error {
+                    exchange.application.logger.error("the store is unavailable", metadata: ["error": "\(reason)"])
+                }
+                exchange.fail(APIError(error, project: project, expectedVersion: expectedVersion))
             } catch {
                 exchange.application.logger.error("store operation failed", metadata: ["error": "\(error)"])
                 exchange.fail(APIError(500, "Internal error: the store operation failed."))

@@ -8,7 +8,7 @@ enum ReloadTarget: Hashable, Sendable {
     /// Projects and their API keys.
     case projects
     /// One template's active version.
-    case template(HeadKey)
+    case template(TemplateKey)
 }
 
 /// Reloads off the loop thread, once for every request that waits on the same target, and

@@ -21,20 +21,20 @@ final class TemplateRegistry: Sendable {
         /// `key`'s change counter, hashed once.
         let slot: Int
 
-        init(_ key: HeadKey, template: ActiveTemplate?, checked: Int64) {
+        init(_ key: TemplateKey, template: ActiveTemplate?, checked: Int64) {
             self.template = template
             self.checked = checked
             slot = ChangeCounters.slot(of: key)
         }
     }
 
-    private let store: RemoteConfigStore
+    private let store: any TemplateStore
     private let projects: ProjectDirectory
     private let counters: ChangeCounters
     private let logger: Logger
-    private let entries = Mutex<[HeadKey: Entry]>([:])
+    private let entries = Mutex<[TemplateKey: Entry]>([:])
 
-    init(store: RemoteConfigStore, projects: ProjectDirectory, counters: ChangeCounters, logger: Logger) {
+    init(store: any TemplateStore, projects: ProjectDirectory, counters: ChangeCounters, logger: Logger) {
         self.store = store
         self.projects = projects
         self.counters = counters
@@ -42,17 +42,17 @@ final class TemplateRegistry: Sendable {
     }
 
     /// The template in memory (nil when none was published, or it was never loaded here).
-    func active(_ key: HeadKey) -> ActiveTemplate? {
+    func active(_ key: TemplateKey) -> ActiveTemplate? {
         entries.withLock { $0[key]?.template }
     }
 
     /// The version in memory (0 when none).
-    func currentVersion(_ key: HeadKey) -> Int64 {
+    func currentVersion(_ key: TemplateKey) -> Int64 {
         active(key)?.versionNumber ?? 0
     }
 
     /// The running canary in memory.
-    func canary(_ key: HeadKey) -> CanaryServing? {
+    func canary(_ key: TemplateKey) -> CanaryServing? {
         entries.withLock { $0[key]?.canary }
     }
 
@@ -63,14 +63,14 @@ final class TemplateRegistry: Sendable {
 
     /// What `instance` is served: the canary version when it is in the canary's share, else
     /// the active version (nil when none).
-    func serving(_ key: HeadKey, instance: String?) -> ActiveTemplate? {
+    func serving(_ key: TemplateKey, instance: String?) -> ActiveTemplate? {
         let (template, canary) = lookUp(key)
         return Self.serving(template, canary, instance: instance)
     }
 
     /// What the fetch path needs in one lookup: ``serving(_:instance:)``, or `.stale` when the
     /// entry is not current (the caller reloads it first; see ``isCurrent(_:)``).
-    func servingIfCurrent(_ key: HeadKey, instance: String?) -> Serving {
+    func servingIfCurrent(_ key: TemplateKey, instance: String?) -> Serving {
         let found = entries.withLock { table in table[key].map { ($0.template, $0.canary, $0.checked, $0.slot) } }
         guard let (template, canary, checked, slot) = found, checked == counters.value(at: slot) else { return .stale }
         return .current(Self.serving(template, canary, instance: instance))
@@ -89,14 +89,14 @@ final class TemplateRegistry: Sendable {
     }
 
     /// The version a held stream of `instance` should know.
-    func streamTarget(_ key: HeadKey, instance: String) -> StreamTarget {
+    func streamTarget(_ key: TemplateKey, instance: String) -> StreamTarget {
         let (template, canary) = lookUp(key)
         if let canary, canary.includes(instance) { return StreamTarget(version: canary.version, equivalent: nil) }
         return StreamTarget(version: template?.versionNumber ?? 0, equivalent: template?.equivalent)
     }
 
     /// The active template and the canary of `key`, in one lookup.
-    private func lookUp(_ key: HeadKey) -> (template: ActiveTemplate?, canary: CanaryServing?) {
+    private func lookUp(_ key: TemplateKey) -> (template: ActiveTemplate?, canary: CanaryServing?) {
         entries.withLock { table in
             guard let entry = table[key] else { return (nil, nil) }
             return (entry.template, entry.canary)
@@ -105,7 +105,7 @@ final class TemplateRegistry: Sendable {
 
     /// How far `key` has moved: the newest version in memory, then the canary's share. Every
     /// acknowledged change (publish, canary, larger share, promotion, abort) raises it.
-    func progress(_ key: HeadKey) -> Progress {
+    func progress(_ key: TemplateKey) -> Progress {
         entries.withLock { table in
             let entry = table[key]
             return Progress(version: max(entry?.template?.versionNumber ?? 0, entry?.canary?.version ?? 0),
@@ -123,20 +123,20 @@ final class TemplateRegistry: Sendable {
     }
 
     /// Whether the entry was read from the store after every acknowledged change to `key`.
-    func isCurrent(_ key: HeadKey) -> Bool {
+    func isCurrent(_ key: TemplateKey) -> Bool {
         guard let (checked, slot) = entries.withLock({ $0[key].map { ($0.checked, $0.slot) } }) else { return false }
         return checked == counters.value(at: slot)
     }
 
     /// Whether `key` was ever loaded here (only loaded templates can have held streams).
-    func isLoaded(_ key: HeadKey) -> Bool {
+    func isLoaded(_ key: TemplateKey) -> Bool {
         entries.withLock { $0[key] != nil }
     }
 
     /// Reads the head from the store again (blocking: never on the loop thread). Returns false
     /// when the store could not be read; the entry then keeps serving what it has.
     @discardableResult
-    func reload(_ key: HeadKey) -> Bool {
+    func reload(_ key: TemplateKey) -> Bool {
         // Read before the store: a change acknowledged after this read moves the counter
         // again, so it is never marked as seen without having been read.
         let counter = counters.value(at: ChangeCounters.slot(of: key))
@@ -158,7 +158,7 @@ final class TemplateRegistry: Sendable {
         }
     }
 
-    private func markChecked(_ key: HeadKey, counter: Int64) {
+    private func markChecked(_ key: TemplateKey, counter: Int64) {
         entries.withLock { table in
             // Counters only grow; a slower concurrent reload must not move it back.
             var entry = table[key] ?? Entry(key, template: nil, checked: .min)
@@ -173,7 +173,7 @@ final class TemplateRegistry: Sendable {
     /// by its own.
     @discardableResult
     func install(_ stored: StoredVersion) -> ActiveTemplate? {
-        let key = HeadKey(project: stored.project, namespace: stored.namespace)
+        let key = TemplateKey(project: stored.project, namespace: stored.namespace)
         if let current = active(key), current.versionNumber >= stored.versionNumber {
             return current
         }
@@ -191,7 +191,7 @@ final class TemplateRegistry: Sendable {
     /// Serves `stored` as the running canary, compiling its version unless it is the one in
     /// memory. False when the version cannot be read or compiled. A canary that is gone from
     /// the store needs nothing: it ended with a newer active version, which `install` brought.
-    private func loadCanary(_ stored: StoredCanary?, key: HeadKey) throws -> Bool {
+    private func loadCanary(_ stored: StoredCanary?, key: TemplateKey) throws -> Bool {
         guard let stored else { return true }
         if let current = canary(key), current.version == stored.canaryVersion {
             installCanary(CanaryServing(stored: stored, template: current.template))
@@ -206,7 +206,7 @@ final class TemplateRegistry: Sendable {
     /// Makes `canary` the running canary unless memory is further on: its version is above
     /// the active one, and it is not older or smaller than the canary in memory.
     func installCanary(_ canary: CanaryServing) {
-        let key = HeadKey(project: canary.stored.project, namespace: canary.stored.namespace)
+        let key = TemplateKey(project: canary.stored.project, namespace: canary.stored.namespace)
         entries.withLock { table in
             var entry = table[key] ?? Entry(key, template: nil, checked: .min)
             guard canary.version > entry.template?.versionNumber ?? 0 else { return }
@@ -229,13 +229,13 @@ final class TemplateRegistry: Sendable {
     }
 
     /// Keys loaded here whose counter moved since they were read.
-    var changedKeys: [HeadKey] {
+    var changedKeys: [TemplateKey] {
         let loaded = entries.withLock { table in table.map { ($0.key, $0.value.checked, $0.value.slot) } }
         return loaded.compactMap { key, checked, slot in counters.value(at: slot) == checked ? nil : key }
     }
 
     /// Versions of the loaded heads, to compare against the store's after a change.
-    var loadedVersions: [HeadKey: Int64] {
+    var loadedVersions: [TemplateKey: Int64] {
         entries.withLock { table in table.mapValues { $0.template?.versionNumber ?? 0 } }
     }
 }

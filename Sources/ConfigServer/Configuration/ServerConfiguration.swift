@@ -1,3 +1,4 @@
+import ConfigCore
 import Foundation
 import Glibc
 
@@ -7,7 +8,7 @@ import Glibc
 public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var host = "127.0.0.1"
     public var port = 8080
-    /// Holds `remote-config.sqlite`.
+    /// Holds `remote-config.sqlite` when the store is SQLite.
     public var dataDir = "./data"
     /// Worker processes; 0 means one per core.
     public var workers = 0
@@ -17,6 +18,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var fetch = FetchSettings()
     public var realtime = RealtimeSettings()
     public var templates = TemplateSettings()
+    public var store = StoreSettings()
     /// Start even when listening beyond loopback without a (non-default) admin token.
     public var allowInsecureAdmin = false
     /// Addresses whose `X-Forwarded-For` is believed (e.g. the reverse proxy).
@@ -84,19 +86,23 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         guard ["text", "json"].contains(logFormat) else { throw ConfigurationError("logFormat must be text or json, got '\(logFormat)'") }
         var seen = Set<String>()
         for project in projects {
-            // ASCII only and within the store's limits: `isNumber` alone lets '٣' through, which
-            // the store and template ETags refuse.
-            guard (1...128).contains(project.id.utf8.count),
-                  project.id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }),
-                  !project.id.allSatisfy(\.isNumber) else {
-                throw ConfigurationError("project id '\(project.id)' must be 1 to 128 ASCII letters, digits, '-' or '_' and not all digits")
-            }
-            guard (1...32).contains(project.number.utf8.count), project.number.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-                throw ConfigurationError("project '\(project.id)': number must be 1 to 32 ASCII digits")
+            if let problem = ProjectIdentity.problem(id: project.id, number: project.number) {
+                throw ConfigurationError(problem)
             }
             guard seen.insert(project.id).inserted, seen.insert(project.number).inserted else {
                 throw ConfigurationError("project '\(project.id)' is declared twice (id or number)")
             }
+        }
+        switch store.kind {
+        case .sqlite:
+            guard store.url == nil else { throw ConfigurationError("store.url is for kind postgres; SQLite lives in dataDir") }
+        case .postgres:
+            guard let url = store.url, !url.isEmpty else {
+                throw ConfigurationError("store.kind postgres needs store.url (or RCS_DATABASE_URL)")
+            }
+        }
+        guard store.pollIntervalSeconds > 0, store.pollIntervalSeconds <= 3600 else {
+            throw ConfigurationError("store.pollIntervalSeconds must be above 0 and at most 3600")
         }
         for token in adminTokens where token.token == nil && token.sha256 == nil {
             throw ConfigurationError("admin token '\(token.name)' needs 'token' or 'sha256'")

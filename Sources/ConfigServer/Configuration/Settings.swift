@@ -46,6 +46,29 @@ public struct RealtimeSettings: Sendable, Codable, Equatable {
     public init() {}
 }
 
+/// Where templates, projects and keys live.
+public struct StoreSettings: Sendable, Codable, Equatable {
+    /// `sqlite` (one file in the data directory, the default) or `postgres` (several nodes on
+    /// one database).
+    public var kind = StoreKind.sqlite
+    /// For `postgres`: a libpq URL or conninfo (`postgresql://user:password@host:5432/db`).
+    /// Never logged with its password.
+    public var url: String?
+    /// How often each worker compares the store's change token, as a backstop to the
+    /// notifications (seconds). Reading it is one cheap query.
+    public var pollIntervalSeconds = 1.0
+    /// For `postgres`: how long the node's notification connection may stay silent before a
+    /// heartbeat query, and how long that query may take before the connection is dropped
+    /// and made again (seconds).
+    public var heartbeatSeconds = 10
+    public init() {}
+}
+
+/// The store implementations.
+public enum StoreKind: String, Sendable, Codable, Equatable {
+    case sqlite, postgres
+}
+
 /// Template storage and validation.
 public struct TemplateSettings: Sendable, Codable, Equatable {
     /// Versions kept per template; the active one is never pruned.

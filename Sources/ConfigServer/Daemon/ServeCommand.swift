@@ -88,6 +88,11 @@ public struct ServeCommand: ParsableCommand {
         }
         if let value = environment["RCS_LOG_LEVEL"] { settings.logLevel = value }
         if let value = environment["RCS_LOG_FORMAT"] { settings.logFormat = value }
+        // A database URL chooses PostgreSQL, as the config file's store block does.
+        if let url = environment["RCS_DATABASE_URL"], !url.isEmpty {
+            settings.store.kind = .postgres
+            settings.store.url = url
+        }
         // Like every other setting, the environment's token replaces the file's: a deployment
         // that sets one (the Docker image, say) never also accepts the quick-start token.
         if let token = environment["RCS_ADMIN_TOKEN"], !token.isEmpty {

@@ -27,11 +27,11 @@ public final class ServerInstance: Sendable {
     public let port: Int
     let server: HTTPServer
     let application: Application
-    let store: RemoteConfigStore
+    let store: any TemplateStore
 
     /// Opens the store (running migrations), binds and starts serving.
     public init(configuration: ServerConfiguration, membership: GroupMembership? = nil, logger: Logger) throws {
-        store = try RemoteConfigStore.open(configuration)
+        store = try StoreComposition.open(configuration)
         let loop = try EventLoop()
         let admission: StreamAdmission
         let counters: ChangeCounters
@@ -58,7 +58,9 @@ public final class ServerInstance: Sendable {
         let application = application
         server.onShutdown { application.realtime.sayGoodbye() }
         application.realtime.start()
-        try ChangeFeed(application: application, loop: loop).start(peers: peers)
+        // One listener per node: the first worker (or the only process) holds it.
+        let listener = (membership?.index ?? 0) == 0 ? store.makeChangeListener(name: Self.listenerName(configuration)) : nil
+        try ChangeFeed(application: application, loop: loop, peers: peers).start(listener: listener)
         loop.start(name: "rcs-loop-\(membership?.index ?? 0)")
     }
 
@@ -67,6 +69,11 @@ public final class ServerInstance: Sendable {
         server.shutdown()
         application.storeQueue.sync {}
         store.close()
+    }
+
+    /// Names the node's notification connection on the database server (`application_name`).
+    static func listenerName(_ configuration: ServerConfiguration) -> String {
+        "remote-config-listener \(ProcessInfo.processInfo.hostName):\(configuration.port)"
     }
 
     static func httpConfiguration(_ settings: HTTPSettings, trustedProxies: [String]) -> HTTPServerConfiguration {

@@ -92,7 +92,7 @@ final class Supervisor {
     /// Migrates and sets WAL once, before any worker opens the store.
     private func prepareStore() throws {
         do {
-            try RemoteConfigStore.open(settings).close()
+            try StoreComposition.open(settings).close()
         } catch {
             // Foundation keeps a file system error's cause (ENOTDIR, EACCES, ...) one level down.
             let cause = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }

@@ -13,8 +13,8 @@ extension ClientRequest {
     /// anonymous fetch would throttle all of a backend's visitors as one client.
     ///
     /// - Throws: 400 on `firebase` without a non-empty `appInstanceId`.
-    func fetchingInstance(namespace: String) throws(APIError) -> String? {
-        guard namespace == TemplateNamespace.server.rawValue else {
+    func fetchingInstance(namespace: TemplateNamespace) throws(APIError) -> String? {
+        guard namespace == .server else {
             guard let instance = string("appInstanceId"), !instance.isEmpty else {
                 throw APIError.badRequest("appInstanceId is required.")
             }

@@ -19,7 +19,7 @@ struct FetchAnswer: Sendable {
 
     /// - Parameter startTime: when the template was published; the `experimentStartTime` of
     ///   its experiments (the template does not say when an experiment started).
-    init(config: ServedConfig, templateVersion: Int64, startTime: Timestamp?, projectNumber: String, namespace: String) {
+    init(config: ServedConfig, templateVersion: Int64, startTime: Timestamp?, projectNumber: String, namespace: TemplateNamespace) {
         self.templateVersion = templateVersion
         var text = "{\"entries\":{"
         for (index, entry) in config.entries.enumerated() {
@@ -40,7 +40,7 @@ struct FetchAnswer: Sendable {
         let body = Array(text.utf8)
         fullBody = body
         noChangeBody = Array("{\"state\":\"NO_CHANGE\",\"templateVersion\":\"\(templateVersion)\"}".utf8)
-        etag = "etag-\(projectNumber)-\(namespace)-fetch-\(Self.fnv1a(body))"
+        etag = "etag-\(projectNumber)-\(namespace.rawValue)-fetch-\(Self.fnv1a(body))"
         fields = Self.fields(etag: etag)
     }
 
@@ -90,15 +90,15 @@ struct FetchAnswer: Sendable {
     }
 
     /// The answer when the project has no template yet: nothing to apply, version 0.
-    static func noTemplate(projectNumber: String, namespace: String) -> FetchAnswer {
+    static func noTemplate(projectNumber: String, namespace: TemplateNamespace) -> FetchAnswer {
         FetchAnswer(noTemplateFor: projectNumber, namespace: namespace)
     }
 
-    private init(noTemplateFor projectNumber: String, namespace: String) {
+    private init(noTemplateFor projectNumber: String, namespace: TemplateNamespace) {
         templateVersion = 0
         fullBody = Array("{\"entries\":{},\"state\":\"NO_TEMPLATE\",\"templateVersion\":\"0\"}".utf8)
         noChangeBody = Array("{\"state\":\"NO_CHANGE\",\"templateVersion\":\"0\"}".utf8)
-        etag = "etag-\(projectNumber)-\(namespace)-fetch-\(Self.fnv1a(fullBody))"
+        etag = "etag-\(projectNumber)-\(namespace.rawValue)-fetch-\(Self.fnv1a(fullBody))"
         fields = Self.fields(etag: etag)
     }
 

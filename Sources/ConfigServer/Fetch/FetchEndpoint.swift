@@ -7,14 +7,14 @@ import HTTP1
 /// `POST /v1/projects/{p}/namespaces/{ns}:fetch` (spec §3): always 200 with `state`, a string
 /// `templateVersion` and an ETag; `NO_CHANGE` when `If-None-Match` matches.
 extension Application {
-    func fetch(_ exchange: Exchange, project: StoredProject, namespace: String) throws {
+    func fetch(_ exchange: Exchange, project: StoredProject, namespace: TemplateNamespace) throws {
         try requireClientKey(exchange, project: project)
         let request = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
         let instance = try request.fetchingInstance(namespace: namespace)
-        guard request.string("appId")?.isEmpty == false || namespace == TemplateNamespace.server.rawValue else {
+        guard request.string("appId")?.isEmpty == false || namespace == .server else {
             throw APIError.badRequest("appId is required.")
         }
-        let key = HeadKey(project: project.id, namespace: namespace)
+        let key = TemplateKey(project: project.id, namespace: namespace)
         // Read-your-writes (docs/consistency.md), checked here rather than at routing so that
         // the fetch looks its template up once; before the throttle, which a retry would
         // otherwise charge twice.

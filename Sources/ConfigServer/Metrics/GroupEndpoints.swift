@@ -24,7 +24,7 @@ extension Application {
         }
     }
 
-    func respondWithAdoption(_ exchange: Exchange, key: HeadKey) {
+    func respondWithAdoption(_ exchange: Exchange, key: TemplateKey) {
         peerGather.gather(.adoption(key), local: localAnswer(.adoption(key))) { [self] answers in
             let counts = answers.compactMap(AdoptionCounts.init(encoded:))
             let merged = counts.reduce(AdoptionCounts(), +)

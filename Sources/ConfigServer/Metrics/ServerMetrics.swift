@@ -16,6 +16,10 @@ final class ServerMetrics: Sendable {
         var throttled = 0
         var canaryFetches = 0
         var canaryInvalidations = 0
+        var storeAvailable = true
+        /// Nil when the store needs no listener (SQLite).
+        var listenerConnected: Bool?
+        var listenerReconnects = 0
     }
 
     /// A request counter's labels (a struct key: no string is built per request).
@@ -72,6 +76,9 @@ final class ServerMetrics: Sendable {
     }
 
     func recordCanaryInvalidations(_ count: Int) { state.withLock { $0.canaryInvalidations += count } }
+    func setStoreAvailable(_ available: Bool) { state.withLock { $0.storeAvailable = available } }
+    func setListenerConnected(_ connected: Bool) { state.withLock { $0.listenerConnected = connected } }
+    func recordListenerReconnect() { state.withLock { $0.listenerReconnects += 1 } }
 
     /// This worker's exposition text (format 0.0.4); `Exposition.merge` joins the workers'.
     func render() -> String {
@@ -107,6 +114,14 @@ final class ServerMetrics: Sendable {
         metric("rcs_canary_fetches_total", "counter", "Fetches answered with a running canary's version.", [("", "\(state.canaryFetches)")])
         metric("rcs_canary_invalidations_total", "counter", "Invalidation messages announcing a canary version.",
                [("", "\(state.canaryInvalidations)")])
+        metric("rcs_store_available", "gauge", "1 when the store answered this worker's last poll, 0 while it cannot be read.",
+               [("", state.storeAvailable ? "1" : "0")])
+        if let connected = state.listenerConnected {
+            metric("rcs_store_listener_connected", "gauge", "1 while the node's notification connection to the store is up.",
+                   [("", connected ? "1" : "0")])
+            metric("rcs_store_listener_reconnects_total", "counter", "Notification connections lost and made again.",
+                   [("", "\(state.listenerReconnects)")])
+        }
         return out
     }
 }

@@ -5,7 +5,7 @@ import ConfigStore
 final class AdoptionStats {
     /// Fetches are counted over this window.
     static let fetchWindowSeconds: Int64 = 600
-    private var held: [HeadKey: [Int64: Int]] = [:]
+    private var held: [TemplateKey: [Int64: Int]] = [:]
     /// Fetch counts per template, version and minute of the window.
     private var fetches: [FetchSlot: Int] = [:]
     /// Fetches of the slot counted last and not yet added to `fetches`: consecutive fetches
@@ -13,17 +13,17 @@ final class AdoptionStats {
     private var recent: (slot: FetchSlot, count: Int)?
 
     private struct FetchSlot: Hashable {
-        let key: HeadKey
+        let key: TemplateKey
         let version: Int64
         let minute: Int64
     }
 
-    func held(version: Int64, delta: Int, key: HeadKey) {
+    func held(version: Int64, delta: Int, key: TemplateKey) {
         let count = (held[key]?[version] ?? 0) + delta
         held[key, default: [:]][version] = count == 0 ? nil : count
     }
 
-    func fetched(version: Int64, key: HeadKey, now: Int64) {
+    func fetched(version: Int64, key: TemplateKey, now: Int64) {
         let slot = FetchSlot(key: key, version: version, minute: now / 60)
         if let recent, recent.slot == slot {
             self.recent = (slot, recent.count + 1)
@@ -47,7 +47,7 @@ final class AdoptionStats {
     }
 
     /// This worker's held clients and recent fetches per version of one template.
-    func counts(key: HeadKey) -> AdoptionCounts {
+    func counts(key: TemplateKey) -> AdoptionCounts {
         var counts = AdoptionCounts()
         for (version, count) in held[key] ?? [:] { counts.versions[version, default: .init()].heldClients += count }
         flushRecent()

@@ -10,7 +10,7 @@ import ConfigStore
 struct HeldStreams<Stream: Hashable> {
     /// What the table knows of a held stream.
     struct Entry {
-        let key: HeadKey
+        let key: TemplateKey
         /// Loop second at which the stream is ended (its lifetime).
         let expires: Int64
         /// The admission bucket to release when the stream closes.
@@ -96,11 +96,11 @@ struct HeldStreams<Stream: Hashable> {
     }
 
     private var entries: [Stream: Entry] = [:]
-    private var groups: [HeadKey: Group] = [:]
+    private var groups: [TemplateKey: Group] = [:]
 
     var count: Int { entries.count }
 
-    mutating func insert(_ stream: Stream, key: HeadKey, lastKnown: Int64, instance: String = "", expires: Int64, bucket: Int) {
+    mutating func insert(_ stream: Stream, key: TemplateKey, lastKnown: Int64, instance: String = "", expires: Int64, bucket: Int) {
         precondition(entries[stream] == nil, "a stream is held once")
         entries[stream] = Entry(key: key, expires: expires, bucket: bucket, slot: groups[key]?.streams.count ?? 0)
         groups[key, default: Group()].append(stream, lastKnown: lastKnown, instance: instance)
@@ -136,7 +136,7 @@ struct HeldStreams<Stream: Hashable> {
     /// Moves every stream of `key` that knows an older version than `version` to it. Returns
     /// those streams, for the caller to write to once the table is consistent (a write may
     /// close a stream and so change the table), and how many came from each older version.
-    mutating func advance(_ key: HeadKey, to version: Int64) -> (streams: [Stream], from: [Int64: Int]) {
+    mutating func advance(_ key: TemplateKey, to version: Int64) -> (streams: [Stream], from: [Int64: Int]) {
         groups[key]?.advance(to: version) ?? ([], [:])
     }
 
@@ -145,7 +145,7 @@ struct HeldStreams<Stream: Hashable> {
     /// or for a stream without an instance id). Returns the moved streams with their new
     /// versions, and how many came from each older version.
     mutating func advance(
-        _ key: HeadKey, seed: String?, target: (_ bucket: UInt64?) -> StreamTarget
+        _ key: TemplateKey, seed: String?, target: (_ bucket: UInt64?) -> StreamTarget
     ) -> (moved: [(stream: Stream, version: Int64)], from: [Int64: Int]) {
         guard var group = groups[key] else { return ([], [:]) }
         groups[key] = nil  // uniquely referenced while it changes
@@ -163,13 +163,13 @@ struct HeldStreams<Stream: Hashable> {
     }
 
     /// The streams of `key` that know an older version than `version`.
-    func streams(of key: HeadKey, olderThan version: Int64) -> [Stream] {
+    func streams(of key: TemplateKey, olderThan version: Int64) -> [Stream] {
         guard let group = groups[key] else { return [] }
         return group.streams.indices.filter { group.lastKnown[$0] < version }.map { group.streams[$0] }
     }
 
     /// Every held stream with its project and the version it knows.
-    var all: [(stream: Stream, key: HeadKey, lastKnown: Int64)] {
+    var all: [(stream: Stream, key: TemplateKey, lastKnown: Int64)] {
         groups.flatMap { key, group in
             zip(group.streams, group.lastKnown).map { (stream: $0, key: key, lastKnown: $1) }
         }

@@ -55,7 +55,7 @@ final class RealtimeHub: @unchecked Sendable {
     /// Answers a stream request whose project and body were checked (spec §4.7). `instance`
     /// (the request's `appInstanceId`, empty when none) decides whether a running canary's
     /// version is the one the client should know.
-    func open(_ responder: Responder, key: HeadKey, lastKnown: Int64, instance: String) {
+    func open(_ responder: Responder, key: TemplateKey, lastKnown: Int64, instance: String) {
         loop.preconditionInLoop()
         let target = templates.streamTarget(key, instance: instance)
         guard let bucket = admission.acquire(project: key.project) else {
@@ -103,14 +103,14 @@ final class RealtimeHub: @unchecked Sendable {
 
     /// A version (or a canary's share) was committed by this worker: tell local streams and the
     /// other workers. Safe from any thread.
-    func announce(_ key: HeadKey, version: Int64) {
+    func announce(_ key: TemplateKey, version: Int64) {
         peers?.broadcast(.published(key, version: version))
         loop.run { [self] in notify(key) }
     }
 
     /// Tells every held stream of `key` the version it should know, if it has an older one:
     /// the active version, or the canary version for the instances in a running canary's share.
-    func notify(_ key: HeadKey) {
+    func notify(_ key: TemplateKey) {
         guard let active = templates.active(key) else { return }
         let canary = templates.canary(key)
         guard canary != nil || active.equivalent != nil else {
@@ -148,7 +148,7 @@ final class RealtimeHub: @unchecked Sendable {
     }
 
     /// Sends `version` to every held stream of `key` that has an older one.
-    private func notify(_ key: HeadKey, version: Int64) {
+    private func notify(_ key: TemplateKey, version: Int64) {
         loop.preconditionInLoop()
         if settings.notificationsPerSecond > 0 {
             for stream in held.streams(of: key, olderThan: version) {
@@ -259,12 +259,12 @@ final class RealtimeHub: @unchecked Sendable {
 
     // MARK: Adoption
 
-    func recordFetch(key: HeadKey, version: Int64) {
+    func recordFetch(key: TemplateKey, version: Int64) {
         loop.preconditionInLoop()
         adoption.fetched(version: version, key: key, now: loop.now)
     }
 
-    func adoptionCounts(key: HeadKey) -> AdoptionCounts {
+    func adoptionCounts(key: TemplateKey) -> AdoptionCounts {
         loop.preconditionInLoop()
         return adoption.counts(key: key)
     }

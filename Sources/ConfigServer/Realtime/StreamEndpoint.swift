@@ -5,18 +5,18 @@ import HTTP1
 /// `POST /v1/projects/{p}/namespaces/{ns}:streamFetchInvalidations` (spec §4).
 extension Application {
     /// Every error of this endpoint, an unknown project included, is wrapped in an array.
-    func openStream(_ exchange: Exchange, project projectIDOrNumber: String, namespace: String) throws {
+    func openStream(_ exchange: Exchange, project projectIDOrNumber: String, namespace namespaceName: String) throws {
         do {
             try exchange.allow(.post)
             let project = try resolve(projectIDOrNumber)
-            let namespace = try checkNamespace(namespace)
+            let namespace = try checkNamespace(namespaceName)
             try requireClientKey(exchange, project: project)
             let body = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
             // Anything but a version number counts as knowing none (spec §4.7.1): the client is
             // told the current version at once, where a 400 would stop an SDK's reconnects.
             let lastKnown = body.string("lastKnownVersionNumber").flatMap { Int64($0) }.map { max(0, $0) } ?? 0
             metrics.recordRequest(route: exchange.routeName, status: 200)
-            realtime.open(exchange.responder, key: HeadKey(project: project.id, namespace: namespace), lastKnown: lastKnown,
+            realtime.open(exchange.responder, key: TemplateKey(project: project.id, namespace: namespace), lastKnown: lastKnown,
                           instance: body.string("appInstanceId") ?? "")
         } catch let error as APIError {
             // Errors on the stream endpoint are wrapped in an array (spec §1.4).

@@ -1,3 +1,4 @@
+import ConfigCore
 import CLinuxIO
 import ConfigStore
 
@@ -34,14 +35,14 @@ final class ChangeCounters: @unchecked Sendable {
     }
 
     /// The counter that covers `key`'s template.
-    static func slot(of key: HeadKey) -> Int {
-        1 + Int(FNV1a.hash(key.project, key.namespace) % UInt32(templateSlots))
+    static func slot(of key: TemplateKey) -> Int {
+        1 + Int(FNV1a.hash(key.project, key.namespace.rawValue) % UInt32(templateSlots))
     }
 
     func value(at slot: Int) -> Int64 { rcs_atomic_load(slots + slot) }
 
     /// After a commit that changed `key`'s template, before it is acknowledged.
-    func bump(_ key: HeadKey) { _ = rcs_atomic_add(slots + Self.slot(of: key), 1) }
+    func bump(_ key: TemplateKey) { _ = rcs_atomic_add(slots + Self.slot(of: key), 1) }
 
     var projects: Int64 { rcs_atomic_load(slots + Self.projectsSlot) }
 

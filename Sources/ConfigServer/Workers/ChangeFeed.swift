@@ -4,22 +4,33 @@ import EventLoop
 import Logging
 import Synchronization
 
-/// Notices what other workers (or processes) committed, and tells this worker's held streams:
-/// by the peers' datagrams at once; by the shared change counters on every tick, in case a
-/// datagram was lost; and by polling SQLite's `data_version` once a second, for commits made
-/// outside the worker group. Also answers the peers' questions and hands their answers to
+/// Notices what other workers, processes or nodes committed, and tells this worker's held
+/// streams: by the peers' datagrams at once; by the node's store listener (first worker, stores
+/// shared by several nodes) at once; by the shared change counters on every tick, in case a
+/// datagram was lost; and by polling the store's change token (`store.pollIntervalSeconds`),
+/// for commits no one announced. Also answers the peers' questions and hands their answers to
 /// the application's gather.
 final class ChangeFeed: Sendable {
     private let application: Application
     private let loop: EventLoop
+    private let peers: PeerChannel?
 
-    init(application: Application, loop: EventLoop) {
+    init(application: Application, loop: EventLoop, peers: PeerChannel?) {
         self.application = application
         self.loop = loop
+        self.peers = peers
     }
 
     /// Starts watching (loop thread, or before the loop runs).
-    func start(peers: PeerChannel?) throws {
+    /// - Parameter listener: the node's store listener, for the worker that holds it.
+    func start(listener: (any StoreChangeListener)?) throws {
+        if let listener {
+            let node = NodeListener(
+                listener: listener, store: application.store, loop: loop, logger: application.logger,
+                metrics: application.metrics, heartbeatSeconds: Int64(application.configuration.store.heartbeatSeconds)
+            ) { [self] change in relay(change) }
+            node.start(knownHeads: application.templates.loadedVersions)
+        }
         if let peers {
             try loop.watchReadable(fd: peers.fd) { [self] in
                 for message in peers.drain() {
@@ -34,33 +45,64 @@ final class ChangeFeed: Sendable {
                 }
             }
         }
+        let pollEvery = max(1, Int(application.configuration.store.pollIntervalSeconds.rounded()))
+        var ticks = 0
         loop.onTick { [self] in
             for key in application.templates.changedKeys { follow(key) }
-            poll()
+            ticks += 1
+            if ticks % pollEvery == 0 { poll() }
             application.promoteDueCanaries()
         }
     }
 
+    /// A commit the node's listener was told of: make every worker of this node check it
+    /// before answering, then tell the held streams, as a publisher here does.
+    private func relay(_ change: StoreChange) {
+        switch change {
+        case .projects:
+            application.counters.bumpProjects()
+        case .template(let key, let version):
+            // The publisher of this node announced its own commit before acknowledging it.
+            if (application.templates.loadedVersions[key] ?? 0) < version { application.counters.bump(key) }
+            peers?.broadcast(.published(key, version: version))
+            follow(key)
+        }
+    }
+
     /// Brings a template this worker serves up to date; its streams are told by the reload.
-    private func follow(_ key: HeadKey) {
+    private func follow(_ key: TemplateKey) {
         let application = application
         guard application.templates.isLoaded(key), !application.templates.isCurrent(key) else { return }
         application.reloads.afterReload(of: .template(key), by: { application.reloadTemplate(key) }) { _ in }
     }
 
-    private let lastDataVersion = Mutex<Int64?>(nil)
+    private let lastToken = Mutex<StoreChangeToken?>(nil)
+    private let wasAvailable = Atomic<Bool>(true)
+
+    /// Logs only when the store's state changes: an outage must not flood the log.
+    private func storeAvailable(_ available: Bool, error: StoreError?) {
+        application.metrics.setStoreAvailable(available)
+        application.storeHealth.store(available, ordering: .relaxed)
+        guard wasAvailable.exchange(available, ordering: .relaxed) != available else { return }
+        if let error {
+            application.logger.error("the store cannot be read; serving the versions known", metadata: ["error": "\(error)"])
+        } else {
+            application.logger.notice("the store can be read again")
+        }
+    }
 
     private func poll() {
         let application = application
         application.storeQueue.async { [self] in
-            let dataVersion: Int64
-            do { dataVersion = try application.store.dataVersion() } catch {
-                application.logger.error("cannot poll the store for changes", metadata: ["error": "\(error)"])
+            let token: StoreChangeToken
+            do throws(StoreError) { token = try application.store.changeToken() } catch {
+                storeAvailable(false, error: error)
                 return
             }
-            let changed = lastDataVersion.withLock { last in
-                defer { last = dataVersion }
-                return last != nil && last != dataVersion
+            storeAvailable(true, error: nil)
+            let changed = lastToken.withLock { last in
+                defer { last = token }
+                return last != nil && last != token
             }
             guard changed else { return }
             do {

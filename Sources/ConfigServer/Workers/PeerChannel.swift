@@ -1,3 +1,4 @@
+import ConfigCore
 import CLinuxIO
 import ConfigStore
 import Glibc
@@ -5,7 +6,7 @@ import Glibc
 /// What workers of one group tell each other.
 enum PeerMessage: Equatable {
     /// A version was committed: peers reload it and notify their held streams.
-    case published(HeadKey, version: Int64)
+    case published(TemplateKey, version: Int64)
     /// `from` asks for its numbers; it waits for one `answer` with the same id from each peer.
     case question(from: Int, id: UInt64, PeerQuestion)
     case answer(from: Int, id: UInt64, payload: [UInt8])
@@ -14,11 +15,11 @@ enum PeerMessage: Equatable {
     var encoded: [UInt8] {
         switch self {
         case .published(let key, let version):
-            Array("published\n\(key.project)\n\(key.namespace)\n\(version)".utf8)
+            Array("published\n\(key.project)\n\(key.namespace.rawValue)\n\(version)".utf8)
         case .question(let from, let id, .metrics):
             Array("metrics?\n\(from)\n\(id)".utf8)
         case .question(let from, let id, .adoption(let key)):
-            Array("adoption?\n\(from)\n\(id)\n\(key.project)\n\(key.namespace)".utf8)
+            Array("adoption?\n\(from)\n\(id)\n\(key.project)\n\(key.namespace.rawValue)".utf8)
         case .answer(let from, let id, let payload):
             Array("answer\n\(from)\n\(id)\n".utf8) + payload
         }
@@ -30,7 +31,8 @@ enum PeerMessage: Equatable {
         let kind = String(decoding: parts[0], as: UTF8.self)
         if kind == "published" {
             guard parts.count == 4, let version = Int64(String(decoding: parts[3], as: UTF8.self)) else { return nil }
-            let key = HeadKey(project: String(decoding: parts[1], as: UTF8.self), namespace: String(decoding: parts[2], as: UTF8.self))
+            guard let namespace = TemplateNamespace(rawValue: String(decoding: parts[2], as: UTF8.self)) else { return nil }
+            let key = TemplateKey(project: String(decoding: parts[1], as: UTF8.self), namespace: namespace)
             self = .published(key, version: version)
             return
         }
@@ -41,8 +43,9 @@ enum PeerMessage: Equatable {
             self = .question(from: from, id: id, .metrics)
         case "adoption?" where parts.count == 4:
             let key = parts[3].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-            guard key.count == 2 else { return nil }
-            let head = HeadKey(project: String(decoding: key[0], as: UTF8.self), namespace: String(decoding: key[1], as: UTF8.self))
+            guard key.count == 2, let namespace = TemplateNamespace(rawValue: String(decoding: key[1], as: UTF8.self))
+            else { return nil }
+            let head = TemplateKey(project: String(decoding: key[0], as: UTF8.self), namespace: namespace)
             self = .question(from: from, id: id, .adoption(head))
         case "answer":
             self = .answer(from: from, id: id, payload: parts.count == 4 ? Array(parts[3]) : [])
@@ -57,7 +60,7 @@ enum PeerQuestion: Equatable {
     /// Their `/metrics` exposition.
     case metrics
     /// Their held streams and recent fetches per version of one template.
-    case adoption(HeadKey)
+    case adoption(TemplateKey)
 }
 
 /// The worker's datagram socket in the abstract Unix namespace (`rcs-<group>-w<i>`): no files,

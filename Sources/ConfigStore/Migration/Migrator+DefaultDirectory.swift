@@ -4,7 +4,12 @@ extension Migrator {
     /// The environment variable that names the migrations directory explicitly.
     public static let directoryEnvironmentVariable = "RCS_MIGRATIONS_DIR"
 
-    /// Finds the migrations directory. Searched in order:
+    /// The migrations of one engine: `sqlite` or `postgres` under `defaultMigrationsDirectory()`.
+    public static func defaultMigrationsDirectory(engine: String) -> URL? {
+        defaultMigrationsDirectory()?.appendingPathComponent(engine, isDirectory: true)
+    }
+
+    /// Finds the migrations directory, which holds one folder per engine. Searched in order:
     /// 1. `$RCS_MIGRATIONS_DIR` (returned even if missing, so the error names it),
     /// 2. `./migrations`,
     /// 3. `migrations` next to the 1st to 4th parent of the executable's directory

@@ -15,4 +15,9 @@ public enum SQLiteValue: Sendable, Equatable {
     public static func integer(_ value: Int64?) -> SQLiteValue {
         value.map { .integer($0) } ?? .null
     }
+
+    /// `.text(value.rawValue)`, or `.null` when `value` is nil: for the store's enums.
+    public static func text<Value: RawRepresentable<String>>(_ value: Value?) -> SQLiteValue {
+        value.map { .text($0.rawValue) } ?? .null
+    }
 }

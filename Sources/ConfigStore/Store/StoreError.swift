@@ -1,4 +1,4 @@
-/// Errors of the store that callers map to API responses. SQLite failures stay `SQLiteError`.
+/// Every error a `TemplateStore` throws; callers map it to API responses in one place.
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `expectedVersion` was not the active version; `current` is (0 before the first publish).
     case versionMismatch(current: Int64)
@@ -20,6 +20,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case noCanary
     /// `expectedCanary` was not the running canary's version.
     case canaryMismatch(current: Int64)
+    /// The engine cannot answer now: busy past its timeout, unreachable, out of space, closed
+    /// or failing. Callers retry later; a write that failed so may or may not have committed.
+    /// The message is the engine's, without credentials.
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -43,6 +47,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "no canary is running"
         case .canaryMismatch(let current):
             "canary mismatch: the running canary is version \(current)"
+        case .unavailable(let reason):
+            "the store is unavailable: \(reason)"
         }
     }
 }

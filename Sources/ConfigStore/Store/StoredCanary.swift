@@ -1,10 +1,11 @@
+public import ConfigCore
 public import Foundation
 
 /// A running canary: version `canaryVersion` served to the instances whose bucket for `seed`
 /// is below `microPercent` (of 10^8), while the active version stays the stable one.
 public struct StoredCanary: Sendable, Equatable {
     public var project: String
-    public var namespace: String
+    public var namespace: TemplateNamespace
     public var canaryVersion: Int64
     /// 1 ... 100_000_000 (micro-percent).
     public var microPercent: Int64
@@ -20,7 +21,7 @@ public struct StoredCanary: Sendable, Equatable {
 
     /// - Parameters: see the properties.
     public init(
-        project: String, namespace: String, canaryVersion: Int64, microPercent: Int64, seed: String,
+        project: String, namespace: TemplateNamespace, canaryVersion: Int64, microPercent: Int64, seed: String,
         startTime: Date, updateTime: Date, updateUser: String?, promoteAt: Date?
     ) {
         self.project = project
@@ -35,12 +36,12 @@ public struct StoredCanary: Sendable, Equatable {
     }
 }
 
-/// The `canary_action` values of a version.
-public enum CanaryAction {
+/// What a version did to a canary (`canary_action`); nil for most versions.
+public enum CanaryAction: String, Sendable, Hashable {
     /// The version was published as a canary.
-    public static let canary = "CANARY"
+    case canary = "CANARY"
     /// The version copies a canary version, for everyone.
-    public static let promotion = "PROMOTION"
+    case promotion = "PROMOTION"
     /// The version copies the stable version back, ending a canary.
-    public static let abort = "ABORT"
+    case abort = "ABORT"
 }

@@ -1,3 +1,4 @@
+public import ConfigCore
 public import Foundation
 
 /// One stored template version and its metadata.
@@ -8,7 +9,7 @@ public struct StoredVersion: Sendable, Equatable {
     /// The project ID.
     public var project: String
     /// `firebase` (client template) or `firebase-server` (server template).
-    public var namespace: String
+    public var namespace: TemplateNamespace
     /// 1 for the first publish, then +1 per publish or rollback, without gaps.
     public var versionNumber: Int64
     /// When the version was committed, at millisecond precision; never earlier than the
@@ -20,12 +21,12 @@ public struct StoredVersion: Sendable, Equatable {
     public var description: String?
     /// `REST_API`, `CONSOLE`, `ADMIN_SDK_NODE`, ...
     public var updateOrigin: String
-    /// `INCREMENTAL_UPDATE`, `FORCED_UPDATE` or `ROLLBACK` (see `TemplateUpdateType`).
-    public var updateType: String
+    /// `INCREMENTAL_UPDATE`, `FORCED_UPDATE` or `ROLLBACK` .
+    public var updateType: UpdateType
     /// For a rollback, the version whose content it copied.
     public var rollbackSource: Int64?
     /// What the version did to a canary (see `CanaryAction`); nil for most versions.
-    public var canaryAction: String?
+    public var canaryAction: CanaryAction?
     /// For a promotion or an abort, the canary version it ended.
     public var canarySource: Int64?
     /// The template JSON bytes.
@@ -33,9 +34,9 @@ public struct StoredVersion: Sendable, Equatable {
 
     /// - Parameters: see the properties.
     public init(
-        project: String, namespace: String, versionNumber: Int64, updateTime: Date,
-        updateUser: String?, description: String?, updateOrigin: String, updateType: String,
-        rollbackSource: Int64?, canaryAction: String? = nil, canarySource: Int64? = nil, templateJSON: [UInt8]
+        project: String, namespace: TemplateNamespace, versionNumber: Int64, updateTime: Date,
+        updateUser: String?, description: String?, updateOrigin: String, updateType: UpdateType,
+        rollbackSource: Int64?, canaryAction: CanaryAction? = nil, canarySource: Int64? = nil, templateJSON: [UInt8]
     ) {
         self.project = project
         self.namespace = namespace

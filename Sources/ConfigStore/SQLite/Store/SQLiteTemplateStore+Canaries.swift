@@ -1,8 +1,9 @@
+public import ConfigCore
 public import Foundation
 
 /// Staged publishes: a canary version served to a share of the instances, then promoted to
 /// everyone or aborted. Each step runs in one IMMEDIATE transaction, like a publish.
-extension RemoteConfigStore {
+extension SQLiteTemplateStore {
     /// Stores `templateJSON` as the next version without making it active, and starts serving
     /// it to `microPercent` of the instances (bucketed on `seed`).
     /// - Parameters:
@@ -13,10 +14,9 @@ extension RemoteConfigStore {
     /// - Throws: `StoreError.versionMismatch`, `StoreError.canaryRunning`,
     ///   `StoreError.invalidArgument`, `StoreError.projectNotFound`, `SQLiteError`.
     public func publishCanary(
-        project: String, namespace: String, templateJSON: [UInt8], expectedVersion: Int64?,
+        project: String, namespace: TemplateNamespace, templateJSON: [UInt8], expectedVersion: Int64?,
         microPercent: Int64, seed: String, promoteAt: Date?, metadata: PublishMetadata
-    ) throws -> (version: StoredVersion, canary: StoredCanary) {
-        try Self.validate(namespace: namespace)
+    ) throws(StoreError) -> (version: StoredVersion, canary: StoredCanary) {
         try Self.validate(microPercent: microPercent)
         return try write { database in
             let head = try head(project: project, namespace: namespace, in: database)
@@ -55,13 +55,13 @@ extension RemoteConfigStore {
     }
 
     /// The running canary, or nil.
-    public func canary(project: String, namespace: String) throws -> StoredCanary? {
+    public func canary(project: String, namespace: TemplateNamespace) throws(StoreError) -> StoredCanary? {
         try read { database in try Self.canary(project: project, namespace: namespace, in: database) }
     }
 
     /// The active version's number and the running canary: what a worker compares with what
     /// it serves (one cheap query).
-    public func headState(project: String, namespace: String) throws -> (active: Int64?, canary: StoredCanary?) {
+    public func headState(project: String, namespace: TemplateNamespace) throws(StoreError) -> (active: Int64?, canary: StoredCanary?) {
         try read { database in
             let active = try database.queryFirst(
                 "SELECT active_version FROM template_heads WHERE project = ? AND namespace = ?",
@@ -77,8 +77,8 @@ extension RemoteConfigStore {
     /// - Throws: `StoreError.noCanary`, `StoreError.canaryMismatch`, `StoreError.invalidArgument`
     ///   for a smaller share.
     public func setCanaryShare(
-        project: String, namespace: String, expectedCanary: Int64?, microPercent: Int64, updateUser: String?
-    ) throws -> StoredCanary {
+        project: String, namespace: TemplateNamespace, expectedCanary: Int64?, microPercent: Int64, updateUser: String?
+    ) throws(StoreError) -> StoredCanary {
         try Self.validate(microPercent: microPercent)
         return try write { database in
             var canary = try Self.runningCanary(project: project, namespace: namespace, expected: expectedCanary, in: database)
@@ -101,8 +101,8 @@ extension RemoteConfigStore {
     /// (`canary_action` `PROMOTION`, `metadata.updateType`).
     /// - Throws: `StoreError.noCanary`, `StoreError.canaryMismatch`.
     public func promoteCanary(
-        project: String, namespace: String, expectedCanary: Int64?, metadata: PublishMetadata
-    ) throws -> StoredVersion {
+        project: String, namespace: TemplateNamespace, expectedCanary: Int64?, metadata: PublishMetadata
+    ) throws(StoreError) -> StoredVersion {
         try endCanary(project: project, namespace: namespace, expectedCanary: expectedCanary, promote: true, metadata: metadata)
     }
 
@@ -110,16 +110,15 @@ extension RemoteConfigStore {
     /// (`canary_action` `ABORT`, `updateType` `ROLLBACK` to the stable version).
     /// - Throws: `StoreError.noCanary`, `StoreError.canaryMismatch`.
     public func abortCanary(
-        project: String, namespace: String, expectedCanary: Int64?, metadata: PublishMetadata
-    ) throws -> StoredVersion {
+        project: String, namespace: TemplateNamespace, expectedCanary: Int64?, metadata: PublishMetadata
+    ) throws(StoreError) -> StoredVersion {
         try endCanary(project: project, namespace: namespace, expectedCanary: expectedCanary, promote: false, metadata: metadata)
     }
 
     /// Appends the version that ends the running canary, and deletes the canary.
     private func endCanary(
-        project: String, namespace: String, expectedCanary: Int64?, promote: Bool, metadata: PublishMetadata
-    ) throws -> StoredVersion {
-        try Self.validate(namespace: namespace)
+        project: String, namespace: TemplateNamespace, expectedCanary: Int64?, promote: Bool, metadata: PublishMetadata
+    ) throws(StoreError) -> StoredVersion {
         return try write { database in
             let canary = try Self.runningCanary(project: project, namespace: namespace, expected: expectedCanary, in: database)
             let stable = try head(project: project, namespace: namespace, in: database).number
@@ -137,7 +136,7 @@ extension RemoteConfigStore {
                     project: project, namespace: namespace, versionNumber: canary.canaryVersion + 1,
                     updateTime: Self.date(milliseconds: nextUpdateTime(after: Self.milliseconds(canary.updateTime))),
                     updateUser: metadata.updateUser, description: metadata.description ?? description,
-                    updateOrigin: metadata.updateOrigin, updateType: promote ? metadata.updateType : TemplateUpdateType.rollback,
+                    updateOrigin: metadata.updateOrigin, updateType: promote ? metadata.updateType : UpdateType.rollback,
                     rollbackSource: promote ? nil : stable, canaryAction: promote ? CanaryAction.promotion : CanaryAction.abort,
                     canarySource: canary.canaryVersion, templateJSON: copied.templateJSON),
                 to: database)
@@ -146,14 +145,14 @@ extension RemoteConfigStore {
 
     // MARK: Rows
 
-    static func requireNoCanary(project: String, namespace: String, in database: SQLiteDatabase) throws {
+    static func requireNoCanary(project: String, namespace: TemplateNamespace, in database: SQLiteDatabase) throws {
         if let canary = try canary(project: project, namespace: namespace, in: database) {
             throw StoreError.canaryRunning(version: canary.canaryVersion)
         }
     }
 
     private static func runningCanary(
-        project: String, namespace: String, expected: Int64?, in database: SQLiteDatabase
+        project: String, namespace: TemplateNamespace, expected: Int64?, in database: SQLiteDatabase
     ) throws -> StoredCanary {
         guard let canary = try canary(project: project, namespace: namespace, in: database) else {
             try requireProject(project, in: database)
@@ -163,7 +162,7 @@ extension RemoteConfigStore {
         return canary
     }
 
-    private static func canary(project: String, namespace: String, in database: SQLiteDatabase) throws -> StoredCanary? {
+    private static func canary(project: String, namespace: TemplateNamespace, in database: SQLiteDatabase) throws -> StoredCanary? {
         try database.queryFirst(
             """
             SELECT canary_version, micro_percent, seed, started_at, updated_at, update_user, promote_at
@@ -179,7 +178,7 @@ extension RemoteConfigStore {
         }
     }
 
-    private static func validate(microPercent: Int64) throws {
+    private static func validate(microPercent: Int64) throws(StoreError) {
         guard (1...100_000_000).contains(microPercent) else {
             throw StoreError.invalidArgument("the canary share must be above 0 and at most 100 %, got \(Double(microPercent) / 1_000_000) %")
         }

@@ -1,21 +1,22 @@
+public import ConfigCore
 public import Foundation
 import Synchronization
 
-/// Versioned storage of template JSON per (project, namespace), plus projects and API key hashes,
-/// in one SQLite file shared safely by several threads and processes.
+/// The embedded `TemplateStore`: one SQLite file shared safely by several threads and processes
+/// of one machine.
 ///
-/// Threading: every method is synchronous and blocks the calling thread (keep it off event-loop
-/// threads). The store owns three connections, each behind its own `Mutex`:
+/// The store owns three connections, each behind its own `Mutex`:
 /// - the *writer* runs every write in a `BEGIN IMMEDIATE` transaction. The mutex serializes
 ///   this process's writers; SQLite's write lock, waited for with `busy_timeout`, serializes
 ///   them with other processes. That is what keeps version numbers gap-free and monotonic.
 /// - the *reader* (`query_only`) serves lookups; in WAL mode they run while a write is in
 ///   progress and always see the last committed state.
-/// - the *feed* connection only answers `PRAGMA data_version`. Since it never writes, every
-///   commit, including this store's own, is "another connection's" change to it.
+/// - the *feed* connection only answers `PRAGMA data_version` (the change token). Since it
+///   never writes, every commit, including this store's own, is "another connection's" change
+///   to it.
 ///
 /// A publish returns only after its commit is durable (`synchronous=FULL`).
-public final class RemoteConfigStore: Sendable {
+public final class SQLiteTemplateStore: TemplateStore {
     /// How many versions are kept per (project, namespace); the active one is always kept.
     public let retention: Int
     /// The database file.
@@ -30,11 +31,11 @@ public final class RemoteConfigStore: Sendable {
     /// found in `migrationsDirectory`.
     /// - Parameters:
     ///   - databasePath: the SQLite file; must be a real file (each connection opens it).
-    ///   - migrationsDirectory: holds `NNNN_name.sql`; see `Migrator.defaultMigrationsDirectory()`.
+    ///   - migrationsDirectory: holds `NNNN_name.sql`; see `Migrator.defaultMigrationsDirectory(engine: "sqlite")`.
     ///   - retention: versions kept per (project, namespace), at least 1.
     ///   - clock: the source of `updateTime`.
-    /// - Throws: `MigrationError` (including `schemaTooNew`), `SQLiteError`, or
-    ///   `StoreError.invalidArgument` for a retention below 1.
+    /// - Throws: `MigrationError` (including `schemaTooNew`), `SQLiteError` when the file cannot
+    ///   be opened, or `StoreError.invalidArgument` for a retention below 1.
     public convenience init(
         databasePath: String,
         migrationsDirectory: URL,
@@ -75,8 +76,8 @@ public final class RemoteConfigStore: Sendable {
         self.feed = Mutex(feed)
     }
 
-    /// Closes the connections. Later calls throw `SQLiteError` (misuse, "database is closed")
-    /// and `isHealthy()` returns false. Idempotent; also done on deinit.
+    /// Closes the connections. Later calls throw `StoreError.unavailable` ("database is
+    /// closed") and `isHealthy()` returns false. Idempotent; also done on deinit.
     public func close() {
         feed.withLock { $0.close() }
         reader.withLock { $0.close() }
@@ -86,25 +87,29 @@ public final class RemoteConfigStore: Sendable {
     /// Whether the store is open and its schema is exactly the known migrations (for /readyz).
     public func isHealthy() -> Bool {
         reader.withLock { database in
-            database.isOpen && ((try? migrator.isUpToDate(database)) ?? false)
+            do { return try database.isOpen && migrator.isUpToDate(database) } catch { return false }
         }
     }
 
     // MARK: Change feed
 
-    /// SQLite's `PRAGMA data_version`: changes whenever any connection, in this or another
-    /// process, commits. Poll it cheaply and call `heads()` when it moved.
-    public func dataVersion() throws -> Int64 {
-        try feed.withLock { database in
-            try database.queryFirst("PRAGMA data_version") { $0.int64(at: 0) } ?? 0
+    /// SQLite's `PRAGMA data_version`: it changes whenever any connection, in this or another
+    /// process, commits.
+    public func changeToken() throws(StoreError) -> StoreChangeToken {
+        do {
+            return try feed.withLock { database in
+                StoreChangeToken(try database.queryFirst("PRAGMA data_version") { $0.int64(at: 0) } ?? 0)
+            }
+        } catch {
+            throw Self.storeError(error)
         }
     }
 
     /// The active version of every (project, namespace) that has one.
-    public func heads() throws -> [HeadKey: Int64] {
+    public func heads() throws(StoreError) -> [TemplateKey: Int64] {
         try read { database in
             let rows = try database.query("SELECT project, namespace, active_version FROM template_heads") {
-                (HeadKey(project: $0.text(at: 0), namespace: $0.text(at: 1)), $0.int64(at: 2))
+                (TemplateKey(project: $0.text(at: 0), namespace: try Self.namespace($0.text(at: 1))), $0.int64(at: 2))
             }
             return Dictionary(rows, uniquingKeysWith: { first, _ in first })
         }
@@ -116,15 +121,30 @@ public final class RemoteConfigStore: Sendable {
     // region with the caller's; the connection never leaves the mutex.
 
     /// Runs `body` on the reader connection.
-    func read<Result: Sendable>(_ body: @Sendable (SQLiteDatabase) throws -> Result) throws -> Result {
-        try reader.withLock { database in try body(database) }
+    func read<Result: Sendable>(_ body: @Sendable (SQLiteDatabase) throws -> Result) throws(StoreError) -> Result {
+        do {
+            return try reader.withLock { database in try body(database) }
+        } catch {
+            throw Self.storeError(error)
+        }
     }
 
     /// Runs `body` in an IMMEDIATE transaction on the writer connection.
-    func write<Result: Sendable>(_ body: @Sendable (SQLiteDatabase) throws -> Result) throws -> Result {
-        try writer.withLock { database in
-            try database.inTransaction(.immediate) { try body(database) }
+    func write<Result: Sendable>(_ body: @Sendable (SQLiteDatabase) throws -> Result) throws(StoreError) -> Result {
+        do {
+            return try writer.withLock { database in
+                try database.inTransaction(.immediate) { try body(database) }
+            }
+        } catch {
+            throw Self.storeError(error)
         }
+    }
+
+    /// A `StoreError` as is; any SQLite failure (busy past the timeout, I/O, full disk, a closed
+    /// connection, a broken constraint the checks above should have caught) as `unavailable`.
+    static func storeError(_ error: any Error) -> StoreError {
+        if let error = error as? StoreError { return error }
+        return .unavailable("\(error)")
     }
 
     /// `updateTime` for a new version: now, in ms, but never before `previous` so that time
@@ -145,10 +165,17 @@ public final class RemoteConfigStore: Sendable {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
-    static func validate(namespace: String) throws {
-        guard StoredNamespace.all.contains(namespace) else {
-            throw StoreError.invalidArgument(
-                "namespace must be 'firebase' or 'firebase-server', got '\(namespace)'")
+    static func namespace(_ text: String) throws(StoreError) -> TemplateNamespace {
+        guard let namespace = TemplateNamespace(rawValue: text) else {
+            throw StoreError.unavailable("the database holds an unknown namespace '\(text)'")
         }
+        return namespace
+    }
+
+    static func canaryAction(_ text: String) throws(StoreError) -> CanaryAction {
+        guard let action = CanaryAction(rawValue: text) else {
+            throw StoreError.unavailable("the database holds an unknown canary action '\(text)'")
+        }
+        return action
     }
 }

@@ -1,17 +1,13 @@
-extension RemoteConfigStore {
+public import ConfigCore
+extension SQLiteTemplateStore {
     private static let projectColumns = "id, number, display_name, percent_seed"
 
     /// Creates the project, or updates the number, name and seed of the one with this ID.
     /// - Throws: `StoreError.invalidArgument` for an empty/long ID or a number that is not
     ///   1 to 32 digits; `StoreError.projectNumberTaken` when another project has the number.
-    public func upsertProject(_ project: StoredProject) throws {
-        guard (1...128).contains(project.id.utf8.count) else {
-            throw StoreError.invalidArgument("project id must be 1 to 128 bytes, got '\(project.id)'")
-        }
-        guard (1...32).contains(project.number.utf8.count),
-            project.number.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
-        else {
-            throw StoreError.invalidArgument("project number must be 1 to 32 digits, got '\(project.number)'")
+    public func upsertProject(_ project: StoredProject) throws(StoreError) {
+        if let problem = ProjectIdentity.problem(id: project.id, number: project.number) {
+            throw StoreError.invalidArgument(problem)
         }
         let createdAt = Self.milliseconds(clock())
         try write { database in
@@ -34,7 +30,7 @@ extension RemoteConfigStore {
     }
 
     /// The project whose ID or number is `idOrNumber` (clients send either); an ID match wins.
-    public func project(idOrNumber: String) throws -> StoredProject? {
+    public func project(idOrNumber: String) throws(StoreError) -> StoredProject? {
         try read { database in
             try database.queryFirst(
                 "SELECT \(Self.projectColumns) FROM projects WHERE id = ?1 OR number = ?1 ORDER BY id = ?1 DESC LIMIT 1",
@@ -43,7 +39,7 @@ extension RemoteConfigStore {
     }
 
     /// Every project, by ID.
-    public func projects() throws -> [StoredProject] {
+    public func projects() throws(StoreError) -> [StoredProject] {
         try read { database in
             try database.query("SELECT \(Self.projectColumns) FROM projects ORDER BY id", row: Self.decodeProject)
         }
@@ -51,7 +47,7 @@ extension RemoteConfigStore {
 
     /// Records an API key hash for `project` (re-adding renames it).
     /// - Throws: `StoreError.projectNotFound` for an unknown project ID.
-    public func addAPIKey(project: String, keyHash: String, name: String) throws {
+    public func addAPIKey(project: String, keyHash: String, name: String) throws(StoreError) {
         let createdAt = Self.milliseconds(clock())
         try write { database in
             try Self.requireProject(project, in: database)
@@ -67,7 +63,7 @@ extension RemoteConfigStore {
     /// Forgets an API key hash.
     /// - Returns: whether it was recorded.
     @discardableResult
-    public func removeAPIKey(project: String, keyHash: String) throws -> Bool {
+    public func removeAPIKey(project: String, keyHash: String) throws(StoreError) -> Bool {
         try write { database in
             try database.execute(
                 "DELETE FROM api_keys WHERE project = ? AND key_hash = ?", [.text(project), .text(keyHash)]) > 0
@@ -75,7 +71,7 @@ extension RemoteConfigStore {
     }
 
     /// The API key hashes of `project`, oldest first.
-    public func apiKeyHashes(project: String) throws -> [String] {
+    public func apiKeyHashes(project: String) throws(StoreError) -> [String] {
         try read { database in
             try database.query(
                 "SELECT key_hash FROM api_keys WHERE project = ? ORDER BY created_at, key_hash", [.text(project)]
@@ -84,7 +80,7 @@ extension RemoteConfigStore {
     }
 
     /// The IDs of the projects that accept the API key with this hash.
-    public func projectIDs(forAPIKeyHash keyHash: String) throws -> [String] {
+    public func projectIDs(forAPIKeyHash keyHash: String) throws(StoreError) -> [String] {
         try read { database in
             try database.query("SELECT project FROM api_keys WHERE key_hash = ? ORDER BY project", [.text(keyHash)]) {
                 $0.text(at: 0)

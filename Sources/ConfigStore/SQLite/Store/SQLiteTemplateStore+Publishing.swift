@@ -1,4 +1,5 @@
-extension RemoteConfigStore {
+public import ConfigCore
+extension SQLiteTemplateStore {
     /// Stores `templateJSON` as the next version and makes it active.
     ///
     /// Runs in one `BEGIN IMMEDIATE` transaction: check `expectedVersion`, insert version
@@ -16,11 +17,10 @@ extension RemoteConfigStore {
     ///   (e.g. busy after the busy timeout).
     @discardableResult
     public func publish(
-        project: String, namespace: String, templateJSON: [UInt8], expectedVersion: Int64?,
+        project: String, namespace: TemplateNamespace, templateJSON: [UInt8], expectedVersion: Int64?,
         metadata: PublishMetadata
-    ) throws -> StoredVersion {
-        try Self.validate(namespace: namespace)
-        guard [TemplateUpdateType.incrementalUpdate, TemplateUpdateType.forcedUpdate].contains(metadata.updateType)
+    ) throws(StoreError) -> StoredVersion {
+        guard [UpdateType.incrementalUpdate, UpdateType.forcedUpdate].contains(metadata.updateType)
         else {
             throw StoreError.invalidArgument(
                 "updateType must be INCREMENTAL_UPDATE or FORCED_UPDATE, got '\(metadata.updateType)'")
@@ -50,9 +50,8 @@ extension RemoteConfigStore {
     ///   `StoreError.projectNotFound`.
     @discardableResult
     public func rollback(
-        project: String, namespace: String, to target: Int64, metadata: PublishMetadata
-    ) throws -> StoredVersion {
-        try Self.validate(namespace: namespace)
+        project: String, namespace: TemplateNamespace, to target: Int64, metadata: PublishMetadata
+    ) throws(StoreError) -> StoredVersion {
         return try write { database in
             let head = try head(project: project, namespace: namespace, in: database)
             try Self.requireNoCanary(project: project, namespace: namespace, in: database)
@@ -69,7 +68,7 @@ extension RemoteConfigStore {
                     updateTime: Self.date(milliseconds: nextUpdateTime(after: head.updateTime)),
                     updateUser: metadata.updateUser,
                     description: metadata.description ?? "Rollback to version \(target)",
-                    updateOrigin: metadata.updateOrigin, updateType: TemplateUpdateType.rollback,
+                    updateOrigin: metadata.updateOrigin, updateType: UpdateType.rollback,
                     rollbackSource: target, templateJSON: source.templateJSON),
                 to: database)
         }
@@ -77,7 +76,7 @@ extension RemoteConfigStore {
 
     /// The active version number (0 if none) and its time, read inside the write transaction.
     func head(
-        project: String, namespace: String, in database: SQLiteDatabase
+        project: String, namespace: TemplateNamespace, in database: SQLiteDatabase
     ) throws -> (number: Int64, updateTime: Int64?) {
         let row = try database.queryFirst(
             """
@@ -127,7 +126,7 @@ extension RemoteConfigStore {
     }
 
     /// Deletes the versions numbered `newest` and below.
-    func prune(project: String, namespace: String, through newest: Int64, in database: SQLiteDatabase) throws {
+    func prune(project: String, namespace: TemplateNamespace, through newest: Int64, in database: SQLiteDatabase) throws {
         try database.execute(
             "DELETE FROM template_versions WHERE project = ? AND namespace = ? AND version_number <= ?",
             [.text(project), .text(namespace), .integer(newest)])

@@ -1,8 +1,9 @@
+public import ConfigCore
 public import Foundation
 
-extension RemoteConfigStore {
+extension SQLiteTemplateStore {
     /// The active (newest) version, or nil before the first publish.
-    public func activeVersion(project: String, namespace: String) throws -> StoredVersion? {
+    public func activeVersion(project: String, namespace: TemplateNamespace) throws(StoreError) -> StoredVersion? {
         try read { database in
             try database.queryFirst(
                 """
@@ -12,13 +13,13 @@ extension RemoteConfigStore {
                 WHERE h.project = ? AND h.namespace = ?
                 """,
                 [.text(project), .text(namespace)]
-            ) { Self.decodeVersion($0, includeTemplateJSON: true) }
+            ) { try Self.decodeVersion($0, includeTemplateJSON: true) }
         }
     }
 
     /// The active version's number, or nil before the first publish: a cheap check of whether
     /// a loaded template is still the newest.
-    public func activeVersionNumber(project: String, namespace: String) throws -> Int64? {
+    public func activeVersionNumber(project: String, namespace: TemplateNamespace) throws(StoreError) -> Int64? {
         try read { database in
             try database.queryFirst(
                 "SELECT active_version FROM template_heads WHERE project = ? AND namespace = ?",
@@ -28,35 +29,27 @@ extension RemoteConfigStore {
     }
 
     /// Version `number`, or nil if it was never published or has been pruned.
-    public func version(project: String, namespace: String, number: Int64) throws -> StoredVersion? {
+    public func version(project: String, namespace: TemplateNamespace, number: Int64) throws(StoreError) -> StoredVersion? {
         try read { database in
             try Self.version(project: project, namespace: namespace, number: number, includeTemplateJSON: true, in: database)
         }
     }
 
-    /// Stored versions, newest first, one page at a time (the `listVersions` API).
-    /// - Parameters:
-    ///   - pageSize: maximum versions per page (≥ 1); nil returns all that match.
-    ///   - pageToken: `nextPageToken` of the previous page; nil or empty for the first page.
-    ///   - endVersionNumber: newest version to include (≥ 1).
-    ///   - startTime: omit versions updated before this (inclusive lower bound).
-    ///   - endTime: omit versions updated at or after this (exclusive upper bound).
-    ///   - includeTemplateJSON: whether to load each version's template bytes.
-    /// - Returns: the page and, if more versions match, the token for the next page. Pass the
-    ///   same filters with the token.
-    /// - Throws: `StoreError.invalidArgument` naming the bad parameter, `StoreError.invalidPageToken`.
+    /// Stored versions, newest first, one page at a time (the `listVersions` API). The token
+    /// of the next page is "v" and its newest version number.
     public func listVersions(
-        project: String, namespace: String, pageSize: Int? = nil, pageToken: String? = nil,
-        endVersionNumber: Int64? = nil, startTime: Date? = nil, endTime: Date? = nil,
-        includeTemplateJSON: Bool = false
-    ) throws -> (versions: [StoredVersion], nextPageToken: String?) {
+        project: String, namespace: TemplateNamespace, query: VersionQuery
+    ) throws(StoreError) -> (versions: [StoredVersion], nextPageToken: String?) {
+        let (pageSize, endVersionNumber, startTime, endTime) = (query.pageSize, query.endVersionNumber, query.startTime, query.endTime)
+        let includeTemplateJSON = query.includeTemplateJSON
         if let pageSize, pageSize < 1 {
             throw StoreError.invalidArgument("pageSize must be at least 1, got \(pageSize)")
         }
         if let endVersionNumber, endVersionNumber < 1 {
             throw StoreError.invalidArgument("endVersionNumber must be greater than 0, got \(endVersionNumber)")
         }
-        let tokenNewest = try pageToken.flatMap { $0.isEmpty ? nil : try Self.decodePageToken($0) }
+        var tokenNewest: Int64?
+        if let pageToken = query.pageToken, !pageToken.isEmpty { tokenNewest = try Self.decodePageToken(pageToken) }
         let newest = min(endVersionNumber ?? .max, tokenNewest ?? .max)
         let limit = pageSize.map { Int64($0) + 1 } ?? -1  // one extra row tells whether a next page exists
         var versions = try read { database in
@@ -70,7 +63,7 @@ extension RemoteConfigStore {
                 [.text(project), .text(namespace), .integer(newest),
                  .integer(startTime.map(Self.milliseconds) ?? .min), .integer(endTime.map(Self.milliseconds) ?? .max),
                  .integer(limit)]
-            ) { Self.decodeVersion($0, includeTemplateJSON: includeTemplateJSON) }
+            ) { try Self.decodeVersion($0, includeTemplateJSON: includeTemplateJSON) }
         }
         guard let pageSize, versions.count > pageSize else { return (versions, nil) }
         let next = versions.removeLast()
@@ -80,7 +73,7 @@ extension RemoteConfigStore {
     // MARK: Rows
 
     static func version(
-        project: String, namespace: String, number: Int64, includeTemplateJSON: Bool, in database: SQLiteDatabase
+        project: String, namespace: TemplateNamespace, number: Int64, includeTemplateJSON: Bool, in database: SQLiteDatabase
     ) throws -> StoredVersion? {
         try database.queryFirst(
             """
@@ -88,7 +81,7 @@ extension RemoteConfigStore {
             WHERE v.project = ? AND v.namespace = ? AND v.version_number = ?
             """,
             [.text(project), .text(namespace), .integer(number)]
-        ) { decodeVersion($0, includeTemplateJSON: includeTemplateJSON) }
+        ) { try decodeVersion($0, includeTemplateJSON: includeTemplateJSON) }
     }
 
     private static func versionColumns(includeTemplateJSON: Bool) -> String {
@@ -97,12 +90,12 @@ extension RemoteConfigStore {
             + (includeTemplateJSON ? ", v.template_json" : "")
     }
 
-    private static func decodeVersion(_ row: SQLiteStatement, includeTemplateJSON: Bool) -> StoredVersion {
+    private static func decodeVersion(_ row: SQLiteStatement, includeTemplateJSON: Bool) throws -> StoredVersion {
         StoredVersion(
-            project: row.text(at: 0), namespace: row.text(at: 1), versionNumber: row.int64(at: 2),
+            project: row.text(at: 0), namespace: try Self.namespace(row.text(at: 1)), versionNumber: row.int64(at: 2),
             updateTime: date(milliseconds: row.int64(at: 3)), updateUser: row.optionalText(at: 4),
-            description: row.optionalText(at: 5), updateOrigin: row.text(at: 6), updateType: row.text(at: 7),
-            rollbackSource: row.optionalInt64(at: 8), canaryAction: row.optionalText(at: 9), canarySource: row.optionalInt64(at: 10),
+            description: row.optionalText(at: 5), updateOrigin: row.text(at: 6), updateType: UpdateType(rawValue: row.text(at: 7)),
+            rollbackSource: row.optionalInt64(at: 8), canaryAction: try row.optionalText(at: 9).map(Self.canaryAction), canarySource: row.optionalInt64(at: 10),
             templateJSON: includeTemplateJSON ? row.blob(at: 11) : [])
     }
 
@@ -111,7 +104,7 @@ extension RemoteConfigStore {
     // Opaque to callers: "v" and the newest version number of the next page.
     private static func encodePageToken(_ newest: Int64) -> String { "v\(newest)" }
 
-    private static func decodePageToken(_ token: String) throws -> Int64 {
+    private static func decodePageToken(_ token: String) throws(StoreError) -> Int64 {
         guard token.hasPrefix("v"), let number = Int64(token.dropFirst()), number >= 1 else {
             throw StoreError.invalidPageToken(token)
         }

@@ -1,0 +1,57 @@
+public import ConfigCore
+
+/// A commit another process or node announced.
+public enum StoreChange: Sendable, Hashable {
+    /// A template's head or canary moved; `version` is the newest version it names.
+    case template(TemplateKey, version: Int64)
+    /// Projects or API keys changed.
+    case projects
+
+    /// Reads a notification payload: `project<TAB>namespace<TAB>version`, or `projects`.
+    public init?(payload: String) {
+        if payload == "projects" {
+            self = .projects
+            return
+        }
+        let parts = payload.split(separator: "\t", omittingEmptySubsequences: false)
+        guard parts.count == 3, let namespace = TemplateNamespace(rawValue: String(parts[1])),
+              let version = Int64(parts[2]), !parts[0].isEmpty
+        else { return nil }
+        self = .template(TemplateKey(project: String(parts[0]), namespace: namespace), version: version)
+    }
+
+    /// The payload `init(payload:)` reads.
+    public var payload: String {
+        switch self {
+        case .template(let key, let version): "\(key.project)\t\(key.namespace.rawValue)\t\(version)"
+        case .projects: "projects"
+        }
+    }
+}
+
+/// A connection that is told of every commit made through any node (PostgreSQL's LISTEN),
+/// driven by the caller's event loop.
+///
+/// Confinement: `connect()` blocks and runs off the loop; from then on, until `close()`, one
+/// thread at a time (the loop) calls the other methods, none of which blocks.
+public protocol StoreChangeListener: AnyObject, Sendable {
+    /// Connects and subscribes; the subscription is committed when it returns, so a commit made
+    /// after it is announced (read the heads after this to catch what came before).
+    /// - Returns: the socket to watch for readability.
+    func connect() throws(StoreError) -> Int32
+
+    /// Takes in what the socket has, without blocking, and returns the changes announced (maybe
+    /// none: a heartbeat's answer or part of a message).
+    /// - Throws: `StoreError.unavailable` when the connection is lost: `close()`, then connect again.
+    func receive() throws(StoreError) -> [StoreChange]
+
+    /// Sends a query the server must answer, without blocking; `receive` takes the answer.
+    func sendHeartbeat() throws(StoreError)
+
+    /// Whether a heartbeat is still waiting for its answer.
+    var isAwaitingHeartbeat: Bool { get }
+
+    /// Drops the connection (idempotent). Stop watching its socket first.
+    func close()
+}
+
