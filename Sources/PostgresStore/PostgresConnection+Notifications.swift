@@ -37,10 +37,14 @@ extension PostgresConnection {
     /// any that earlier statements absorbed. Call it when `socket` is readable.
     /// - Throws: `PostgresError` without SQLSTATE when the connection broke.
     public func consumeNotifications() throws(PostgresError) -> [PostgresNotification] {
+        try consumeInput()
+        return try bufferedNotifications()
+    }
+
+    /// The notifications libpq has already read (it reads them along with any other answer);
+    /// never touches the socket.
+    public func bufferedNotifications() throws(PostgresError) -> [PostgresNotification] {
         let handle = try openHandle()
-        guard PQconsumeInput(handle) == 1 else {
-            throw connectionError(lastErrorMessage())
-        }
         var received: [PostgresNotification] = []
         while let notify = PQnotifies(handle) {
             received.append(PostgresNotification(

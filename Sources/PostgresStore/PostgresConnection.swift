@@ -144,7 +144,7 @@ public final class PostgresConnection {
         }
     }
 
-    private func error(from result: OpaquePointer) -> PostgresError {
+    func error(from result: OpaquePointer) -> PostgresError {
         func field(_ code: Int32) -> String? {
             PQresultErrorField(result, code).map { settings.scrubbed(String(cString: $0)) }
         }

@@ -16,7 +16,7 @@ public struct PostgresConnectionSettings: Sendable, CustomStringConvertible {
     ]
 
     /// Every parameter given or added, as libpq keyword/value pairs.
-    public let parameters: [(keyword: String, value: String)]
+    public private(set) var parameters: [(keyword: String, value: String)]
 
     /// Parses `urlOrConninfo` with libpq's own parser.
     /// - Parameter applicationName: `application_name` unless the string sets one (shows in
@@ -44,6 +44,13 @@ public struct PostgresConnectionSettings: Sendable, CustomStringConvertible {
         let given = Set(parsed.map(\.keyword))
         let added = (Self.defaults + [("application_name", applicationName)]).filter { !given.contains($0.keyword) }
         parameters = parsed + added
+    }
+
+    /// The same settings with `keyword` set to `value`, whatever was given.
+    public func replacing(_ keyword: String, with value: String) -> PostgresConnectionSettings {
+        var copy = self
+        copy.parameters = parameters.filter { $0.keyword != keyword } + [(keyword, value)]
+        return copy
     }
 
     /// The value of `keyword`, if given or added.

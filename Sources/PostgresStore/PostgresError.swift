@@ -33,8 +33,6 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     public var isUniqueViolation: Bool { sqlState == "23505" }
     /// `23503`: a foreign key violation.
     public var isForeignKeyViolation: Bool { sqlState == "23503" }
-    /// `23514`: a CHECK constraint violation.
-    public var isCheckViolation: Bool { sqlState == "23514" }
 
     public var description: String {
         var text = "PostgreSQL error"

@@ -46,7 +46,7 @@ extension PostgresTemplateStore {
                 [.text(project), .text(namespace.rawValue), .integer(canary.canaryVersion), .integer(microPercent),
                  .text(seed), .integer(updateTime), .integer(updateTime), .text(metadata.updateUser),
                  .integer(promoteAt.map(TemplateStoreRules.milliseconds))])
-            return ((version, canary), .template(project: project, namespace: namespace, version: version.versionNumber))
+            return ((version, canary), StoreChange(version))
         }
     }
 
@@ -97,7 +97,8 @@ extension PostgresTemplateStore {
                 "UPDATE template_canaries SET micro_percent = $3, updated_at = $4, update_user = $5 WHERE project = $1 AND namespace = $2",
                 [.text(project), .text(namespace.rawValue), .integer(microPercent),
                  .integer(TemplateStoreRules.milliseconds(canary.updateTime)), .text(updateUser)])
-            return (canary, .template(project: project, namespace: namespace, version: canary.canaryVersion))
+            let key = TemplateKey(project: project, namespace: namespace)
+            return (canary, .template(key, version: canary.canaryVersion))
         }
     }
 
@@ -146,7 +147,7 @@ extension PostgresTemplateStore {
                 rollbackSource: promote ? nil : stable, canaryAction: promote ? .promotion : .abort,
                 canarySource: canary.canaryVersion, templateJSON: copied.templateJSON)
             try self.append(version, on: connection)
-            return (version, .template(project: project, namespace: namespace, version: version.versionNumber))
+            return (version, StoreChange(version))
         }
     }
 

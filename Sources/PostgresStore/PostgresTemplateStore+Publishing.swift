@@ -25,7 +25,7 @@ extension PostgresTemplateStore {
                 updateOrigin: metadata.updateOrigin, updateType: metadata.updateType,
                 rollbackSource: nil, templateJSON: templateJSON)
             try self.append(version, on: connection)
-            return (version, .template(project: project, namespace: namespace, version: version.versionNumber))
+            return (version, StoreChange(version))
         }
     }
 
@@ -54,7 +54,7 @@ extension PostgresTemplateStore {
                 updateOrigin: metadata.updateOrigin, updateType: .rollback,
                 rollbackSource: target, templateJSON: source.templateJSON)
             try self.append(version, on: connection)
-            return (version, .template(project: project, namespace: namespace, version: version.versionNumber))
+            return (version, StoreChange(version))
         }
     }
 

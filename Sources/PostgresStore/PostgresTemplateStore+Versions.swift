@@ -1,6 +1,6 @@
 public import ConfigCore
 public import ConfigStore
-public import Foundation
+import Foundation
 
 extension PostgresTemplateStore {
     /// The active version with its template, or nil before the first publish.
@@ -39,13 +39,13 @@ extension PostgresTemplateStore {
 
     /// Stored versions, newest first, one page at a time; see `TemplateStore.listVersions`.
     public func listVersions(
-        project: String, namespace: TemplateNamespace, pageSize: Int?, pageToken: String?,
-        endVersionNumber: Int64?, startTime: Date?, endTime: Date?, includeTemplateJSON: Bool
+        project: String, namespace: TemplateNamespace, query: VersionQuery
     ) throws(StoreError) -> (versions: [StoredVersion], nextPageToken: String?) {
-        try TemplateStoreRules.validateListing(pageSize: pageSize, endVersionNumber: endVersionNumber)
-        let tokenNewest = try TemplateStoreRules.decodePageToken(pageToken)
-        let newest = min(endVersionNumber ?? .max, tokenNewest ?? .max)
-        let limit = pageSize.map { Int64($0) + 1 }  // one extra row tells whether a next page exists
+        try TemplateStoreRules.validateListing(pageSize: query.pageSize, endVersionNumber: query.endVersionNumber)
+        let tokenNewest = try TemplateStoreRules.decodePageToken(query.pageToken)
+        let newest = min(query.endVersionNumber ?? .max, tokenNewest ?? .max)
+        let limit = query.pageSize.map { Int64($0) + 1 }  // one extra row tells whether a next page exists
+        let includeTemplateJSON = query.includeTemplateJSON
         var versions = try read { connection in
             try connection.query(
                 """
@@ -55,11 +55,11 @@ extension PostgresTemplateStore {
                 ORDER BY v.version_number DESC LIMIT $6
                 """,
                 [.text(project), .text(namespace.rawValue), .integer(newest),
-                 .integer(startTime.map(TemplateStoreRules.milliseconds) ?? .min),
-                 .integer(endTime.map(TemplateStoreRules.milliseconds) ?? .max), .integer(limit)]
+                 .integer(query.startTime.map(TemplateStoreRules.milliseconds) ?? .min),
+                 .integer(query.endTime.map(TemplateStoreRules.milliseconds) ?? .max), .integer(limit)]
             ) { try Self.decodeVersion($0, namespace: namespace, includeTemplateJSON: includeTemplateJSON) }
         }
-        guard let pageSize, versions.count > pageSize else { return (versions, nil) }
+        guard let pageSize = query.pageSize, versions.count > pageSize else { return (versions, nil) }
         let next = versions.removeLast()
         return (versions, TemplateStoreRules.encodePageToken(next.versionNumber))
     }

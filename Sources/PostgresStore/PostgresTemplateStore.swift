@@ -17,24 +17,24 @@ public import Foundation
 ///
 /// Changes: every write transaction increments `store_revision` (see `changeToken()`) and sends
 /// `pg_notify('rcs_changes', payload)`, delivered to listeners only if and when it commits, in
-/// commit order. The payload is `project<TAB>namespace<TAB>version` for a template write (the
-/// version it wrote: the new active one, or the canary's) and `projects` for a project or API
-/// key write. A notification is a hint to re-read; a listener that was disconnected must re-read
-/// everything, since notifications sent meanwhile are lost.
+/// commit order. The payload is `StoreChange.payload`: `project<TAB>namespace<TAB>version` for a
+/// template write (the version it wrote: the new active one, or the canary's) and `projects` for
+/// a project or API key write. A notification is a hint to re-read; a listener that was
+/// disconnected must re-read everything, since notifications sent meanwhile are lost
+/// (`makeChangeListener(name:)`).
 ///
 /// Durability: a write returns after `COMMIT`, which with the server's default
 /// `synchronous_commit = on` means after the commit is flushed to disk.
 public final class PostgresTemplateStore: TemplateStore {
-    /// The channel every write notifies.
+    /// The channel every write notifies, with `StoreChange.payload` as the payload.
     public static let notificationChannel = "rcs_changes"
-    /// The payload of a notification for a project or API key write.
-    public static let projectsPayload = "projects"
 
     public let retention: Int
     /// Where the store connects, printable (no password).
     public let settings: PostgresConnectionSettings
     let migrator: PostgresMigrator
     let clock: @Sendable () -> Date
+    let onNotice: @Sendable (String) -> Void
     let pool: PostgresConnectionPool
 
     /// Connects, applies the migrations found in `migrationsDirectory` and opens the pool.
@@ -81,6 +81,7 @@ public final class PostgresTemplateStore: TemplateStore {
         self.retention = retention
         self.migrator = migrator
         self.clock = clock
+        self.onNotice = onNotice
         pool = PostgresConnectionPool(size: connections) { () throws(PostgresError) in
             try PostgresConnection(settings: settings, onNotice: onNotice)
         }
@@ -126,19 +127,6 @@ public final class PostgresTemplateStore: TemplateStore {
 
     // MARK: Connection access
 
-    /// What a write changed, for `store_revision` and the notification.
-    enum Change {
-        case template(project: String, namespace: TemplateNamespace, version: Int64)
-        case projects
-
-        var payload: String {
-            switch self {
-            case .template(let project, let namespace, let version): "\(project)\t\(namespace.rawValue)\t\(version)"
-            case .projects: PostgresTemplateStore.projectsPayload
-            }
-        }
-    }
-
     /// Runs `body` on a pool connection outside any transaction (one statement is one snapshot).
     func read<Result: Sendable>(_ body: @Sendable (PostgresConnection) throws -> Result) throws(StoreError) -> Result {
         do {
@@ -151,7 +139,7 @@ public final class PostgresTemplateStore: TemplateStore {
     /// Runs `body` in a transaction that also increments `store_revision` and notifies what it
     /// changed; both take effect only if it commits.
     func write<Result: Sendable>(
-        _ body: @Sendable @escaping (PostgresConnection) throws -> (result: Result, change: Change)
+        _ body: @Sendable @escaping (PostgresConnection) throws -> (result: Result, change: StoreChange)
     ) throws(StoreError) -> Result {
         try read { connection in
             try connection.inTransaction {
@@ -178,5 +166,12 @@ public final class PostgresTemplateStore: TemplateStore {
             throw StoreError.unavailable("the database holds an unknown namespace '\(raw)'")
         }
         return namespace
+    }
+}
+
+extension StoreChange {
+    /// The change that writing `version` makes.
+    init(_ version: StoredVersion) {
+        self = .template(TemplateKey(project: version.project, namespace: version.namespace), version: version.versionNumber)
     }
 }

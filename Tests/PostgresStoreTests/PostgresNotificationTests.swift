@@ -47,9 +47,9 @@ import Testing
                                    metadata: PublishMetadata())
         }
         try store.addAPIKey(project: "p1", keyHash: "h", name: "")
-        #expect(try nextPayloads() == [PostgresTemplateStore.projectsPayload])
+        #expect(try nextPayloads() == [StoreChange.projects.payload])
         try store.upsertProject(StoredProject(id: "p2", number: "2"))
-        #expect(try nextPayloads() == [PostgresTemplateStore.projectsPayload])
+        #expect(try nextPayloads() == [StoreChange.projects.payload])
     }
 
     @Test(.timeLimit(.minutes(1)))

@@ -24,10 +24,10 @@ import Testing
         return (samples[count / 2], samples[count * 9 / 10])
     }
 
-    @Test(.enabled(if: enabled)) func postgresPublish() throws {
-        let database = try TestDatabase()
-        let result = try Self.measure(PostgresFixture(database: database).make())
-        print("PostgreSQL publish: median \(Int(result.median)) µs, p90 \(Int(result.p90)) µs (200 publishes)")
+    @Test(.enabled(if: enabled), arguments: StoreEngine.allCases) func publish(engine: StoreEngine) throws {
+        let contract = try engine.contract()  // owns the data: keep it until the end
+        let result = try withExtendedLifetime(contract) { try Self.measure(contract.fixture.make()) }
+        print("\(engine) publish: median \(Int(result.median)) µs, p90 \(Int(result.p90)) µs (200 publishes)")
         #expect(result.median > 0)
     }
 }

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// The store contract on every engine, each case on fresh data of its own.
+@Suite struct StoreContractTests {
+    @Test(arguments: StoreEngine.allCases) func healthyUntilClosedThenUnavailable(engine: StoreEngine) throws {
+        try engine.contract().healthyUntilClosedThenUnavailable()
+    }
+    @Test(arguments: StoreEngine.allCases) func projectsAndAPIKeys(engine: StoreEngine) throws {
+        try engine.contract().projectsAndAPIKeys()
+    }
+    @Test(arguments: StoreEngine.allCases) func publishNumbersVersionsFromOneAndMovesTheHead(engine: StoreEngine) throws {
+        try engine.contract().publishNumbersVersionsFromOneAndMovesTheHead()
+    }
+    @Test(arguments: StoreEngine.allCases) func updateTimeNeverGoesBackwards(engine: StoreEngine) throws {
+        try engine.contract().updateTimeNeverGoesBackwards()
+    }
+    @Test(arguments: StoreEngine.allCases) func publishChecksTheExpectedVersion(engine: StoreEngine) throws {
+        try engine.contract().publishChecksTheExpectedVersion()
+    }
+    @Test(arguments: StoreEngine.allCases) func publishRejectsBadInput(engine: StoreEngine) throws {
+        try engine.contract().publishRejectsBadInput()
+    }
+    @Test(arguments: StoreEngine.allCases) func rollbackCopiesAnOlderVersionAsANewOne(engine: StoreEngine) throws {
+        try engine.contract().rollbackCopiesAnOlderVersionAsANewOne()
+    }
+    @Test(arguments: StoreEngine.allCases, [1, 5])
+    func retentionKeepsTheNewestVersionsIncludingTheActiveOne(engine: StoreEngine, retention: Int) throws {
+        try engine.contract().retentionKeepsTheNewestVersionsIncludingTheActiveOne(retention: retention)
+    }
+    @Test(arguments: StoreEngine.allCases) func reopeningKeepsEverything(engine: StoreEngine) throws {
+        try engine.contract().reopeningKeepsEverything()
+    }
+    @Test(arguments: StoreEngine.allCases) func changeTokenMovesOnEveryCommitFromAnyStore(engine: StoreEngine) throws {
+        try engine.contract().changeTokenMovesOnEveryCommitFromAnyStore()
+    }
+
+    @Test(arguments: StoreEngine.allCases) func aCanaryIsStoredButNotActive(engine: StoreEngine) throws {
+        try engine.contract().aCanaryIsStoredButNotActive()
+    }
+    @Test(arguments: StoreEngine.allCases) func publishesAndRollbacksWaitWhileACanaryRuns(engine: StoreEngine) throws {
+        try engine.contract().publishesAndRollbacksWaitWhileACanaryRuns()
+    }
+    @Test(arguments: StoreEngine.allCases) func theShareOnlyGrows(engine: StoreEngine) throws {
+        try engine.contract().theShareOnlyGrows()
+    }
+    @Test(arguments: StoreEngine.allCases) func promotionCopiesTheCanaryForEveryone(engine: StoreEngine) throws {
+        try engine.contract().promotionCopiesTheCanaryForEveryone()
+    }
+    @Test(arguments: StoreEngine.allCases) func abortCopiesTheStableVersionBack(engine: StoreEngine) throws {
+        try engine.contract().abortCopiesTheStableVersionBack()
+    }
+    @Test(arguments: StoreEngine.allCases) func retentionNeverPrunesTheStableVersion(engine: StoreEngine) throws {
+        try engine.contract().retentionNeverPrunesTheStableVersion()
+    }
+    @Test(arguments: StoreEngine.allCases) func aFirstVersionCannotBeACanary(engine: StoreEngine) throws {
+        try engine.contract().aFirstVersionCannotBeACanary()
+    }
+
+    @Test(arguments: StoreEngine.allCases) func pagesNewestFirst(engine: StoreEngine) throws {
+        try engine.contract().pagesNewestFirst()
+    }
+    @Test(arguments: StoreEngine.allCases) func filtersByEndVersionAndTimeRange(engine: StoreEngine) throws {
+        try engine.contract().filtersByEndVersionAndTimeRange()
+    }
+    @Test(arguments: StoreEngine.allCases) func listingRejectsBadArguments(engine: StoreEngine) throws {
+        try engine.contract().listingRejectsBadArguments()
+    }
+
+    @Test(.timeLimit(.minutes(2)), arguments: StoreEngine.allCases) func fourThreadsPublishGapFree(engine: StoreEngine) throws {
+        try engine.contract().threadsPublishGapFree(threads: 4, perThread: 50)
+    }
+    @Test(.timeLimit(.minutes(2)), arguments: StoreEngine.allCases)
+    func eightThreadsPublishTwoHundredVersionsGapFree(engine: StoreEngine) throws {
+        try engine.contract().threadsPublishGapFree(threads: 8, perThread: 25)
+    }
+    @Test(.timeLimit(.minutes(2)), arguments: StoreEngine.allCases) func separateStoresPublishGapFree(engine: StoreEngine) throws {
+        try engine.contract().separateStoresPublishGapFree()
+    }
+    @Test(.timeLimit(.minutes(2)), arguments: StoreEngine.allCases)
+    func concurrentPublishersWithExpectedVersionsSeeMismatchesNotDuplicates(engine: StoreEngine) throws {
+        try engine.contract().concurrentPublishersWithExpectedVersionsSeeMismatchesNotDuplicates()
+    }
+}

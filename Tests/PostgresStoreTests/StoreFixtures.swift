@@ -1,0 +1,60 @@
+import ConfigStore
+import Foundation
+import PostgresStore
+import Testing
+
+/// The engines the contract runs on.
+enum StoreEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    var testDescription: String { rawValue }
+
+    /// The contract on fresh data of this engine (gone when the contract value is).
+    func contract() throws -> StoreContract {
+        switch self {
+        case .sqlite: StoreContract(fixture: SQLiteFixture())
+        case .postgres: StoreContract(fixture: try PostgresFixture(database: TestDatabase()))
+        }
+    }
+}
+
+/// Opens `PostgresTemplateStore`s on one test database.
+struct PostgresFixture: StoreFixture {
+    let database: TestDatabase
+
+    func open(retention: Int, clock: ManualClock?) throws -> any TemplateStore {
+        try PostgresTemplateStore(
+            url: database.url, migrationsDirectory: PostgresTestServer.migrations, retention: retention,
+            clock: clock.function)
+    }
+
+    /// A store on `url` with the repository's migrations.
+    static func store(url: String) throws -> any TemplateStore {
+        try PostgresTemplateStore(url: url, migrationsDirectory: PostgresTestServer.migrations)
+    }
+}
+
+/// Opens `SQLiteTemplateStore`s on one file in a directory removed when the fixture goes away.
+struct SQLiteFixture: StoreFixture {
+    private final class Directory: Sendable {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rcs-contract-\(UUID().uuidString)")
+        deinit { try? FileManager.default.removeItem(at: url) }
+    }
+
+    private let directory = Directory()
+
+    func open(retention: Int, clock: ManualClock?) throws -> any TemplateStore {
+        try SQLiteTemplateStore(
+            databasePath: directory.url.appendingPathComponent("store.sqlite").path,
+            migrationsDirectory: PostgresTestServer.repository.appendingPathComponent("migrations/sqlite"),
+            retention: retention, clock: clock.function)
+    }
+}
+
+extension ManualClock? {
+    /// The clock as a store takes it: this one, or the wall clock.
+    var function: @Sendable () -> Date {
+        guard let clock = self else { return { Date() } }
+        return { clock.read() }
+    }
+}
