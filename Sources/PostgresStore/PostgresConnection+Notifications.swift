@@ -64,7 +64,7 @@ extension PostgresConnection {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard received.isEmpty, remaining > .zero else { return received }
             var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let milliseconds = Int32(min(Double(Int32.max), (remaining / .milliseconds(1)).rounded(.up)))
             if poll(&descriptor, 1, milliseconds) < 0, errno != EINTR {
                 throw connectionError("poll failed: errno \(errno)")
             }

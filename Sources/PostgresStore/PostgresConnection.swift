@@ -18,7 +18,9 @@ public final class PostgresConnection {
     ///   - settings: where to connect (see `PostgresConnectionSettings`).
     ///   - onNotice: receives each notice or warning as one line.
     /// - Throws: `PostgresError` without SQLSTATE, with libpq's reason minus the password.
-    public init(settings: PostgresConnectionSettings, onNotice: @escaping @Sendable (String) -> Void = { _ in }) throws(PostgresError) {
+    public init(
+        settings: PostgresConnectionSettings, onNotice: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(PostgresError) {
         self.settings = settings
         notices = NoticeSink(onNotice)
         let keywords = settings.parameters.map { strdup($0.keyword) } + [nil]

@@ -94,7 +94,10 @@ extension PostgresTemplateStore {
                 milliseconds: self.nextUpdateTime(after: TemplateStoreRules.milliseconds(canary.updateTime)))
             canary.updateUser = updateUser
             try connection.execute(
-                "UPDATE template_canaries SET micro_percent = $3, updated_at = $4, update_user = $5 WHERE project = $1 AND namespace = $2",
+                """
+                UPDATE template_canaries SET micro_percent = $3, updated_at = $4, update_user = $5
+                WHERE project = $1 AND namespace = $2
+                """,
                 [.text(project), .text(namespace.rawValue), .integer(microPercent),
                  .integer(TemplateStoreRules.milliseconds(canary.updateTime)), .text(updateUser)])
             let key = TemplateKey(project: project, namespace: namespace)

@@ -139,7 +139,7 @@ public final class PostgresTemplateStore: TemplateStore {
     /// Runs `body` in a transaction that also increments `store_revision` and notifies what it
     /// changed; both take effect only if it commits.
     func write<Result: Sendable>(
-        _ body: @Sendable @escaping (PostgresConnection) throws -> (result: Result, change: StoreChange)
+        _ body: @Sendable (PostgresConnection) throws -> (result: Result, change: StoreChange)
     ) throws(StoreError) -> Result {
         try read { connection in
             try connection.inTransaction {

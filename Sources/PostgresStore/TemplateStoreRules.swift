@@ -25,7 +25,8 @@ enum TemplateStoreRules {
     static func validateShareGrows(from current: Int64, to requested: Int64) throws(StoreError) {
         guard requested >= current else {
             throw StoreError.invalidArgument(
-                "the share can only grow (it is \(Double(current) / 1_000_000) %): an instance told of the canary stays in it; abort the canary instead")
+                "the share can only grow (it is \(Double(current) / 1_000_000) %): "
+                    + "an instance told of the canary stays in it; abort the canary instead")
         }
     }
 
