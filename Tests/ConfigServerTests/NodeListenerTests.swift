@@ -82,7 +82,7 @@ import Testing
         // Silent for a second: a heartbeat goes out, stays unanswered for a second, and the
         // listener connects again (and resyncs, which relays .projects once more).
         #expect(await changes.next() == .projects)
-        #expect(listener.connections == 2)
+        #expect(listener.connections >= 2)
         #expect(listener.heartbeats >= 1)
     }
 }
