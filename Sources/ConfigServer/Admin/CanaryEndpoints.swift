@@ -10,7 +10,7 @@ import HTTP1
 extension Application {
     /// The share of `canaryPercent` (query) in micro-percent, or nil when the PUT is a plain one.
     static func canaryShare(_ exchange: Exchange) throws -> Int64? {
-        guard let text = exchange.uri["canaryPercent"] ?? exchange.uri["canary_percent"] else { return nil }
+        guard let text = exchange.uri.parameter("canaryPercent") else { return nil }
         return try share(text, field: "canaryPercent")
     }
 
@@ -23,7 +23,7 @@ extension Application {
 
     /// `promoteAfterSeconds` (query): promote by itself after that long.
     private static func promoteAt(_ exchange: Exchange) throws -> Date? {
-        guard let text = exchange.uri["promoteAfterSeconds"] ?? exchange.uri["promote_after_seconds"] else { return nil }
+        guard let text = exchange.uri.parameter("promoteAfterSeconds") else { return nil }
         guard let seconds = Int(text), seconds > 0 else {
             throw APIError.badRequest("promoteAfterSeconds must be a positive integer, got '\(text)'.")
         }
