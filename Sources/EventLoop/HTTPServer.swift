@@ -200,8 +200,13 @@ public final class HTTPServer: @unchecked Sendable {
         // A connection that closes leaves the list; the loop walks the list as it was.
         for connection in connections { connection.tick(now: now) }
         if let listener, listener.paused {
-            listener.paused = false
-            try? loop.register(listener, events: UInt32(RCS_EPOLLIN))
+            do {
+                try loop.register(listener, events: UInt32(RCS_EPOLLIN))
+                listener.paused = false
+            } catch {
+                // Still paused: tried again at the next tick rather than never accepting again.
+                logger.error("cannot resume accepting connections; retrying in a second", metadata: ["error": "\(error)"])
+            }
         }
         checkDrained()
     }

@@ -3,6 +3,7 @@ import ConfigStore
 import EventLoop
 import Foundation
 import HTTP1
+import Logging
 
 /// Staged publishes (docs/canary.md), beyond Firebase: `PUT …/remoteConfig?canaryPercent=P`
 /// starts a canary, `…/remoteConfig:canary` shows it (GET) or grows its share (POST),
@@ -102,8 +103,16 @@ extension Application {
         // Before the acknowledgement: from here on, every worker reloads before it answers.
         counters.bump(key)
         var template = templates.canary(key).flatMap { $0.version == canary.canaryVersion ? $0.template : nil }
-        if template == nil, let stored = try? version ?? store.version(project: key.project, namespace: key.namespace, number: canary.canaryVersion) {
-            template = templates.compile(stored)
+        if template == nil {
+            do {
+                if let stored = try version ?? store.version(project: key.project, namespace: key.namespace, number: canary.canaryVersion) {
+                    template = templates.compile(stored)
+                }
+            } catch {
+                logger.error("cannot read the canary version to serve it", metadata: [
+                    "project": "\(key.project)", "version": "\(canary.canaryVersion)", "error": "\(error)",
+                ])
+            }
         }
         guard let template else { return nil }
         let serving = CanaryServing(stored: canary, template: template)
