@@ -80,9 +80,9 @@ let package = Package(
         ),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "ConfigCoreTests", dependencies: ["ConfigCore", "TestSupport"], resources: [.copy("Fixtures")], swiftSettings: strictSettings),
-        .testTarget(name: "ConfigStoreTests", dependencies: ["ConfigStore", "ConfigCore"], swiftSettings: strictSettings),
+        .testTarget(name: "ConfigStoreTests", dependencies: ["ConfigStore", "ConfigCore", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "PostgresStoreTests", dependencies: ["PostgresStore", "ConfigStore", "ConfigCore"],
+            name: "PostgresStoreTests", dependencies: ["PostgresStore", "ConfigStore", "ConfigCore", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "HTTP1", "CLinuxIO"], swiftSettings: strictSettings),
         // Depends on both executables so they are built next to the test bundle for its

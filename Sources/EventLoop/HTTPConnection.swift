@@ -170,9 +170,10 @@ final class HTTPConnection: EventSource {
     /// Answers a request that cannot be served (unparseable, or too slow), then closes once the
     /// answer is written: nothing after it is trusted.
     private func sendErrorAndClose(_ status: Int, _ reason: String) {
-        let body = ErrorBody.encode(status: status, message: reason)
+        let format = server.errorBodyFormat
+        let body = format.encode(status, reason)
         var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        headers.add(name: "Content-Type", value: format.contentType)
         headers.add(name: "Connection", value: "close")
         var bytes: [UInt8] = []
         HTTPResponseEncoder.writeHead(status: status, headers: headers, contentLength: body.count, into: &bytes)

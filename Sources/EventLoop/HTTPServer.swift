@@ -10,13 +10,17 @@ public import Logging
 /// Several worker processes each run one server on their own listening socket bound to the
 /// same port (SO_REUSEPORT); the kernel spreads connections among them.
 public final class HTTPServer: @unchecked Sendable {
-    // @unchecked: `configuration`, `handler`, `logger`, `loop` and `connectionLimits` are
-    // immutable, and the mutable state is touched only on `loop`'s thread: from its events and
-    // ticks, from work posted with `loop.execute`, and by methods that assert it.
+    // @unchecked: `configuration`, `handler`, `errorBodyFormat`, `refusal`, `logger`, `loop` and
+    // `connectionLimits` are immutable, and the mutable state is touched only on `loop`'s thread:
+    // from its events and ticks, from work posted with `loop.execute`, and by methods that assert it.
 
     public let loop: EventLoop
     public let configuration: HTTPServerConfiguration
     let handler: any HTTPRequestHandler
+    /// The handler's format for the errors the server answers by itself.
+    let errorBodyFormat: ErrorBodyFormat
+    /// The whole answer of ``refuse(_:)``, made once.
+    private let refusal: [UInt8]
     let logger: Logger
     /// Deadlines every connection is held to.
     let connectionLimits: HTTPConnectionStateMachine.Limits
@@ -38,6 +42,8 @@ public final class HTTPServer: @unchecked Sendable {
     public init(configuration: HTTPServerConfiguration, handler: any HTTPRequestHandler, loop: EventLoop, logger: Logger) {
         self.configuration = configuration
         self.handler = handler
+        self.errorBodyFormat = handler.errorBodyFormat
+        self.refusal = Self.refusal(errorBodyFormat)
         self.loop = loop
         self.logger = logger
         self.connectionLimits = HTTPConnectionStateMachine.Limits(configuration)
@@ -146,16 +152,16 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// At the connection limit a client gets a short 503 rather than a hanging accept queue.
     private func refuse(_ fd: Int32) {
-        Self.refusal.withUnsafeBytes { _ = rcs_send(fd, $0.baseAddress, $0.count) }
+        refusal.withUnsafeBytes { _ = rcs_send(fd, $0.baseAddress, $0.count) }
         Glibc.close(fd)
     }
 
-    private static let refusal: [UInt8] = {
-        let body = ErrorBody.encode(status: 503, message: "The server is at its connection limit; retry later.")
-        let head = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n"
+    private static func refusal(_ format: ErrorBodyFormat) -> [UInt8] {
+        let body = format.encode(503, "The server is at its connection limit; retry later.")
+        let head = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: \(format.contentType)\r\n"
             + "Retry-After: 5\r\nConnection: close\r\nContent-Length: \(body.count)\r\n\r\n"
         return Array(head.utf8) + body
-    }()
+    }
 
     /// Out of descriptors: free the spare one, accept and refuse a waiting client, and stop
     /// listening until the next tick so a full accept queue does not spin the loop.
@@ -194,8 +200,13 @@ public final class HTTPServer: @unchecked Sendable {
         // A connection that closes leaves the list; the loop walks the list as it was.
         for connection in connections { connection.tick(now: now) }
         if let listener, listener.paused {
-            listener.paused = false
-            try? loop.register(listener, events: UInt32(RCS_EPOLLIN))
+            do {
+                try loop.register(listener, events: UInt32(RCS_EPOLLIN))
+                listener.paused = false
+            } catch {
+                // Still paused: tried again at the next tick rather than never accepting again.
+                logger.error("cannot resume accepting connections; retrying in a second", metadata: ["error": "\(error)"])
+            }
         }
         checkDrained()
     }

@@ -6,6 +6,14 @@ public protocol HTTPRequestHandler: Sendable {
     /// later from any thread (work that blocks, e.g. a database write). The connection reads
     /// no further request until this one is answered, so pipelined responses stay in order.
     func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder)
+
+    /// How the server writes the errors it answers by itself (read once, when the server is
+    /// made); ``ErrorBodyFormat/plainText`` unless the handler names its own.
+    var errorBodyFormat: ErrorBodyFormat { get }
+}
+
+extension HTTPRequestHandler {
+    public var errorBodyFormat: ErrorBodyFormat { .plainText }
 }
 
 /// Where a request came from.

@@ -3,6 +3,7 @@ import ConfigServer
 import Foundation
 import ServerTestSupport
 import Synchronization
+import TestSupport
 import Testing
 
 /// The real server in-process on a free loopback port, for the client library's tests. Its data
@@ -10,7 +11,7 @@ import Testing
 final class ClientTestServer: Sendable {
     static let token = "client-test-admin"
     let instance: ServerInstance
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcs-client-\(UUID().uuidString)")
+    private let directory: TemporaryDirectory
     private let stopped = Mutex(false)
 
     /// - Parameters:
@@ -20,8 +21,9 @@ final class ClientTestServer: Sendable {
         projects: [ProjectDeclaration] = [ProjectDeclaration(id: "app", number: "1001", apiKeys: ["key"])],
         _ adjust: (inout ServerConfiguration) -> Void = { _ in }
     ) throws {
+        directory = try TemporaryDirectory("rcs-client")
         instance = try ServerInstance.forTests(
-            dataDirectory: directory.appendingPathComponent("data"),
+            dataDirectory: directory.url.appendingPathComponent("data"),
             adminToken: AdminTokenDeclaration(name: "test", token: Self.token),
             projects: projects,
             adjust)
@@ -29,7 +31,6 @@ final class ClientTestServer: Sendable {
 
     deinit {
         stop()
-        try? FileManager.default.removeItem(at: directory)
     }
 
     /// Shuts the server down (saying goodbye to held streams); later calls do nothing.
@@ -44,7 +45,7 @@ final class ClientTestServer: Sendable {
     var baseURL: String { "http://127.0.0.1:\(instance.port)" }
 
     /// A directory for a client's cache file, inside the server's temporary directory.
-    var cacheDirectory: URL { directory.appendingPathComponent("cache") }
+    var cacheDirectory: URL { directory.url.appendingPathComponent("cache") }
 
     func admin(project: String = "app") -> AdminClient {
         AdminClient(baseURL: baseURL, project: project, token: Self.token)

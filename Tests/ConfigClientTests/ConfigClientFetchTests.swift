@@ -1,8 +1,16 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import ConfigClient
 
 @Suite struct ConfigClientFetchTests {
+    /// Where the tests that keep a cache file keep it.
+    private let temporary: TemporaryDirectory
+
+    init() throws {
+        temporary = try TemporaryDirectory("ConfigClientTests")
+    }
+
     private func makeClient(_ transport: FakeTransport, clock: ManualClock = ManualClock(), directory: URL? = nil) -> ConfigClient {
         ConfigClient(configuration: testConfiguration(cacheDirectory: directory), transport: transport, now: { clock.now })
     }
@@ -105,8 +113,7 @@ import Testing
     }
 
     @Test func lastFetchedConfigIsActiveOnNextStart() async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = temporary.url
         let clock = ManualClock()
         let first = makeClient(FakeTransport([fetchAnswer(["title": "Cached"], version: 7, etag: "etag-7")]), clock: clock, directory: directory)
         try await first.fetch()
@@ -126,8 +133,7 @@ import Testing
     }
 
     @Test func generatedInstanceIdIsKeptInTheCache() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = temporary.url
         var configuration = testConfiguration(cacheDirectory: directory)
         configuration.appInstanceId = nil
         let first = ConfigClient(configuration: configuration, transport: FakeTransport())
@@ -137,8 +143,7 @@ import Testing
     }
 
     @Test func corruptCacheFileIsIgnored() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = temporary.url
         let cache = ConfigCache(directory: directory, project: "example-project", namespace: "firebase")
         try Data("{not json".utf8).write(to: try #require(cache.fileURL))
         let client = makeClient(FakeTransport(), directory: directory)

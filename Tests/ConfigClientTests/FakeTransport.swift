@@ -32,25 +32,6 @@ func fetchAnswer(_ entries: [String: String], version: Int64, etag: String = "et
     return .success(HTTPResponse(status: 200, headers: ["ETag": etag], body: data))
 }
 
-/// A clock the test moves by hand.
-final class ManualClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-
-    var now: Date { current.withLock { $0 } }
-
-    func advance(by seconds: TimeInterval) {
-        current.withLock { $0 += seconds }
-    }
-}
-
-
-/// A fresh empty directory under the temporary directory.
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("ConfigClientTests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
 func testConfiguration(baseURL: String = "http://127.0.0.1:9", cacheDirectory: URL? = nil) -> ClientConfiguration {
     var configuration = ClientConfiguration(
         baseURL: baseURL,

@@ -1,15 +1,19 @@
 import ConfigCore
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// An instance's rollout is the same on every worker and after a restart: each fetch goes on a
 /// new connection, so the workers of the daemon take turns, and the second daemon reads the
 /// version the first one stored.
 @Suite(.serialized, .timeLimit(.minutes(2))) final class AssignmentStabilityTests {
-    let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("rcs-assign-\(UUID().uuidString)").path
+    let temporary: TemporaryDirectory
+    var dataDir: String { temporary.url.appendingPathComponent("data").path }
 
-    deinit { try? FileManager.default.removeItem(atPath: dataDir) }
+    init() throws {
+        temporary = try TemporaryDirectory("rcs-assign")
+    }
 
     static let template = """
         {"conditions": [{"name": "all", "expression": "true"}],

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Staged publishes through three workers and 2,000 held streams: a canary tells only its
@@ -6,14 +7,15 @@ import Testing
 /// only the canary's instances. Whether a stream was told nothing is read from its next
 /// message, once a later publish has told everyone: no waiting for silence.
 @Suite(.serialized, .timeLimit(.minutes(4))) final class CanaryRealtimeTests {
-    let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("rcs-canary-\(UUID().uuidString)").path
+    let temporary: TemporaryDirectory
     let daemon: DaemonProcess
     let streams: [TestClient]
     static let clients = 2_000
     static let path = ReadYourWritesTests.templatePath
 
     init() throws {
-        try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
+        temporary = try TemporaryDirectory("rcs-canary")
+        let dataDir = temporary.path
         // Heartbeats and stream ends later than the test, so every message read is a notice.
         let config = try String(contentsOfFile: "config/remote-config.json", encoding: .utf8)
             .replacingOccurrences(of: "\"heartbeatSeconds\": 45", with: "\"heartbeatSeconds\": 280")
@@ -34,8 +36,6 @@ import Testing
             return client
         }
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: dataDir) }
 
     static func instance(_ index: Int) -> String { "canary-client-\(index)" }
 

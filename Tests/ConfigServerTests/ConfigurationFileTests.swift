@@ -1,14 +1,16 @@
 import ConfigServer
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct ConfigurationFileTests {
     /// Writes `json` to a fresh file and loads it.
     func load(_ json: String) throws -> ServerConfiguration {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rcs-config-\(UUID().uuidString).json").path
-        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        return try ServerConfiguration.load(from: path)
+        try TemporaryDirectory.with("rcs-config") { directory in
+            let path = directory.appendingPathComponent("config.json").path
+            try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+            return try ServerConfiguration.load(from: path)
+        }
     }
 
     func error(_ body: () throws -> Void) -> String? {

@@ -1,13 +1,17 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
 /// The daemon as users run it: a child process, killed and restarted for real.
 @Suite(.serialized, .timeLimit(.minutes(2))) final class DaemonTests {
-    let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("rcs-daemon-\(UUID().uuidString)").path
+    let temporary: TemporaryDirectory
+    var dataDir: String { temporary.url.appendingPathComponent("data").path }
 
-    deinit { try? FileManager.default.removeItem(atPath: dataDir) }
+    init() throws {
+        temporary = try TemporaryDirectory("rcs-daemon")
+    }
 
     static func admin(_ port: Int, _ method: String, _ target: String, headers: [(String, String)] = [], body: String = "") throws -> TestResponse {
         let client = try TestClient(port: port)
@@ -137,9 +141,12 @@ import Testing
 
 /// `/metrics` and adoption speak for every worker, whichever one takes the request.
 @Suite(.serialized, .timeLimit(.minutes(2))) final class WorkerGroupTests {
-    let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("rcs-group-\(UUID().uuidString)").path
+    let temporary: TemporaryDirectory
+    var dataDir: String { temporary.url.appendingPathComponent("data").path }
 
-    deinit { try? FileManager.default.removeItem(atPath: dataDir) }
+    init() throws {
+        temporary = try TemporaryDirectory("rcs-group")
+    }
 
     /// Sum of one family's samples over workers, and the workers that reported it.
     static func sum(_ family: String, in text: String) -> (total: Int, workers: Set<String>) {
@@ -192,9 +199,8 @@ import Testing
         var realtime = config["realtime"] as! [String: Any]
         realtime["maxConnections"] = 9
         config["realtime"] = realtime
-        let configPath = dataDir + ".json"
+        let configPath = temporary.url.appendingPathComponent("config.json").path
         try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
-        defer { try? FileManager.default.removeItem(atPath: configPath) }
         let daemon = try DaemonProcess(dataDir: dataDir, workers: 3, config: configPath)
         let first = try DaemonTests.admin(daemon.port, "PUT", "/v1/projects/example-project/remoteConfig",
                                           headers: [("If-Match", "*")], body: "{\"parameters\":{\"k\":{\"defaultValue\":{\"value\":\"1\"}}}}")

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// What one `rcctl` run printed and how it exited.
 struct RCCtlResult {
@@ -40,9 +41,13 @@ enum RCCtlProcess {
     /// large answer can never block the child while we wait for it, nor an early exit break a
     /// write of ours.
     static func run(_ arguments: [String], port: Int, token: String? = token, stdin: Data? = nil) throws -> RCCtlResult {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcctl-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        try TemporaryDirectory.with("rcctl-run") { directory in
+            try run(arguments, port: port, token: token, stdin: stdin, in: directory)
+        }
+    }
+
+    /// ``run(_:port:token:stdin:)`` with its files in `directory`.
+    private static func run(_ arguments: [String], port: Int, token: String?, stdin: Data?, in directory: URL) throws -> RCCtlResult {
         let inURL = directory.appendingPathComponent("stdin")
         let outURL = directory.appendingPathComponent("stdout"), errURL = directory.appendingPathComponent("stderr")
         try (stdin ?? Data()).write(to: inURL)

@@ -1,18 +1,18 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `rcctl` end to end: the real binary against the real daemon (config/remote-config.json:
 /// project example-project, number 123456789012, token dev-admin-token).
 @Suite(.timeLimit(.minutes(2))) final class RCCtlTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcctl-\(UUID().uuidString)")
+    let temporary: TemporaryDirectory
+    var directory: URL { temporary.url }
     let daemon: DaemonProcess
 
     init() throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        daemon = try DaemonProcess(dataDir: directory.appendingPathComponent("data").path, workers: 1)
+        temporary = try TemporaryDirectory("rcctl")
+        daemon = try DaemonProcess(dataDir: temporary.url.appendingPathComponent("data").path, workers: 1)
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     func rcctl(_ arguments: String..., token: String? = RCCtlProcess.token, stdin: String? = nil) throws -> RCCtlResult {
         try RCCtlProcess.run(arguments, port: daemon.port, token: token, stdin: stdin.map { Data($0.utf8) })

@@ -1,14 +1,18 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Once a publish, a rollback or a new project is acknowledged, no worker answers from before
 /// it: every request here goes on a new connection, so SO_REUSEPORT spreads them over the
 /// workers, and each is sent the moment the acknowledgement arrived.
 @Suite(.serialized, .timeLimit(.minutes(3))) final class ReadYourWritesTests {
-    let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("rcs-ryw-\(UUID().uuidString)").path
+    let temporary: TemporaryDirectory
+    var dataDir: String { temporary.url.appendingPathComponent("data").path }
 
-    deinit { try? FileManager.default.removeItem(atPath: dataDir) }
+    init() throws {
+        temporary = try TemporaryDirectory("rcs-ryw")
+    }
 
     static let templatePath = "/v1/projects/example-project/remoteConfig"
 

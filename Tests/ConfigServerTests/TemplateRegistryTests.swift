@@ -3,19 +3,21 @@ import ConfigCore
 import ConfigStore
 import Foundation
 import Logging
+import TestSupport
 import Testing
 
 /// The registry answers from memory while no change was acknowledged, and never marks as seen
 /// a change it has not read: the rules behind read-your-writes across workers.
 @Suite final class TemplateRegistryTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcs-registry-\(UUID().uuidString)")
+    let directory: TemporaryDirectory
     let store: SQLiteTemplateStore
     let counters = ChangeCounters.local()
     let registry: TemplateRegistry
     let key = TemplateKey(project: "demo", namespace: .client)
 
     init() throws {
-        store = try SQLiteTemplateStore(databasePath: directory.appendingPathComponent("db.sqlite").path,
+        directory = try TemporaryDirectory("rcs-registry")
+        store = try SQLiteTemplateStore(databasePath: directory.url.appendingPathComponent("db.sqlite").path,
                                       migrationsDirectory: try #require(Migrator.defaultMigrationsDirectory(engine: "sqlite")))
         let project = StoredProject(id: "demo", number: "424242", displayName: "Demo", percentSeed: "")
         try store.upsertProject(project)
@@ -28,7 +30,6 @@ import Testing
 
     deinit {
         store.close()
-        try? FileManager.default.removeItem(at: directory)
     }
 
     /// Another worker's publish: committed, then counted.

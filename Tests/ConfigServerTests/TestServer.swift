@@ -1,19 +1,20 @@
 import ConfigServer
 import Foundation
 import ServerTestSupport
+import TestSupport
 
 /// A real server on 127.0.0.1 and a free port, with its own temporary data directory.
 final class TestServer {
     let instance: ServerInstance
-    let directory: URL
+    private let directory: TemporaryDirectory
     var port: Int { instance.port }
     static let adminToken = "test-admin-token"
     static let apiKey = "test-api-key"
 
     init(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("rcs-test-\(UUID().uuidString)")
+        directory = try TemporaryDirectory("rcs-test")
         instance = try ServerInstance.forTests(
-            dataDirectory: directory,
+            dataDirectory: directory.url.appendingPathComponent("data"),
             adminToken: AdminTokenDeclaration(name: "tester", token: Self.adminToken),
             projects: [ProjectDeclaration(id: "demo", number: "424242", apiKeys: [Self.apiKey])],
             adjust)
@@ -21,7 +22,6 @@ final class TestServer {
 
     deinit {
         instance.shutdown()
-        try? FileManager.default.removeItem(at: directory)
     }
 
     func client() throws -> TestClient { try TestClient(port: port) }

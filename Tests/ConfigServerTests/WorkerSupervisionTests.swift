@@ -3,13 +3,21 @@ import Dispatch
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
 /// The supervisor starts every worker on a fresh data directory, restarts any worker that
 /// exits, and refuses to run short-handed when a worker cannot start at all.
 @Suite(.timeLimit(.minutes(3))) struct WorkerSupervisionTests {
-    static func freshDataDir() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("rcs-supervision-\(UUID().uuidString)").path
+    let temporary: TemporaryDirectory
+
+    init() throws {
+        temporary = try TemporaryDirectory("rcs-supervision")
+    }
+
+    /// A path in this test's directory that does not exist yet.
+    func freshDataDir() -> String {
+        temporary.url.appendingPathComponent(UUID().uuidString).path
     }
 
     /// Why `daemon` does not have exactly `workers` serving workers, or nil when it does: every
@@ -38,11 +46,10 @@ import Testing
             let group = DispatchGroup()
             for slot in 0..<5 {
                 group.enter()
+                let dataDir = freshDataDir()
                 Thread.detachNewThread {
                     defer { group.leave() }
                     let start = batch * 5 + slot
-                    let dataDir = Self.freshDataDir()
-                    defer { try? FileManager.default.removeItem(atPath: dataDir) }
                     do {
                         let daemon = try DaemonProcess(dataDir: dataDir, workers: workers, startSeconds: 15)
                         if let problem = Self.shortfall(daemon, workers: workers) {
@@ -65,8 +72,7 @@ import Testing
     /// `RCS_TEST_FAIL_WORKER_START=1:2`: worker 1 exits twice before it serves; the supervisor
     /// restarts it and says `listening` only when it serves.
     @Test func aWorkerThatExitsDuringStartUpIsRestartedBeforeTheServerListens() throws {
-        let dataDir = Self.freshDataDir()
-        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let dataDir = freshDataDir()
         let daemon = try DaemonProcess(dataDir: dataDir, workers: 2, extraEnvironment: ["RCS_TEST_FAIL_WORKER_START": "1:2"])
         #expect(Self.shortfall(daemon, workers: 2) == nil)
         let log = try daemon.log(containing: "workers=2")
@@ -82,8 +88,7 @@ import Testing
     }
 
     @Test func aWorkerKilledLaterIsRestartedAndServesAgain() throws {
-        let dataDir = Self.freshDataDir()
-        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let dataDir = freshDataDir()
         let daemon = try DaemonProcess(dataDir: dataDir, workers: 2)
         let before = daemon.children().alive
         let victim = try #require(before.first)
@@ -99,8 +104,7 @@ import Testing
 
     /// A database migrated by a newer build: the supervisor finds it before any worker starts.
     @Test func aDatabaseWithANewerSchemaStopsTheDaemonWithTheReason() throws {
-        let dataDir = Self.freshDataDir()
-        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let dataDir = freshDataDir()
         try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
         let database = try SQLiteDatabase(path: dataDir + "/remote-config.sqlite")
         try database.executeScript("""
@@ -116,9 +120,8 @@ import Testing
 
     /// A data directory that cannot be created (its parent is a file) stops the daemon at once.
     @Test func anUnusableDataDirectoryStopsTheDaemonWithTheReason() throws {
-        let file = Self.freshDataDir()
+        let file = freshDataDir()
         try Data("not a directory".utf8).write(to: URL(fileURLWithPath: file))
-        defer { try? FileManager.default.removeItem(atPath: file) }
         let result = try DaemonProcess.runUntilExit(arguments: DaemonProcess.arguments(dataDir: file + "/data", workers: 2))
         #expect(result.status != 0)
         #expect(result.log.contains("cannot open the database \(file)/data/remote-config.sqlite: Not a directory"), "\(result.log)")
@@ -128,8 +131,7 @@ import Testing
     /// A worker that never starts: after five failed starts in a row the supervisor stops the
     /// other worker and exits non-zero, naming the worker and its last exit.
     @Test func aWorkerThatNeverStartsStopsTheDaemonWithTheReason() throws {
-        let dataDir = Self.freshDataDir()
-        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let dataDir = freshDataDir()
         let result = try DaemonProcess.runUntilExit(arguments: DaemonProcess.arguments(dataDir: dataDir, workers: 2),
                                                     extraEnvironment: ["RCS_TEST_FAIL_WORKER_START": "1:1000"])
         #expect(result.status != 0)

@@ -1,6 +1,7 @@
 import ConfigCore
 import ConfigStore
 import Foundation
+import TestSupport
 import Testing
 
 @Suite final class CanaryStoreTests {

@@ -2,6 +2,7 @@ import ConfigCore
 import ConfigStore
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite final class ConcurrentPublishTests {

@@ -1,6 +1,7 @@
 import ConfigCore
 import ConfigStore
 import Foundation
+import TestSupport
 import Testing
 
 @Suite final class ListVersionsTests {
@@ -16,7 +17,7 @@ import Testing
         let store = try SQLiteTemplateStore.make(in: directory, clock: clock)
         for tag in 1...7 {
             try store.publishTag(tag)
-            clock.advance(seconds: 60)
+            clock.advance(by: 60)
         }
         return store
     }
@@ -50,7 +51,7 @@ import Testing
 
     @Test func filtersByEndVersionAndTimeRange() throws {
         let clock = ManualClock()
-        let start = clock.read()
+        let start = clock.now
         let store = try sevenVersions(in: directory, clock: clock)
         func minutes(_ count: Double) -> Date { start.addingTimeInterval(count * 60) }
 

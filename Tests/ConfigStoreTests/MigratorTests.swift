@@ -1,5 +1,6 @@
 @testable import ConfigStore
 import Foundation
+import TestSupport
 import Testing
 
 @Suite final class MigratorTests {

@@ -2,6 +2,7 @@ import ConfigStore
 import Dispatch
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @Suite final class SQLiteDatabaseTests {

@@ -1,6 +1,7 @@
 import ConfigCore
 import ConfigStore
 import Foundation
+import TestSupport
 import Testing
 
 @Suite final class SQLiteTemplateStoreTests {
@@ -79,13 +80,13 @@ import Testing
             project: "p1", namespace: .client, templateJSON: Array(#"{"a":"\u0000"}"#.utf8), expectedVersion: 0,
             metadata: PublishMetadata(updateUser: "me@example.com", description: "first", updateOrigin: "CONSOLE"))
         #expect(first.versionNumber == 1)
-        #expect(first.updateTime == clock.read())
+        #expect(first.updateTime == clock.now)
         #expect(first.updateType == .incrementalUpdate)
         #expect(first.rollbackSource == nil)
         #expect(try store.activeVersion(project: "p1", namespace: .client) == first)
         #expect(try store.version(project: "p1", namespace: .client, number: 1) == first)
 
-        clock.advance(seconds: 1)
+        clock.advance(by: 1)
         let forced = try store.publish(
             project: "p1", namespace: .client, templateJSON: [], expectedVersion: nil,
             metadata: PublishMetadata(updateType: UpdateType.forcedUpdate))

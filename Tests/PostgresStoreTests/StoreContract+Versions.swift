@@ -2,6 +2,7 @@ import ConfigCore
 import ConfigStore
 import Foundation
 import Testing
+import TestSupport
 
 /// `listVersions`: paging, filters and argument checks.
 extension StoreContract {
@@ -10,7 +11,7 @@ extension StoreContract {
         let store = try fixture.make(clock: clock)
         for tag in 1...7 {
             try store.publishTag(tag)
-            clock.advance(seconds: 60)
+            clock.advance(by: 60)
         }
         return store
     }
@@ -44,7 +45,7 @@ extension StoreContract {
 
     func filtersByEndVersionAndTimeRange() throws {
         let clock = ManualClock()
-        let start = clock.read()
+        let start = clock.now
         let store = try sevenVersions(clock: clock)
         func minutes(_ count: Double) -> Date { start.addingTimeInterval(count * 60) }
         func list(pageSize: Int? = nil, token: String? = nil, end: Int64? = nil, from: Date? = nil, to: Date? = nil) throws -> (

@@ -2,6 +2,7 @@ import ConfigCore
 import ConfigStore
 import Foundation
 import Testing
+import TestSupport
 
 /// The behaviour every `TemplateStore` shares, written once against `any TemplateStore`; each
 /// engine's suite runs every case on a fresh fixture.
@@ -78,13 +79,13 @@ struct StoreContract {
             project: "p1", namespace: .client, templateJSON: json, expectedVersion: 0,
             metadata: PublishMetadata(updateUser: "me@example.com", description: "first", updateOrigin: "CONSOLE"))
         #expect(first.versionNumber == 1)
-        #expect(first.updateTime == clock.read())
+        #expect(first.updateTime == clock.now)
         #expect(first.updateType == .incrementalUpdate)
         #expect(first.rollbackSource == nil && first.canaryAction == nil && first.canarySource == nil)
         #expect(try store.activeVersion(project: "p1", namespace: .client) == first)
         #expect(try store.version(project: "p1", namespace: .client, number: 1) == first)
 
-        clock.advance(seconds: 1)
+        clock.advance(by: 1)
         let forced = try store.publish(
             project: "p1", namespace: .client, templateJSON: [], expectedVersion: nil,
             metadata: PublishMetadata(updateType: .forcedUpdate))
@@ -104,11 +105,11 @@ struct StoreContract {
         let clock = ManualClock()
         let store = try fixture.make(clock: clock)
         let first = try store.publishTag(1)
-        clock.advance(seconds: -3600)  // the wall clock steps back
+        clock.advance(by: -3600)  // the wall clock steps back
         let second = try store.publishTag(2)
         #expect(second.updateTime == first.updateTime)
-        clock.advance(seconds: 7200)
-        #expect(try store.publishTag(3).updateTime == clock.read())
+        clock.advance(by: 7200)
+        #expect(try store.publishTag(3).updateTime == clock.now)
     }
 
     func publishChecksTheExpectedVersion() throws {

@@ -1,7 +1,7 @@
 import ConfigCore
 import ConfigStore
 import Foundation
-import Synchronization
+import TestSupport
 
 /// Opens stores over one fresh set of data (a database file, a PostgreSQL database). Every call
 /// opens another store on the same data, as another process or node would.
@@ -18,21 +18,6 @@ extension StoreFixture {
             try store.upsertProject(StoredProject(id: "p1", number: "1001", displayName: "Project One"))
         }
         return store
-    }
-}
-
-/// A clock tests move by hand.
-final class ManualClock: Sendable {
-    private let now: Mutex<Date>
-
-    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
-        now = Mutex(start)
-    }
-
-    func read() -> Date { now.withLock { $0 } }
-
-    func advance(seconds: TimeInterval) {
-        now.withLock { $0 += seconds }
     }
 }
 

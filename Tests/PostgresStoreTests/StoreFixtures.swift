@@ -2,6 +2,7 @@ import ConfigStore
 import Foundation
 import PostgresStore
 import Testing
+import TestSupport
 
 /// The engines the contract runs on.
 enum StoreEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -12,7 +13,7 @@ enum StoreEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// The contract on fresh data of this engine (gone when the contract value is).
     func contract() throws -> StoreContract {
         switch self {
-        case .sqlite: StoreContract(fixture: SQLiteFixture())
+        case .sqlite: StoreContract(fixture: try SQLiteFixture())
         case .postgres: StoreContract(fixture: try PostgresFixture(database: TestDatabase()))
         }
     }
@@ -36,12 +37,11 @@ struct PostgresFixture: StoreFixture {
 
 /// Opens `SQLiteTemplateStore`s on one file in a directory removed when the fixture goes away.
 struct SQLiteFixture: StoreFixture {
-    private final class Directory: Sendable {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rcs-contract-\(UUID().uuidString)")
-        deinit { try? FileManager.default.removeItem(at: url) }
-    }
+    private let directory: TemporaryDirectory
 
-    private let directory = Directory()
+    init() throws {
+        directory = try TemporaryDirectory("rcs-contract")
+    }
 
     func open(retention: Int, clock: ManualClock?) throws -> any TemplateStore {
         try SQLiteTemplateStore(
@@ -55,6 +55,6 @@ extension ManualClock? {
     /// The clock as a store takes it: this one, or the wall clock.
     var function: @Sendable () -> Date {
         guard let clock = self else { return { Date() } }
-        return { clock.read() }
+        return { clock.now }
     }
 }

@@ -12,13 +12,13 @@ struct JSONFields {
         }
         // Sorted so that the reported error does not depend on dictionary order.
         for name in object.keys.sorted() {
-            guard let field = allowed.first(where: { $0 == name || JSONFields.snakeCase($0) == name }) else {
+            guard let field = allowed.first(where: { $0 == name || ProtoJSONName.snakeCase($0) == name }) else {
                 let expected = allowed.isEmpty ? "an empty object" : "one of " + allowed.joined(separator: ", ")
                 throw JSONFields.error("\(path).\(name)", "unknown field (expected \(expected))")
             }
             guard let value = object[name], value != .null else { continue }
             if members[field] != nil {
-                throw JSONFields.error("\(path).\(name)", "field given twice (as \(field) and \(JSONFields.snakeCase(field)))")
+                throw JSONFields.error("\(path).\(name)", "field given twice (as \(field) and \(ProtoJSONName.snakeCase(field)))")
             }
             members[field] = value
         }
@@ -53,18 +53,5 @@ struct JSONFields {
 
     static func error(_ path: String, _ message: String) -> ConditionSyntaxError {
         ConditionSyntaxError(message: "\(path): \(message)", offset: 0)
-    }
-
-    static func snakeCase(_ camel: String) -> String {
-        var result = ""
-        for character in camel {
-            if character.isUppercase {
-                result.append("_")
-                result.append(contentsOf: character.lowercased())
-            } else {
-                result.append(character)
-            }
-        }
-        return result
     }
 }

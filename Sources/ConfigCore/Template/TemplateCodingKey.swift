@@ -14,7 +14,7 @@ struct TemplateCodingKey: CodingKey, ExpressibleByStringLiteral {
 
     /// `defaultValue` → `default_value`.
     var snakeCased: TemplateCodingKey {
-        TemplateCodingKey(JSONFields.snakeCase(stringValue))
+        TemplateCodingKey(ProtoJSONName.snakeCase(stringValue))
     }
 }
 

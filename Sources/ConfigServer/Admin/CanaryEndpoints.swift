@@ -3,6 +3,7 @@ import ConfigStore
 import EventLoop
 import Foundation
 import HTTP1
+import Logging
 
 /// Staged publishes (docs/canary.md), beyond Firebase: `PUT …/remoteConfig?canaryPercent=P`
 /// starts a canary, `…/remoteConfig:canary` shows it (GET) or grows its share (POST),
@@ -10,7 +11,7 @@ import HTTP1
 extension Application {
     /// The share of `canaryPercent` (query) in micro-percent, or nil when the PUT is a plain one.
     static func canaryShare(_ exchange: Exchange) throws -> Int64? {
-        guard let text = exchange.uri["canaryPercent"] ?? exchange.uri["canary_percent"] else { return nil }
+        guard let text = exchange.uri.parameter("canaryPercent") else { return nil }
         return try share(text, field: "canaryPercent")
     }
 
@@ -23,7 +24,7 @@ extension Application {
 
     /// `promoteAfterSeconds` (query): promote by itself after that long.
     private static func promoteAt(_ exchange: Exchange) throws -> Date? {
-        guard let text = exchange.uri["promoteAfterSeconds"] ?? exchange.uri["promote_after_seconds"] else { return nil }
+        guard let text = exchange.uri.parameter("promoteAfterSeconds") else { return nil }
         guard let seconds = Int(text), seconds > 0 else {
             throw APIError.badRequest("promoteAfterSeconds must be a positive integer, got '\(text)'.")
         }
@@ -102,8 +103,16 @@ extension Application {
         // Before the acknowledgement: from here on, every worker reloads before it answers.
         counters.bump(key)
         var template = templates.canary(key).flatMap { $0.version == canary.canaryVersion ? $0.template : nil }
-        if template == nil, let stored = try? version ?? store.version(project: key.project, namespace: key.namespace, number: canary.canaryVersion) {
-            template = templates.compile(stored)
+        if template == nil {
+            do {
+                if let stored = try version ?? store.version(project: key.project, namespace: key.namespace, number: canary.canaryVersion) {
+                    template = templates.compile(stored)
+                }
+            } catch {
+                logger.error("cannot read the canary version to serve it", metadata: [
+                    "project": "\(key.project)", "version": "\(canary.canaryVersion)", "error": "\(error)",
+                ])
+            }
         }
         guard let template else { return nil }
         let serving = CanaryServing(stored: canary, template: template)

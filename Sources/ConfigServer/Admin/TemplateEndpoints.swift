@@ -56,7 +56,7 @@ extension Application {
     /// `GET …/remoteConfig[?versionNumber=N]` (spec §2.3); before the first publish an empty
     /// template with ETag `etag-<number>-0`.
     private func getTemplate(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
-        if let requested = exchange.uri["versionNumber"] ?? exchange.uri["version_number"] {
+        if let requested = exchange.uri.parameter("versionNumber") {
             let number = try Self.versionNumber(requested, field: "versionNumber")
             exchange.answerFromStore { [self] in
                 guard let stored = try store.version(project: key.project, namespace: key.namespace, number: number) else {
@@ -86,7 +86,7 @@ extension Application {
         // A validation checks the If-Match too (spec §2.9: a misformatted ETag fails it).
         let expected = try expectedVersion(ifMatch: ifMatch, project: project)
         let canaryShare = try Self.canaryShare(exchange)
-        if Self.isTrue(exchange.uri["validateOnly"] ?? exchange.uri["validate_only"]) {
+        if Self.isTrue(exchange.uri.parameter("validateOnly")) {
             let etag = TemplateETag.validateOnly(projectNumber: project.number).description
             exchange.respond(Self.templateResponse(Array(TemplateJSON.encode(template)), etag: etag))
             return

@@ -15,18 +15,18 @@ extension Application {
     /// `GET …/remoteConfig:listVersions`, newest first.
     func listVersions(_ exchange: Exchange, key: TemplateKey) throws {
         let uri = exchange.uri
-        let pageSize = try (uri["pageSize"] ?? uri["page_size"]).map { text -> Int in
+        let pageSize = try uri.parameter("pageSize").map { text -> Int in
             guard let size = Int(text), (1...300).contains(size) else {
                 throw APIError.badRequest("pageSize must be an integer from 1 to 300, got '\(text)'.")
             }
             return size
         } ?? 100
-        let endVersion = try (uri["endVersionNumber"] ?? uri["end_version_number"]).map {
+        let endVersion = try uri.parameter("endVersionNumber").map {
             try Self.versionNumber($0, field: "endVersionNumber")
         }
-        let startTime = try Self.timestamp(uri["startTime"] ?? uri["start_time"], field: "startTime")
-        let endTime = try Self.timestamp(uri["endTime"] ?? uri["end_time"], field: "endTime")
-        let pageToken = uri["pageToken"] ?? uri["page_token"]
+        let startTime = try Self.timestamp(uri.parameter("startTime"), field: "startTime")
+        let endTime = try Self.timestamp(uri.parameter("endTime"), field: "endTime")
+        let pageToken = uri.parameter("pageToken")
         exchange.answerFromStore { [self] in
             let page = try store.listVersions(
                 project: key.project, namespace: key.namespace, pageSize: pageSize, pageToken: pageToken,
@@ -38,7 +38,7 @@ extension Application {
 
     /// `POST …/remoteConfig:rollback` with `versionNumber` in the body or the query.
     func rollback(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
-        var text = exchange.uri["versionNumber"] ?? exchange.uri["version_number"]
+        var text = exchange.uri.parameter("versionNumber")
         if text == nil, !exchange.request.body.isEmpty {
             let body = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
             text = body.string("versionNumber")

@@ -133,6 +133,17 @@ final class TemplateRegistry: Sendable {
         entries.withLock { $0[key] != nil }
     }
 
+    /// Loads every template that has a head, before the worker serves (blocking: at start, off
+    /// the loop), so that a first request finds its template in memory. A template it cannot
+    /// load now is loaded by the first request that needs it, off the loop.
+    func preload() {
+        do {
+            for key in try store.heads().keys { reload(key) }
+        } catch {
+            logger.error("cannot read the templates at start; each is read when first needed", metadata: ["error": "\(error)"])
+        }
+    }
+
     /// Reads the head from the store again (blocking: never on the loop thread). Returns false
     /// when the store could not be read; the entry then keeps serving what it has.
     @discardableResult

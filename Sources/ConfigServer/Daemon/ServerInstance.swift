@@ -53,6 +53,7 @@ public final class ServerInstance: Sendable {
         }
         application = try Application(configuration: configuration, store: store, loop: loop, admission: admission,
                                       counters: counters, peers: peers, logger: logger)
+        application.templates.preload()
         server = HTTPServer(configuration: Self.httpConfiguration(configuration.http, trustedProxies: configuration.trustedProxies), handler: application, loop: loop, logger: logger)
         port = try server.listen(host: configuration.host, port: configuration.port)
         let application = application

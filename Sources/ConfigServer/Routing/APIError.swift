@@ -1,4 +1,3 @@
-import EventLoop
 import HTTP1
 
 /// A failure that reaches the client as Google's error JSON with the right status.
@@ -16,7 +15,7 @@ struct APIError: Error {
     }
 
     var response: HTTPResponse {
-        .error(status, message, canonicalStatus: canonicalStatus, headers: headers)
+        .json(ErrorBody.encode(status: status, message: message, canonicalStatus: canonicalStatus), status: status, headers: headers)
     }
 
     static func badRequest(_ message: String) -> APIError { APIError(400, message) }

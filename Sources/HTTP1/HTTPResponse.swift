@@ -1,5 +1,3 @@
-public import HTTP1
-
 /// A complete response with a fixed-length body.
 public struct HTTPResponse: Sendable {
     public var status: Int
@@ -24,12 +22,5 @@ public struct HTTPResponse: Sendable {
         var headers = headers
         headers.add(name: "Content-Type", value: jsonContentType)
         return HTTPResponse(status: status, headers: headers, body: body)
-    }
-
-    /// An error in Google's shape: `{"error":{"code":404,"message":"…","status":"NOT_FOUND"}}`.
-    public static func error(
-        _ status: Int, _ message: String, canonicalStatus: String? = nil, headers: HTTPHeaders = HTTPHeaders()
-    ) -> HTTPResponse {
-        json(ErrorBody.encode(status: status, message: message, canonicalStatus: canonicalStatus), status: status, headers: headers)
     }
 }

@@ -1,9 +1,12 @@
+import EventLoop
+import HTTP1
+
 /// Google's error envelope, the one every Firebase client and Admin SDK understands.
-public enum ErrorBody {
+enum ErrorBody {
     /// `{"error":{"code": …,"message":"…","status":"…"}}` as UTF-8 bytes. The space after
     /// `"code":` is Google's spacing: iOS looks for the text `"code": 403` in a stream's error
     /// (spec §4.3, §4.7).
-    public static func encode(status: Int, message: String, canonicalStatus: String? = nil) -> [UInt8] {
+    static func encode(status: Int, message: String, canonicalStatus: String? = nil) -> [UInt8] {
         let name = canonicalStatus ?? canonicalName(for: status)
         var text = "{\"error\":{\"code\": \(status),\"message\":"
         appendJSONString(message, to: &text)
@@ -11,8 +14,14 @@ public enum ErrorBody {
         return Array(text.utf8)
     }
 
+    /// The format of the errors the HTTP server answers by itself, so that they read like
+    /// every other error of the API.
+    static let format = ErrorBodyFormat(contentType: HTTPResponse.jsonContentType) { status, message in
+        encode(status: status, message: message)
+    }
+
     /// The canonical Google status name for an HTTP status.
-    public static func canonicalName(for status: Int) -> String {
+    static func canonicalName(for status: Int) -> String {
         switch status {
         case 400, 411, 414, 431: "INVALID_ARGUMENT"
         case 401: "UNAUTHENTICATED"
@@ -31,7 +40,7 @@ public enum ErrorBody {
     }
 
     /// Appends `value` as a JSON string literal, escaping what RFC 8259 requires.
-    public static func appendJSONString(_ value: String, to text: inout String) {
+    static func appendJSONString(_ value: String, to text: inout String) {
         text += "\""
         for scalar in value.unicodeScalars {
             switch scalar {
