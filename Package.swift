@@ -52,7 +52,7 @@ let package = Package(
         .target(
             name: "ConfigServer",
             dependencies: [
-                "ConfigCore", "ConfigStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib",
+                "ConfigCore", "ConfigStore", "PostgresStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -78,16 +78,21 @@ let package = Package(
             path: "Tests/ServerTestSupport",
             swiftSettings: strictSettings
         ),
+        // A PostgreSQL server for the tests: RCS_TEST_POSTGRES_URL or a throw-away cluster.
+        .target(
+            name: "PostgresTestSupport", dependencies: ["PostgresStore"], path: "Tests/PostgresTestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "ConfigCoreTests", dependencies: ["ConfigCore", "TestSupport"], resources: [.copy("Fixtures")], swiftSettings: strictSettings),
         .testTarget(name: "ConfigStoreTests", dependencies: ["ConfigStore", "ConfigCore", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "PostgresStoreTests", dependencies: ["PostgresStore", "ConfigStore", "ConfigCore", "TestSupport"],
+            name: "PostgresStoreTests", dependencies: ["PostgresStore", "ConfigStore", "ConfigCore", "TestSupport", "PostgresTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "HTTP1", "CLinuxIO"], swiftSettings: strictSettings),
         // Depends on both executables so they are built next to the test bundle for its
         // end-to-end tests, which run them as child processes.
-        .testTarget(name: "ConfigServerTests", dependencies: ["ConfigServer", "ConfigCore", "remote-config-server", "rcctl", "ConfigStore", "CLinuxIO", "CZlib", "TestSupport", "ServerTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),
+        .testTarget(name: "ConfigServerTests", dependencies: ["ConfigServer", "ConfigCore", "remote-config-server", "rcctl", "ConfigStore", "CLinuxIO", "CZlib", "TestSupport", "ServerTestSupport", "PostgresStore", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),
         .testTarget(name: "ConfigClientTests", dependencies: ["ConfigClient", "ConfigServer", "TestSupport", "ServerTestSupport"], swiftSettings: strictSettings),
     ]
 )

@@ -34,6 +34,8 @@ public struct PostgresMigrator: Sendable {
     public func migrate(_ connection: PostgresConnection) throws -> [Int] {
         try connection.execute("SELECT pg_advisory_lock($1)", [.integer(Self.advisoryLockKey)])
         defer { _ = try? connection.execute("SELECT pg_advisory_unlock($1)", [.integer(Self.advisoryLockKey)]) }
+        // "already exists, skipping" on every start is no news for the operator's log.
+        try connection.execute("SET client_min_messages = warning")
         try connection.execute(
             """
             CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -1,3 +1,4 @@
+import PostgresTestSupport
 import ConfigCore
 import ConfigStore
 import Foundation

@@ -1,3 +1,4 @@
+import PostgresTestSupport
 import ConfigStore
 import Foundation
 import PostgresStore

@@ -101,6 +101,10 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
                 throw ConfigurationError("store.kind postgres needs store.url (or RCS_DATABASE_URL)")
             }
         }
+        guard (1...64).contains(store.connections) else { throw ConfigurationError("store.connections must be between 1 and 64") }
+        guard (1...3600).contains(store.heartbeatSeconds) else {
+            throw ConfigurationError("store.heartbeatSeconds must be between 1 and 3600")
+        }
         guard store.pollIntervalSeconds > 0, store.pollIntervalSeconds <= 3600 else {
             throw ConfigurationError("store.pollIntervalSeconds must be above 0 and at most 3600")
         }

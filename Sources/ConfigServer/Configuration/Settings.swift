@@ -61,6 +61,8 @@ public struct StoreSettings: Sendable, Codable, Equatable {
     /// heartbeat query, and how long that query may take before the connection is dropped
     /// and made again (seconds).
     public var heartbeatSeconds = 10
+    /// For `postgres`: connections each worker keeps for reads and writes.
+    public var connections = 4
     public init() {}
 }
 

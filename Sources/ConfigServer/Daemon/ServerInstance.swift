@@ -31,7 +31,7 @@ public final class ServerInstance: Sendable {
 
     /// Opens the store (running migrations), binds and starts serving.
     public init(configuration: ServerConfiguration, membership: GroupMembership? = nil, logger: Logger) throws {
-        store = try StoreComposition.open(configuration)
+        store = try StoreComposition.open(configuration, logger: logger)
         let loop = try EventLoop()
         let admission: StreamAdmission
         let counters: ChangeCounters

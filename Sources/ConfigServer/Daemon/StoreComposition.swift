@@ -1,11 +1,14 @@
 import ConfigStore
+import Logging
+import PostgresStore
 
 /// The one place that names the store implementations: the server sees `any TemplateStore`.
 enum StoreComposition {
     /// Opens the configured store and brings its schema up to date.
+    /// - Parameter logger: receives the database server's notices (PostgreSQL).
     /// - Throws: `ConfigurationError` when migrations are missing, `MigrationError` for a schema
     ///   this build does not know, or the engine's error when it cannot be opened.
-    static func open(_ configuration: ServerConfiguration) throws -> any TemplateStore {
+    static func open(_ configuration: ServerConfiguration, logger: Logger) throws -> any TemplateStore {
         let engine = configuration.store.kind.rawValue
         guard let migrations = Migrator.defaultMigrationsDirectory(engine: engine) else {
             throw ConfigurationError("cannot find the migrations directory; set RCS_MIGRATIONS_DIR")
@@ -15,7 +18,22 @@ enum StoreComposition {
             return try SQLiteTemplateStore(databasePath: configuration.databasePath, migrationsDirectory: migrations,
                                            retention: configuration.templates.retention)
         case .postgres:
-            throw ConfigurationError("store.kind postgres is not available in this build")
+            return try PostgresTemplateStore(
+                url: configuration.store.url ?? "", migrationsDirectory: migrations, retention: configuration.templates.retention,
+                connections: configuration.store.connections,
+                onNotice: { notice in logger.notice("database notice", metadata: ["notice": "\(notice)"]) })
+        }
+    }
+
+    /// Names the store for operators: the SQLite file, or the PostgreSQL URL without its
+    /// password.
+    static func describe(_ configuration: ServerConfiguration) -> String {
+        switch configuration.store.kind {
+        case .sqlite:
+            return "the database \(configuration.databasePath)"
+        case .postgres:
+            let url = (try? PostgresConnectionSettings(configuration.store.url ?? "").description) ?? "(an unreadable URL)"
+            return "the PostgreSQL database \(url)"
         }
     }
 }

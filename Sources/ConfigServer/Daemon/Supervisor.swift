@@ -89,14 +89,14 @@ final class Supervisor {
         logger.info("stopped")
     }
 
-    /// Migrates and sets WAL once, before any worker opens the store.
+    /// Migrates (and for SQLite sets WAL) once, before any worker opens the store.
     private func prepareStore() throws {
         do {
-            try StoreComposition.open(settings).close()
+            try StoreComposition.open(settings, logger: logger).close()
         } catch {
             // Foundation keeps a file system error's cause (ENOTDIR, EACCES, ...) one level down.
             let cause = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
-            throw ConfigurationError("cannot open the database \(settings.databasePath): \(cause ?? "\(error)")")
+            throw ConfigurationError("cannot open \(StoreComposition.describe(settings)): \(cause ?? "\(error)")")
         }
     }
 

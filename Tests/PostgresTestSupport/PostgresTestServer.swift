@@ -1,23 +1,23 @@
-import Foundation
+public import Foundation
 import Glibc
-import PostgresStore
+public import PostgresStore
 import Synchronization
 
 /// The PostgreSQL server the tests use: `$RCS_TEST_POSTGRES_URL` (a `postgresql://` URL whose
 /// user may create databases) or else a throw-away cluster started once per test process by
 /// `scripts/postgres-test-server` and stopped when the process exits. Tests fail, never skip,
 /// when there is neither.
-enum PostgresTestServer {
-    static let environmentVariable = "RCS_TEST_POSTGRES_URL"
+public enum PostgresTestServer {
+    public static let environmentVariable = "RCS_TEST_POSTGRES_URL"
 
-    /// The repository root (this file is Tests/PostgresStoreTests/PostgresTestServer.swift).
-    static let repository = URL(fileURLWithPath: #filePath)
+    /// The repository root (this file is Tests/PostgresTestSupport/PostgresTestServer.swift).
+    public static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static let migrations = repository.appendingPathComponent("migrations/postgres", isDirectory: true)
+    public static let migrations = repository.appendingPathComponent("migrations/postgres", isDirectory: true)
 
     /// The server's URL, or why there is none.
-    static var url: String {
+    public static var url: String {
         get throws(TestServerError) { try shared.get() }
     }
 
@@ -45,14 +45,24 @@ enum PostgresTestServer {
     }
 
     /// Starts a second throw-away cluster (for tests that stop a server); stop it with `stop`.
-    static func startCluster() throws(TestServerError) -> (url: String, directory: String) {
+    public static func startCluster() throws(TestServerError) -> (url: String, directory: String) {
         let directory = "/tmp/rcs-pg-\(getpid())-\(UUID().uuidString.prefix(8))"
         return (try runScript("start", directory).trimmingCharacters(in: .whitespacesAndNewlines), directory)
     }
 
     /// Stops a cluster `startCluster` started and removes its directory.
-    static func stopCluster(directory: String) throws(TestServerError) {
+    public static func stopCluster(directory: String) throws(TestServerError) {
         _ = try runScript("stop", directory)
+    }
+
+    /// Stops a cluster `startCluster` started, keeping its data: a database outage.
+    public static func haltCluster(directory: String) throws(TestServerError) {
+        _ = try runScript("halt", directory)
+    }
+
+    /// Starts a halted cluster again, on the same port.
+    public static func resumeCluster(directory: String) throws(TestServerError) {
+        _ = try runScript("resume", directory)
     }
 
     /// Runs `scripts/postgres-test-server` and returns its standard output.
@@ -109,21 +119,23 @@ enum PostgresTestServer {
 }
 
 /// Why the tests have no PostgreSQL server.
-struct TestServerError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct TestServerError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// A database of its own for one test (`rcs_t_<random>`), dropped when the owner goes away, so
 /// tests never see each other's rows, notifications or advisory locks.
-final class TestDatabase: Sendable {
+public final class TestDatabase: Sendable {
     /// The database's URL.
-    let url: String
-    let name: String
+    public let url: String
+    public let name: String
     private let serverURL: String
 
-    init() throws {
-        serverURL = try PostgresTestServer.url
+    /// A database on the tests' server, or on `serverURL` (a cluster of `startCluster`).
+    public init(serverURL given: String? = nil) throws {
+        let serverURL = try given ?? PostgresTestServer.url
+        self.serverURL = serverURL
         name = "rcs_t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
         let admin = try PostgresConnection(serverURL)
         defer { admin.close() }
@@ -138,7 +150,7 @@ final class TestDatabase: Sendable {
     }
 
     /// `serverURL` with its database replaced.
-    static func url(_ serverURL: String, database: String) throws -> String {
+    public static func url(_ serverURL: String, database: String) throws -> String {
         guard var components = URLComponents(string: serverURL), components.scheme?.hasPrefix("postgres") == true else {
             throw TestServerError("\(PostgresTestServer.environmentVariable) must be a postgresql:// URL")
         }
@@ -146,8 +158,16 @@ final class TestDatabase: Sendable {
         return try components.string ?? { throw TestServerError("cannot build a URL for \(database)") }()
     }
 
+    /// `url` with its user replaced (a role the test created).
+    public static func url(_ url: String, user: String) throws -> String {
+        guard var components = URLComponents(string: url) else { throw TestServerError("not a URL: \(url)") }
+        components.user = user
+        components.password = nil
+        return try components.string ?? { throw TestServerError("cannot build a URL for \(user)") }()
+    }
+
     /// A new connection to this database.
-    func connect(applicationName: String = "rcs-tests") throws -> PostgresConnection {
+    public func connect(applicationName: String = "rcs-tests") throws -> PostgresConnection {
         try PostgresConnection(url, applicationName: applicationName)
     }
 }
