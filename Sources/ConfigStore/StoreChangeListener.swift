@@ -48,6 +48,11 @@ public protocol StoreChangeListener: AnyObject, Sendable {
     /// Sends a query the server must answer, without blocking; `receive` takes the answer.
     func sendHeartbeat() throws(StoreError)
 
+    /// Records, without blocking, that this node has applied every change received so far (and
+    /// what it read after connecting): a writer waits for the nodes' acknowledgements before
+    /// it returns, so that no node answers with what the write replaced.
+    func acknowledge() throws(StoreError)
+
     /// Whether a heartbeat is still waiting for its answer.
     var isAwaitingHeartbeat: Bool { get }
 

@@ -15,14 +15,23 @@ public final class PostgresChangeListener: StoreChangeListener {
     private struct State {
         var connection: PostgresConnection?
         var awaitingHeartbeat = false
+        /// A heartbeat or an acknowledgement is on the wire (libpq runs one query at a time).
+        var queryInFlight = false
+        /// The newest `store_revision` received (read at connect, then from each payload).
+        var receivedRevision: Int64 = 0
+        /// The newest revision sent as acknowledged.
+        var acknowledgedRevision: Int64 = 0
+        /// `acknowledge()` was called while a query was in flight.
+        var acknowledgementWanted = false
     }
 
     /// - Parameters:
-    ///   - settings: the store's settings; `application_name` is replaced by `name`, so that
-    ///     operators can tell the nodes' listeners apart in `pg_stat_activity`.
+    ///   - settings: the store's settings; `application_name` becomes
+    ///     `remote-config-listener <name>`, so that operators can tell the nodes' listeners
+    ///     apart in `pg_stat_activity` and writers find them (`listenerNamePrefix`).
     ///   - onNotice: receives the server's notices (the FATAL text of a terminated connection).
     public init(settings: PostgresConnectionSettings, name: String, onNotice: @escaping @Sendable (String) -> Void) {
-        self.settings = settings.replacing("application_name", with: name)
+        self.settings = settings.replacing("application_name", with: "\(PostgresTemplateStore.listenerNamePrefix) \(name)")
         self.onNotice = onNotice
     }
 
@@ -37,8 +46,14 @@ public final class PostgresChangeListener: StoreChangeListener {
                 let connection = try PostgresConnection(settings: settings, onNotice: onNotice)
                 try connection.execute("SET idle_session_timeout = 0")
                 try connection.listen(PostgresTemplateStore.notificationChannel)
+                // Read after LISTEN: what the caller reads next is at least this new.
+                let result = try connection.execute("SELECT revision FROM store_revision")
+                let revision = result.rowCount > 0 ? result.row(0).int64(at: 0) : 0
+                // Rows of listeners that are gone (a backend's pid may be reused later).
+                try connection.execute(
+                    "DELETE FROM listener_acks WHERE pid NOT IN (SELECT pid FROM pg_stat_activity WHERE pid IS NOT NULL)")
                 try connection.setNonBlocking()
-                state = State(connection: connection)
+                state = State(connection: connection, receivedRevision: revision)
                 return connection.socket
             }
         } catch {
@@ -49,22 +64,58 @@ public final class PostgresChangeListener: StoreChangeListener {
     /// The changes the socket brought (none for a heartbeat's answer or part of a message);
     /// payloads this build cannot read are skipped (a newer node may announce more).
     public func receive() throws(StoreError) -> [StoreChange] {
-        try withConnection { connection, awaitingHeartbeat throws(PostgresError) in
+        try withConnection { connection, state throws(PostgresError) in
             try connection.consumeInput()
             guard connection.isOpen else { throw connection.connectionError("the connection was lost") }
-            if awaitingHeartbeat, try connection.finishSentQuery() {
-                awaitingHeartbeat = false
+            if state.queryInFlight, try connection.finishSentQuery() {
+                state.queryInFlight = false
+                state.awaitingHeartbeat = false
+                if state.acknowledgementWanted { try Self.sendAcknowledgement(on: connection, state: &state) }
             }
-            // Read after the heartbeat's answer: notifications that came with it are buffered.
-            return try connection.bufferedNotifications().compactMap { StoreChange(payload: $0.payload) }
+            // Read after the query's answer: notifications that came with it are buffered.
+            return try connection.bufferedNotifications().compactMap { notification in
+                // `<revision><TAB><StoreChange.payload>`; a payload this build cannot read is
+                // skipped (a newer node may announce more).
+                let parts = notification.payload.split(separator: "\t", maxSplits: 1)
+                guard parts.count == 2, let revision = Int64(parts[0]) else { return nil }
+                state.receivedRevision = max(state.receivedRevision, revision)
+                return StoreChange(payload: String(parts[1]))
+            }
         }
+    }
+
+    /// Records that this node applied every change received so far; a writer waits for it.
+    public func acknowledge() throws(StoreError) {
+        try withConnection { connection, state throws(PostgresError) in
+            guard state.receivedRevision > state.acknowledgedRevision else { return }
+            if state.queryInFlight {
+                state.acknowledgementWanted = true
+            } else {
+                try Self.sendAcknowledgement(on: connection, state: &state)
+            }
+        }
+    }
+
+    private static func sendAcknowledgement(on connection: PostgresConnection, state: inout State) throws(PostgresError) {
+        // An integer the listener read itself: safe to write into the statement.
+        try connection.sendQuery(
+            """
+            INSERT INTO listener_acks (pid, revision) VALUES (pg_backend_pid(), \(state.receivedRevision))
+            ON CONFLICT (pid) DO UPDATE SET revision = GREATEST(listener_acks.revision, excluded.revision)
+            """)
+        state.acknowledgedRevision = state.receivedRevision
+        state.acknowledgementWanted = false
+        state.queryInFlight = true
     }
 
     /// Sends `SELECT 1`; `receive` takes the answer.
     public func sendHeartbeat() throws(StoreError) {
-        try withConnection { connection, awaitingHeartbeat throws(PostgresError) in
+        try withConnection { connection, state throws(PostgresError) in
+            // A query in flight waits for its answer as a heartbeat would.
+            state.awaitingHeartbeat = true
+            guard !state.queryInFlight else { return }
             try connection.sendQuery("SELECT 1")
-            awaitingHeartbeat = true
+            state.queryInFlight = true
         }
     }
 
@@ -81,14 +132,14 @@ public final class PostgresChangeListener: StoreChangeListener {
     }
 
     private func withConnection<Result: Sendable>(
-        _ body: (PostgresConnection, inout Bool) throws(PostgresError) -> Result
+        _ body: (PostgresConnection, inout State) throws(PostgresError) -> Result
     ) throws(StoreError) -> Result {
         do {
             return try state.withLock { state throws(PostgresError) in
                 guard let connection = state.connection else {
                     throw PostgresError(sqlState: nil, message: "the listener is not connected")
                 }
-                return try body(connection, &state.awaitingHeartbeat)
+                return try body(connection, &state)
             }
         } catch {
             throw PostgresTemplateStore.storeError(error)

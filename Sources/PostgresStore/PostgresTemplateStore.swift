@@ -1,4 +1,5 @@
 import ConfigCore
+import Glibc
 public import ConfigStore
 public import Foundation
 
@@ -28,6 +29,9 @@ public import Foundation
 public final class PostgresTemplateStore: TemplateStore {
     /// The channel every write notifies, with `StoreChange.payload` as the payload.
     public static let notificationChannel = "rcs_changes"
+    /// How every listener names itself on the server (`application_name`), so that a writer
+    /// finds the listeners it waits for.
+    public static let listenerNamePrefix = "remote-config-listener"
 
     public let retention: Int
     /// Where the store connects, printable (no password).
@@ -35,6 +39,8 @@ public final class PostgresTemplateStore: TemplateStore {
     let migrator: PostgresMigrator
     let clock: @Sendable () -> Date
     let onNotice: @Sendable (String) -> Void
+    /// How long a write waits for the nodes' listeners to apply it.
+    let acknowledgementTimeout: Duration
     let pool: PostgresConnectionPool
 
     /// Connects, applies the migrations found in `migrationsDirectory` and opens the pool.
@@ -44,6 +50,8 @@ public final class PostgresTemplateStore: TemplateStore {
     ///   - migrationsDirectory: the PostgreSQL migrations (`migrations/postgres`).
     ///   - retention: versions kept per (project, namespace), at least 1.
     ///   - connections: the pool size, at least 1.
+    ///   - acknowledgementTimeout: how long a write waits for the listeners of the nodes
+    ///     connected to the database to apply it (see `write`).
     ///   - clock: the source of `updateTime`.
     ///   - onNotice: receives the server's notices and warnings (libpq would print them on stderr).
     /// - Throws: `StoreError.invalidArgument` for a bad URL, retention or pool size;
@@ -54,6 +62,7 @@ public final class PostgresTemplateStore: TemplateStore {
         migrationsDirectory: URL,
         retention: Int = 300,
         connections: Int = 4,
+        acknowledgementTimeout: Duration = .seconds(2),
         clock: @escaping @Sendable () -> Date = { Date() },
         onNotice: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
@@ -78,6 +87,7 @@ public final class PostgresTemplateStore: TemplateStore {
             throw Self.storeError(error)
         }
         self.settings = settings
+        self.acknowledgementTimeout = acknowledgementTimeout
         self.retention = retention
         self.migrator = migrator
         self.clock = clock
@@ -138,20 +148,47 @@ public final class PostgresTemplateStore: TemplateStore {
 
     /// Runs `body` in a transaction that also increments `store_revision` and notifies what it
     /// changed; both take effect only if it commits.
+    ///
+    /// Before it returns, it waits (at most `acknowledgementTimeout`) until every node's
+    /// listener connected to the database has applied this revision (`listener_acks`): from
+    /// then on no node answers with what the write replaced. A listener that is connected but
+    /// does not answer in time only delays the return.
     func write<Result: Sendable>(
         _ body: @Sendable (PostgresConnection) throws -> (result: Result, change: StoreChange)
     ) throws(StoreError) -> Result {
         try read { connection in
-            try connection.inTransaction {
+            let (result, revision) = try connection.inTransaction {
                 let (result, change) = try body(connection)
-                try connection.execute(
+                let revision = try connection.queryFirst(
                     """
                     WITH bump AS (UPDATE store_revision SET revision = revision + 1 RETURNING revision)
-                    SELECT pg_notify($1, $2) FROM bump
+                    SELECT revision, pg_notify($1, revision::text || E'\\t' || $2) FROM bump
                     """,
-                    [.text(Self.notificationChannel), .text(change.payload)])
-                return result
+                    [.text(Self.notificationChannel), .text(change.payload)]
+                ) { $0.int64(at: 0) }
+                return (result, revision ?? 0)
             }
+            try waitForListeners(revision: revision, on: connection)
+            return result
+        }
+    }
+
+    /// Waits until no connected listener of this database has acknowledged less than
+    /// `revision`, or the timeout passed. Writes are rare and run off the loop: polling every
+    /// millisecond costs less than a notification channel back.
+    private func waitForListeners(revision: Int64, on connection: PostgresConnection) throws {
+        let deadline = ContinuousClock.now + acknowledgementTimeout
+        while true {
+            let behind = try connection.queryFirst(
+                """
+                SELECT count(*) FROM pg_stat_activity a LEFT JOIN listener_acks k ON k.pid = a.pid
+                WHERE a.datname = current_database() AND a.application_name LIKE $1 || '%'
+                    AND coalesce(k.revision, 0) < $2
+                """,
+                [.text(Self.listenerNamePrefix), .integer(revision)]
+            ) { $0.int64(at: 0) } ?? 0
+            guard behind > 0, ContinuousClock.now < deadline else { return }
+            usleep(1000)
         }
     }
 

@@ -59,6 +59,7 @@ import Testing
         #expect(await changes.next() == .projects)
         listener.announce(.template(key, version: 3))
         #expect(await changes.next() == .template(key, version: 3))
+        #expect(listener.acknowledgements >= 1, "what was relayed on connect is acknowledged")
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -105,6 +106,7 @@ final class ScriptedListener: StoreChangeListener, @unchecked Sendable {
         var connections = 0
         var heartbeats = 0
         var awaiting = false
+        var acknowledgements = 0
     }
 
     private let state = Mutex(State())
@@ -116,6 +118,7 @@ final class ScriptedListener: StoreChangeListener, @unchecked Sendable {
 
     var connections: Int { state.withLock { $0.connections } }
     var heartbeats: Int { state.withLock { $0.heartbeats } }
+    var acknowledgements: Int { state.withLock { $0.acknowledgements } }
     var isAwaitingHeartbeat: Bool { state.withLock { $0.awaiting } }
 
     func connect() throws(StoreError) -> Int32 {
@@ -155,6 +158,10 @@ final class ScriptedListener: StoreChangeListener, @unchecked Sendable {
         }
         if broken { throw StoreError.unavailable("connection lost") }
         return changes
+    }
+
+    func acknowledge() throws(StoreError) {
+        state.withLock { $0.acknowledgements += 1 }
     }
 
     func sendHeartbeat() throws(StoreError) {

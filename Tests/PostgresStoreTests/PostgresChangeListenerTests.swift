@@ -4,6 +4,7 @@ import ConfigStore
 import Foundation
 import Glibc
 import PostgresStore
+import Synchronization
 import Testing
 
 /// The node's LISTEN connection, driven the way an event loop drives it: wait until the socket
@@ -37,7 +38,7 @@ import Testing
         defer { listener.close() }
         let socket = try listener.connect()
         let named = try database.connect().queryFirst(
-            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'rcs-node-b' AND query LIKE 'LISTEN%'"
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'remote-config-listener rcs-node-b'"
         ) { $0.int64(at: 0) }
         #expect(named == 1)
 
@@ -57,13 +58,44 @@ import Testing
         #expect(!listener.isAwaitingHeartbeat)
     }
 
+    /// Read-your-writes across nodes: a write returns only once every connected listener has
+    /// applied it.
+    @Test(.timeLimit(.minutes(1)))
+    func aWriteReturnsOnlyOnceEveryConnectedListenerAcknowledgedIt() throws {
+        let patient = try PostgresFixture(database: database, acknowledgementTimeout: .seconds(30)).make(addProject: false)
+        let listener = try #require(store.makeChangeListener(name: "rcs-node-d"))
+        defer { listener.close() }
+        let socket = try listener.connect()
+        try listener.acknowledge()  // what it read on connecting
+        _ = try receive(listener, socket: socket) { _ in true }
+
+        let returned = Mutex(false)
+        let writer = Thread {
+            _ = try? patient.publishTag(1)
+            returned.withLock { $0 = true }
+        }
+        writer.start()
+        let heard = try receive(listener, socket: socket) { !$0.isEmpty }
+        #expect(heard == [.template(TemplateKey(project: "p1", namespace: .client), version: 1)])
+        // Told of the commit, not yet acknowledged: the writer is still waiting.
+        #expect(!returned.withLock { $0 })
+        try listener.acknowledge()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !returned.withLock({ $0 }), ContinuousClock.now < deadline {
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            if poll(&descriptor, 1, 10) > 0 { _ = try listener.receive() }
+        }
+        #expect(returned.withLock { $0 }, "the write returned once the listener acknowledged it")
+        while writer.isExecuting { sched_yield() }
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func aTerminatedListenerIsUnavailableAndConnectsAgain() throws {
         let listener = try #require(store.makeChangeListener(name: "rcs-node-c"))
         defer { listener.close() }
         let socket = try listener.connect()
         let terminated = try database.connect().queryFirst(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'rcs-node-c'"
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'remote-config-listener rcs-node-c'"
         ) { $0.int64(at: 0) }
         #expect(terminated == 1)
 

@@ -23,8 +23,18 @@ import Testing
         listener.close()
     }
 
-    private func nextPayloads() throws -> [String] {
-        try listener.waitForNotifications(timeout: .seconds(10)).map(\.payload)
+    private var lastRevision: Int64 = 0
+
+    /// The next notifications' changes; each carries the write's `store_revision` first, one
+    /// more than the previous write's.
+    private func nextPayloads(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        try listener.waitForNotifications(timeout: .seconds(10)).map { notification in
+            let parts = notification.payload.split(separator: "\t", maxSplits: 1)
+            let revision = try #require(Int64(parts.first ?? ""), sourceLocation: sourceLocation)
+            #expect(lastRevision == 0 || revision == lastRevision + 1, sourceLocation: sourceLocation)
+            lastRevision = revision
+            return parts.count == 2 ? String(parts[1]) : ""
+        }
     }
 
     @Test func writesNotifyWhatChanged() throws {
@@ -90,7 +100,7 @@ import Testing
 
         try gate.execute("SELECT pg_advisory_unlock(4242)")
         let delivered = try listener.waitForNotifications(timeout: .seconds(10))
-        #expect(delivered.map(\.payload) == ["p1\tfirebase\t1"])
+        #expect(delivered.map { $0.payload.split(separator: "\t", maxSplits: 1).last.map(String.init) } == ["p1\tfirebase\t1"])
         // Delivered after the commit: the version is already visible to everyone.
         #expect(try store.activeVersionNumber(project: "p1", namespace: .client) == 1)
         published.wait()

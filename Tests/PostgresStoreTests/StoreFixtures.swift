@@ -23,11 +23,14 @@ enum StoreEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// Opens `PostgresTemplateStore`s on one test database.
 struct PostgresFixture: StoreFixture {
     let database: TestDatabase
+    /// How long a write waits for listeners: short, since most tests' listeners never
+    /// acknowledge (the tests that need the wait give a long one).
+    var acknowledgementTimeout: Duration = .milliseconds(100)
 
     func open(retention: Int, clock: ManualClock?) throws -> any TemplateStore {
         try PostgresTemplateStore(
             url: database.url, migrationsDirectory: PostgresTestServer.migrations, retention: retention,
-            clock: clock.function)
+            acknowledgementTimeout: acknowledgementTimeout, clock: clock.function)
     }
 
     /// A store on `url` with the repository's migrations.

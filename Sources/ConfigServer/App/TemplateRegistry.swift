@@ -228,9 +228,14 @@ final class TemplateRegistry: Sendable {
         }
     }
 
-    /// `stored` compiled for serving; nil (logged) when it does not compile.
+    /// `stored` compiled for serving; nil (logged) when it does not compile, or when this worker
+    /// does not know its project yet (its ETags need the project's number; a request for it
+    /// reads the projects first).
     func compile(_ stored: StoredVersion) -> ActiveTemplate? {
-        let number = projects.project(stored.project)?.number ?? stored.project
+        guard let number = projects.project(stored.project)?.number else {
+            logger.notice("a template of a project not loaded yet waits for its first request", metadata: ["project": "\(stored.project)"])
+            return nil
+        }
         do {
             return try ActiveTemplate(stored: stored, projectNumber: number)
         } catch {

@@ -74,7 +74,7 @@ public final class ServerInstance: Sendable {
 
     /// Names the node's notification connection on the database server (`application_name`).
     static func listenerName(_ configuration: ServerConfiguration) -> String {
-        "remote-config-listener \(ProcessInfo.processInfo.hostName):\(configuration.port)"
+        "\(ProcessInfo.processInfo.hostName):\(configuration.port)"
     }
 
     static func httpConfiguration(_ settings: HTTPSettings, trustedProxies: [String]) -> HTTPServerConfiguration {

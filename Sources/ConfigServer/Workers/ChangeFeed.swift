@@ -62,17 +62,22 @@ final class ChangeFeed: Sendable {
         case .projects:
             application.counters.bumpProjects()
         case .template(let key, let version):
-            // The publisher of this node announced its own commit before acknowledging it.
-            if (application.templates.loadedVersions[key] ?? 0) < version { application.counters.bump(key) }
+            // Always: that this worker already read it says nothing of the others, which only
+            // look again when the counter moves (for this node's own publish, one spare check).
+            application.counters.bump(key)
             peers?.broadcast(.published(key, version: version))
             follow(key)
         }
     }
 
-    /// Brings a template this worker serves up to date; its streams are told by the reload.
+    /// Brings a template up to date in this worker, loading it if it never served it: a worker
+    /// keeps every template in memory, so that it can answer while the store cannot be read.
+    /// Its streams are told by the reload.
     private func follow(_ key: TemplateKey) {
         let application = application
-        guard application.templates.isLoaded(key), !application.templates.isCurrent(key) else { return }
+        // A project this worker does not know yet is read, with its templates, by its first
+        // request (after the projects).
+        guard !application.templates.isCurrent(key), application.projects.project(key.project) != nil else { return }
         application.reloads.afterReload(of: .template(key), by: { application.reloadTemplate(key) }) { _ in }
     }
 
@@ -109,10 +114,11 @@ final class ChangeFeed: Sendable {
                 try application.reloadProjects()
                 let heads = try application.store.heads()
                 let loaded = application.templates.loadedVersions
-                for (key, version) in heads where (loaded[key] ?? .max) < version {
-                    // A commit no worker has announced yet (another process's, or one whose
-                    // publisher has not acknowledged it): announce it before telling anyone.
-                    if application.templates.isCurrent(key) { application.counters.bump(key) }
+                for (key, version) in heads where (loaded[key] ?? 0) < version {
+                    // A commit no worker may have announced (another process's or node's, or
+                    // one whose publisher has not acknowledged it): announce it before telling
+                    // anyone. Always: that this worker is behind says nothing of the others.
+                    application.counters.bump(key)
                     loop.execute { [self] in follow(key) }
                 }
             } catch {

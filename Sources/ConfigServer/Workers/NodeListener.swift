@@ -4,7 +4,8 @@ import EventLoop
 import Logging
 
 /// Keeps this node's one connection that the store tells of every commit (PostgreSQL's
-/// LISTEN), in the first worker's event loop, and hands each change to `relay`.
+/// LISTEN), in the first worker's event loop, hands each change to `relay` and then
+/// acknowledges it: a writer on any node waits for that before it answers.
 ///
 /// Nothing is missed: after every (re)connect it reads the heads and relays what moved since it
 /// last knew them; a connection that errs or leaves a heartbeat unanswered is dropped and made
@@ -100,6 +101,17 @@ final class NodeListener {
             relay(.template(key, version: version))
         }
         relay(.projects)
+        acknowledge()
+    }
+
+    /// Tells writers that this node applied what it received: every worker now checks the
+    /// store before answering about it.
+    private func acknowledge() {
+        do throws(StoreError) {
+            try listener.acknowledge()
+        } catch {
+            drop(reason: "\(error)")
+        }
     }
 
     private func failedToConnect(_ error: StoreError) {
@@ -120,6 +132,7 @@ final class NodeListener {
                 }
                 relay(change)
             }
+            if !changes.isEmpty { acknowledge() }
         } catch {
             drop(reason: "\(error)")
         }
