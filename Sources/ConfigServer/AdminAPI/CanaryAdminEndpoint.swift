@@ -3,7 +3,6 @@ import ConfigStore
 import EventLoop
 import Foundation
 import HTTP1
-import Logging
 
 /// Staged publishes (docs/canary.md), beyond Firebase: `PUT …/remoteConfig?canaryPercent=P`
 /// starts a canary, `…/remoteConfig:canary` shows it (GET) or grows its share (POST),
@@ -42,10 +41,10 @@ extension Application {
                 try store.publishCanary(project: key.project, namespace: key.namespace, templateJSON: json, expectedVersion: expected,
                                         microPercent: share, seed: seed, promoteAt: promoteAt, metadata: metadata)
             }
-            guard let serving = canaryChanged(version, canary) else {
+            guard let serving = afterCommit.canaryChanged(version, canary) else {
                 return APIError(500, "The canary was stored but cannot be served.").response
             }
-            return Self.templateResponse(serving.template.rendered, etag: serving.template.etag)
+            return .template(serving.template.rendered, etag: serving.template.etag)
         }
     }
 
@@ -72,7 +71,7 @@ extension Application {
                 try store.setCanaryShare(project: key.project, namespace: key.namespace, expectedCanary: expected,
                                          microPercent: share, updateUser: identity.name)
             }
-            guard let serving = canaryChanged(nil, canary) else {
+            guard let serving = afterCommit.canaryChanged(nil, canary) else {
                 return APIError(500, "The share was stored but cannot be served.").response
             }
             return Self.canaryResponse(serving, stableVersion: templates.currentVersion(key))
@@ -92,33 +91,8 @@ extension Application {
                     ? try store.promoteCanary(project: key.project, namespace: key.namespace, expectedCanary: expected, metadata: metadata)
                     : try store.abortCanary(project: key.project, namespace: key.namespace, expectedCanary: expected, metadata: metadata)
             }
-            return published(stored, project: project)
+            return afterCommit.published(stored)
         }
-    }
-
-    /// After a canary commit (a start or a larger share): serve it here, then tell the held
-    /// streams and the other workers, as `published` does for a version. On the store queue.
-    func canaryChanged(_ version: StoredVersion?, _ canary: StoredCanary) -> CanaryServing? {
-        let key = TemplateKey(project: canary.project, namespace: canary.namespace)
-        // Before the acknowledgement: from here on, every worker reloads before it answers.
-        counters.bump(key)
-        var template = templates.canary(key).flatMap { $0.version == canary.canaryVersion ? $0.template : nil }
-        if template == nil {
-            do {
-                if let stored = try version ?? store.version(project: key.project, namespace: key.namespace, number: canary.canaryVersion) {
-                    template = templates.compile(stored)
-                }
-            } catch {
-                logger.error("cannot read the canary version to serve it", metadata: [
-                    "project": "\(key.project)", "version": "\(canary.canaryVersion)", "error": "\(error)",
-                ])
-            }
-        }
-        guard let template else { return nil }
-        let serving = CanaryServing(stored: canary, template: template)
-        templates.installCanary(serving)
-        storeQueue.async { [realtime] in realtime.announce(key, version: canary.canaryVersion) }
-        return serving
     }
 
     /// The canary version named by `If-Match` (nil for `*`); required.
@@ -145,7 +119,7 @@ extension Application {
     /// `{"canaryVersion":"C","stableVersion":"N","percent":5,"startTime":…,"updateTime":…,
     /// "updateUser":{"email":…},"promoteTime":…}` with the canary version's ETag.
     static func canaryResponse(_ canary: CanaryServing, stableVersion: Int64) -> HTTPResponse {
-        templateResponse(Array(TemplateJSON.encode(CanaryStatus(canary, stableVersion: stableVersion))), etag: canary.template.etag)
+        .template(Array(TemplateJSON.encode(CanaryStatus(canary, stableVersion: stableVersion))), etag: canary.template.etag)
     }
 
     private struct CanaryStatus: Encodable {

@@ -11,7 +11,7 @@ extension Application {
     func promoteDueCanaries() {
         let now = Date()
         for canary in templates.canaries {
-            guard let due = canary.stored.promoteAt, due <= now, let project = projects.project(canary.stored.project),
+            guard let due = canary.stored.promoteAt, due <= now, projects.project(canary.stored.project) != nil,
                   promotionsTried.withLock({ $0.insert("\(canary.template.key.project)/\(canary.template.key.namespace.rawValue)/\(canary.version)").inserted })
             else { continue }
             let key = canary.template.key
@@ -23,7 +23,7 @@ extension Application {
                 do {
                     let stored = try store.promoteCanary(project: key.project, namespace: key.namespace,
                                                          expectedCanary: canary.version, metadata: metadata)
-                    _ = published(stored, project: project)
+                    _ = afterCommit.published(stored)
                     logger.info("canary promoted on schedule", metadata: ["project": "\(key.project)", "version": "\(stored.versionNumber)"])
                 } catch StoreError.noCanary, StoreError.canaryMismatch {
                     // Another worker promoted it, or someone ended it first.

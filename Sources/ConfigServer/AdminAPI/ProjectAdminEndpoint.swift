@@ -14,7 +14,7 @@ extension Application {
     /// `GET /v1/projects` lists; `POST /v1/projects` `{"projectId", "projectNumber", "displayName"}` creates.
     func handleProjects(_ exchange: Exchange) throws {
         try exchange.allow(.get, or: .post)
-        _ = try requireAdmin(exchange)
+        _ = try access.requireAdmin(exchange)
         if exchange.request.head.method == .get {
             let list = projects.all.map { ProjectJSON(projectId: $0.id, projectNumber: $0.number, displayName: $0.displayName) }
             exchange.respond(.json(Self.encode(["projects": list])))
@@ -46,7 +46,7 @@ extension Application {
     /// `POST /v1/projects/{p}/apiKeys` `{"name": "ios-app"}` → a new client API key, shown once.
     func handleAPIKeys(_ exchange: Exchange, project: StoredProject) throws {
         try exchange.allow(.post)
-        _ = try requireAdmin(exchange)
+        _ = try access.requireAdmin(exchange)
         let body = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
         let name = body.string("name") ?? "client"
         var generator = SystemRandomNumberGenerator()

@@ -7,7 +7,7 @@ import HTTP1
 /// The management API of spec §2: get, publish, validate.
 extension Application {
     func handleTemplate(_ exchange: Exchange, project: StoredProject, namespace: TemplateNamespace, customMethod: String?) throws {
-        let identity = try requireAdmin(exchange)
+        let identity = try access.requireAdmin(exchange)
         let key = TemplateKey(project: project.id, namespace: namespace)
         guard let customMethod else {
             try exchange.allow(.get, or: .put)
@@ -63,15 +63,15 @@ extension Application {
                     throw APIError.notFound("Version \(number) of project '\(project.id)' not found (never published or no longer retained).")
                 }
                 let active = try ActiveTemplate(stored: stored, projectNumber: project.number)
-                return Self.templateResponse(active.rendered, etag: active.etag)
+                return .template(active.rendered, etag: active.etag)
             }
             return
         }
         if let active = templates.active(key) {
-            exchange.respond(Self.templateResponse(active.rendered, etag: active.etag))
+            exchange.respond(.template(active.rendered, etag: active.etag))
         } else {
             let empty = Array(TemplateJSON.encode(RemoteConfigTemplate()))
-            exchange.respond(Self.templateResponse(empty, etag: TemplateETag(projectNumber: project.number, versionNumber: 0).description))
+            exchange.respond(.template(empty, etag: TemplateETag(projectNumber: project.number, versionNumber: 0).description))
         }
     }
 
@@ -88,7 +88,7 @@ extension Application {
         let canaryShare = try Self.canaryShare(exchange)
         if Self.isTrue(exchange.uri.parameter("validateOnly")) {
             let etag = TemplateETag.validateOnly(projectNumber: project.number).description
-            exchange.respond(Self.templateResponse(Array(TemplateJSON.encode(template)), etag: etag))
+            exchange.respond(.template(Array(TemplateJSON.encode(template)), etag: etag))
             return
         }
         let metadata = PublishMetadata(
@@ -101,25 +101,8 @@ extension Application {
         exchange.answerFromStore(project: project, expectedVersion: expected) { [self] in
             let stored = try store.publish(project: key.project, namespace: key.namespace, templateJSON: json,
                                            expectedVersion: expected, metadata: metadata)
-            return published(stored, project: project)
+            return afterCommit.published(stored)
         }
-    }
-
-    /// After a commit: serve the new version here, tell held clients and other workers.
-    func published(_ stored: StoredVersion, project: StoredProject) -> HTTPResponse {
-        let key = TemplateKey(project: stored.project, namespace: stored.namespace)
-        // Before the acknowledgement: from here on, every worker reloads before it answers.
-        counters.bump(key)
-        metrics.recordPublish()
-        let installed = templates.install(stored)
-        // Runs on the serial store queue: the announcement queued behind this block starts the
-        // fan-out only after the response is queued, so the publisher is not kept waiting by it.
-        let version = stored.versionNumber
-        storeQueue.async { [realtime] in realtime.announce(key, version: version) }
-        // The answer describes this publish, even when a concurrent newer one is already served.
-        let answered = installed?.versionNumber == version ? installed : templates.compile(stored)
-        guard let answered else { return APIError(500, "The version was stored but cannot be served.").response }
-        return Self.templateResponse(answered.rendered, etag: answered.etag)
     }
 
     /// Decodes and validates a template body; every problem is a 400 naming its path.
@@ -147,12 +130,6 @@ extension Application {
                            canonicalStatus: "FAILED_PRECONDITION")
         }
         return etag.versionNumber
-    }
-
-    static func templateResponse(_ body: [UInt8], etag: String) -> HTTPResponse {
-        var headers = HTTPHeaders()
-        headers.add(name: "ETag", value: etag)
-        return .json(body, headers: headers)
     }
 
     static func versionNumber(_ text: String, field: String) throws -> Int64 {

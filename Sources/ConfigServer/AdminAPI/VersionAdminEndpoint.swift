@@ -49,7 +49,7 @@ extension Application {
                                        updateType: UpdateType.rollback)
         exchange.answerFromStore(project: project) { [self] in
             let stored = try store.rollback(project: key.project, namespace: key.namespace, to: target, metadata: metadata)
-            return published(stored, project: project)
+            return afterCommit.published(stored)
         }
     }
 
@@ -131,7 +131,7 @@ extension Application {
         guard let active = templates.active(key) else {
             throw APIError.notFound("Project '\(project.id)' has no server template yet.")
         }
-        exchange.respond(Self.templateResponse(Array(TemplateJSON.encode(active.compiled.serverRemoteConfig)), etag: active.etag))
+        exchange.respond(.template(Array(TemplateJSON.encode(active.compiled.serverRemoteConfig)), etag: active.etag))
     }
 
     static func timestamp(_ text: String?, field: String) throws -> Date? {

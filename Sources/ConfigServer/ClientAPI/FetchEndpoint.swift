@@ -8,7 +8,7 @@ import HTTP1
 /// `templateVersion` and an ETag; `NO_CHANGE` when `If-None-Match` matches.
 extension Application {
     func fetch(_ exchange: Exchange, project: StoredProject, namespace: TemplateNamespace) throws {
-        try requireClientKey(exchange, project: project)
+        try access.requireClientKey(exchange, project: project)
         let request = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
         let instance = try request.fetchingInstance(namespace: namespace)
         guard request.string("appId")?.isEmpty == false || namespace == .server else {

@@ -41,7 +41,7 @@ struct Exchange: Sendable {
 
     func fail(_ error: APIError) {
         var error = error
-        if isCalledByBrowsers { Application.addCORSFields(to: &error.headers) }
+        if isCalledByBrowsers { CORS.addFields(to: &error.headers) }
         respond(error.response)
     }
 

@@ -1,3 +1,4 @@
+import ConfigCore
 import ConfigStore
 import EventLoop
 import HTTP1
@@ -8,9 +9,9 @@ extension Application {
     func openStream(_ exchange: Exchange, project projectIDOrNumber: String, namespace namespaceName: String) throws {
         do {
             try exchange.allow(.post)
-            let project = try resolve(projectIDOrNumber)
-            let namespace = try checkNamespace(namespaceName)
-            try requireClientKey(exchange, project: project)
+            let project = try projects.resolve(projectIDOrNumber)
+            let namespace = try TemplateNamespace.named(namespaceName)
+            try access.requireClientKey(exchange, project: project)
             let body = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
             // Anything but a version number counts as knowing none (spec §4.7.1): the client is
             // told the current version at once, where a 400 would stop an SDK's reconnects.
@@ -24,7 +25,7 @@ extension Application {
             body += ErrorBody.encode(status: error.status, message: error.message, canonicalStatus: error.canonicalStatus)
             body.append(UInt8(ascii: "]"))
             var headers = error.headers
-            Application.addCORSFields(to: &headers)
+            CORS.addFields(to: &headers)
             exchange.respond(.json(body, status: error.status, headers: headers))
         }
     }

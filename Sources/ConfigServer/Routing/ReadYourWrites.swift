@@ -11,7 +11,7 @@ extension Application {
     /// two atomic loads, and a lookup for routes other than the fetch (which checks its
     /// template in the lookup that finds it).
     func staleTarget(of route: Route) -> ReloadTarget? {
-        if projectsChecked.load(ordering: .sequentiallyConsistent) != counters.projects { return .projects }
+        if !projectLoader.isCurrent { return .projects }
         guard let key = templateKey(route), !templates.isCurrent(key) else { return nil }
         return .template(key)
     }
