@@ -7,7 +7,12 @@ import HTTP1
 /// Staged publishes (docs/canary.md), beyond Firebase: `PUT …/remoteConfig?canaryPercent=P`
 /// starts a canary, `…/remoteConfig:canary` shows it (GET) or grows its share (POST),
 /// `…/remoteConfig:promote` and `…/remoteConfig:abort` end it.
-extension Application {
+struct CanaryAdminEndpoint: Sendable {
+    let store: any TemplateStore
+    let templates: TemplateRegistry
+    let afterCommit: CommitFollowUp
+    let maxBodyBytes: Int
+
     /// The share of `canaryPercent` (query) in micro-percent, or nil when the PUT is a plain one.
     static func canaryShare(_ exchange: Exchange) throws -> Int64? {
         guard let text = exchange.uri.parameter("canaryPercent") else { return nil }
@@ -31,8 +36,8 @@ extension Application {
     }
 
     /// Stores a validated template as a canary and serves it to `share` of the instances.
-    func publishCanary(_ exchange: Exchange, project: StoredProject, key: TemplateKey, json: [UInt8],
-                       expected: Int64?, share: Int64, metadata: PublishMetadata) throws {
+    func publish(_ exchange: Exchange, project: StoredProject, key: TemplateKey, json: [UInt8],
+                 expected: Int64?, share: Int64, metadata: PublishMetadata) throws {
         let promoteAt = try Self.promoteAt(exchange)
         // Each canary draws its own instances: a fresh seed, kept in the store for every worker.
         let seed = "canary-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
@@ -49,7 +54,7 @@ extension Application {
     }
 
     /// `GET …/remoteConfig:canary`: the running canary, with the canary version's ETag.
-    func canaryStatus(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
+    func status(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
         guard let canary = templates.canary(key) else {
             throw APIError.notFound("No canary is running for project '\(project.id)'.")
         }
@@ -58,11 +63,11 @@ extension Application {
 
     /// `POST …/remoteConfig:canary` with `{"percent": P}` (or `?percent=P`) and the canary's
     /// ETag in `If-Match`: a larger share; only the instances it adds are told.
-    func growCanary(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
+    func grow(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
         let expected = try expectedCanary(exchange, project: project)
         var text = exchange.uri["percent"]
         if text == nil, !exchange.request.body.isEmpty {
-            text = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes).string("percent")
+            text = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes).string("percent")
         }
         guard let text else { throw APIError.badRequest("A canary share needs 'percent' in the body or the query.") }
         let share = try Self.share(text, field: "percent")
@@ -81,7 +86,7 @@ extension Application {
     /// `POST …/remoteConfig:promote` (`promote: true`) or `…:abort`, with the canary's ETag in
     /// `If-Match`: a new active version for everyone, recorded as `CANARY_PROMOTION` or
     /// `CANARY_ABORT`.
-    func endCanary(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity, promote: Bool) throws {
+    func end(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity, promote: Bool) throws {
         let expected = try expectedCanary(exchange, project: project)
         let metadata = PublishMetadata(updateUser: identity.name, updateOrigin: "REST_API",
                                        updateType: expected == nil ? UpdateType.forcedUpdate : UpdateType.incrementalUpdate)
@@ -100,7 +105,7 @@ extension Application {
         guard let ifMatch = exchange.request.head.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), !ifMatch.isEmpty else {
             throw APIError.badRequest("The If-Match header is required: send the ETag of the canary version (GET remoteConfig:canary), or '*'.")
         }
-        return try expectedVersion(ifMatch: ifMatch, project: project)
+        return try TemplateAdminEndpoint.expectedVersion(ifMatch: ifMatch, project: project)
     }
 
     /// Runs a canary store call, mapping its errors to API errors.

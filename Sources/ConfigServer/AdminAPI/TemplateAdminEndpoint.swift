@@ -5,59 +5,19 @@ import Foundation
 import HTTP1
 
 /// The management API of spec §2: get, publish, validate.
-extension Application {
-    func handleTemplate(_ exchange: Exchange, project: StoredProject, namespace: TemplateNamespace, customMethod: String?) throws {
-        let identity = try access.requireAdmin(exchange)
-        let key = TemplateKey(project: project.id, namespace: namespace)
-        guard let customMethod else {
-            try exchange.allow(.get, or: .put)
-            if exchange.request.head.method == .get {
-                try getTemplate(exchange, project: project, key: key)
-            } else {
-                try publish(exchange, project: project, key: key, identity: identity)
-            }
-            return
-        }
-        guard let method = TemplateMethod(rawValue: customMethod) else {
-            throw APIError.notFound("Unknown method 'remoteConfig:\(customMethod)'.")
-        }
-        switch method {
-        case .listVersions:
-            try exchange.allow(.get)
-            try listVersions(exchange, key: key)
-        case .rollback:
-            try exchange.allow(.post)
-            try rollback(exchange, project: project, key: key, identity: identity)
-        case .diff:
-            try exchange.allow(.get)
-            try diff(exchange, project: project, key: key)
-        case .evaluate:
-            try exchange.allow(.post)
-            try evaluate(exchange, project: project, key: key)
-        case .adoption:
-            try exchange.allow(.get)
-            respondWithAdoption(exchange, key: key)
-        case .downloadDefaults:
-            try exchange.allow(.get)
-            try downloadDefaults(exchange, key: key)
-        case .canary:
-            try exchange.allow(.get, or: .post)
-            if exchange.request.head.method == .get {
-                try canaryStatus(exchange, project: project, key: key)
-            } else {
-                try growCanary(exchange, project: project, key: key, identity: identity)
-            }
-        case .promote, .abort:
-            try exchange.allow(.post)
-            try endCanary(exchange, project: project, key: key, identity: identity, promote: method == .promote)
-        }
-    }
+struct TemplateAdminEndpoint: Sendable {
+    let store: any TemplateStore
+    let templates: TemplateRegistry
+    let validator: TemplateValidator
+    let afterCommit: CommitFollowUp
+    /// Where a publish with `canaryPercent` goes.
+    let canaries: CanaryAdminEndpoint
 
     /// `GET …/remoteConfig[?versionNumber=N]` (spec §2.3); before the first publish an empty
     /// template with ETag `etag-<number>-0`.
-    private func getTemplate(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
+    func get(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
         if let requested = exchange.uri.parameter("versionNumber") {
-            let number = try Self.versionNumber(requested, field: "versionNumber")
+            let number = try VersionAdminEndpoint.versionNumber(requested, field: "versionNumber")
             exchange.answerFromStore { [self] in
                 guard let stored = try store.version(project: key.project, namespace: key.namespace, number: number) else {
                     throw APIError.notFound("Version \(number) of project '\(project.id)' not found (never published or no longer retained).")
@@ -76,7 +36,7 @@ extension Application {
     }
 
     /// `PUT …/remoteConfig` with `If-Match` (spec §2.4).
-    private func publish(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
+    func publish(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
         guard let ifMatch = exchange.request.head.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), !ifMatch.isEmpty else {
             throw APIError.badRequest("The If-Match header is required: send the ETag of the template you edited, or '*' to force.")
         }
@@ -84,8 +44,8 @@ extension Application {
         let description = template.version?.description
         template.version = nil
         // A validation checks the If-Match too (spec §2.9: a misformatted ETag fails it).
-        let expected = try expectedVersion(ifMatch: ifMatch, project: project)
-        let canaryShare = try Self.canaryShare(exchange)
+        let expected = try Self.expectedVersion(ifMatch: ifMatch, project: project)
+        let canaryShare = try CanaryAdminEndpoint.canaryShare(exchange)
         if Self.isTrue(exchange.uri.parameter("validateOnly")) {
             let etag = TemplateETag.validateOnly(projectNumber: project.number).description
             exchange.respond(.template(Array(TemplateJSON.encode(template)), etag: etag))
@@ -96,7 +56,8 @@ extension Application {
             updateType: expected == nil ? UpdateType.forcedUpdate : UpdateType.incrementalUpdate)
         let json = Array(TemplateJSON.encode(template))
         if let canaryShare {
-            return try publishCanary(exchange, project: project, key: key, json: json, expected: expected, share: canaryShare, metadata: metadata)
+            return try canaries.publish(exchange, project: project, key: key, json: json, expected: expected, share: canaryShare,
+                                        metadata: metadata)
         }
         exchange.answerFromStore(project: project, expectedVersion: expected) { [self] in
             let stored = try store.publish(project: key.project, namespace: key.namespace, templateJSON: json,
@@ -106,7 +67,7 @@ extension Application {
     }
 
     /// Decodes and validates a template body; every problem is a 400 naming its path.
-    func decodeValidTemplate(_ body: [UInt8], namespace: TemplateNamespace) throws -> RemoteConfigTemplate {
+    private func decodeValidTemplate(_ body: [UInt8], namespace: TemplateNamespace) throws -> RemoteConfigTemplate {
         guard !body.isEmpty else { throw APIError.badRequest("The request body must be a template (JSON object).") }
         do {
             let template = try RemoteConfigTemplate.decode(json: Data(body))
@@ -118,7 +79,8 @@ extension Application {
         }
     }
 
-    func expectedVersion(ifMatch: String, project: StoredProject) throws -> Int64? {
+    /// The version an `If-Match` names: nil for `*`, else the version of one of `project`'s ETags.
+    static func expectedVersion(ifMatch: String, project: StoredProject) throws -> Int64? {
         if ifMatch == "*" { return nil }
         let unquoted = ifMatch.hasPrefix("\"") && ifMatch.hasSuffix("\"") && ifMatch.count >= 2
             ? String(ifMatch.dropFirst().dropLast()) : ifMatch
@@ -132,14 +94,7 @@ extension Application {
         return etag.versionNumber
     }
 
-    static func versionNumber(_ text: String, field: String) throws -> Int64 {
-        guard let number = Int64(text), number > 0 else {
-            throw APIError.badRequest("\(field) must be a positive integer, got '\(text)'.")
-        }
-        return number
-    }
-
-    static func isTrue(_ value: String?) -> Bool {
+    private static func isTrue(_ value: String?) -> Bool {
         value?.lowercased() == "true" || value == "1"
     }
 }

@@ -1,43 +1,35 @@
-import CLinuxIO
 import ConfigCore
 import ConfigStore
 import Dispatch
 public import EventLoop
 public import HTTP1
 import Logging
-import Synchronization
-import Foundation
 
-/// The remote config service of one worker process: routes requests to the admin API, fetch
-/// and real-time endpoints. Runs on the worker's event loop; store writes go to one serial queue.
+/// The remote config service of one worker process: builds its parts once (the templates and
+/// projects it serves, the endpoints, the router) and hands every request to the router. Runs
+/// on the worker's event loop; store writes go to one serial queue.
 public final class Application: HTTPRequestHandler, Sendable {
     let configuration: ServerConfiguration
     let store: any TemplateStore
-    let access: AccessControl
-    let projects: ProjectDirectory
     let templates: TemplateRegistry
     /// What the worker group committed, for read-your-writes across workers.
     let counters: ChangeCounters
-    /// Reads projects and keys from the store into `projects` and `access`.
-    let projectLoader: ProjectLoader
     /// Reads what a request needs again when another worker changed it.
     let reloads: ReloadGate
-    let validator: TemplateValidator
-    let throttle: FetchThrottle
     let realtime: RealtimeHub
     let metrics: ServerMetrics
     /// Collects the other workers' numbers for `/metrics` and adoption.
     let peerGather: PeerGather
     let logger: Logger
-    /// What follows a commit: serving it here, then everywhere.
-    let afterCommit: CommitFollowUp
     /// Owns every SQLite write (and the reads that may wait on disk), off the loop thread.
     let storeQueue = DispatchQueue(label: "remote-config.store")
     /// Whether the store answered this worker's last poll (`/readyz`, without a store call on
     /// the loop).
     let storeHealth = StoreHealth()
-    /// Canaries this worker tried to promote on schedule (`project/namespace/version`), once each.
-    let promotionsTried = Mutex<Set<String>>([])
+    let router: Router
+    private let projectLoader: ProjectLoader
+    private let readYourWrites: ReadYourWrites
+    private let canarySchedule: CanarySchedule
 
     init(configuration: ServerConfiguration, store: any TemplateStore, loop: EventLoop,
          admission: StreamAdmission, counters: ChangeCounters, peers: PeerChannel?, logger: Logger) throws {
@@ -45,14 +37,10 @@ public final class Application: HTTPRequestHandler, Sendable {
         self.store = store
         self.logger = logger
         self.counters = counters
-        access = AccessControl(adminTokens: configuration.adminTokens, apiKeyRequired: configuration.fetch.requireAPIKey)
-        projects = ProjectDirectory()
+        let access = AccessControl(adminTokens: configuration.adminTokens,
+                                   apiKeyRequired: configuration.fetch.requireAPIKey)
+        let projects = ProjectDirectory()
         templates = TemplateRegistry(store: store, projects: projects, counters: counters, logger: logger)
-        var limits = TemplateLimits.firebase
-        limits.maxParameters = configuration.templates.maxParameters
-        limits.maxConditions = configuration.templates.maxConditions
-        validator = TemplateValidator(limits: limits)
-        throttle = FetchThrottle(burst: configuration.fetch.throttleBurst, perMinute: configuration.fetch.throttlePerMinute)
         reloads = ReloadGate(loop: loop)
         metrics = ServerMetrics(worker: peers?.worker ?? 0)
         peerGather = PeerGather(channel: peers, loop: loop)
@@ -60,9 +48,68 @@ public final class Application: HTTPRequestHandler, Sendable {
                                admission: admission, peers: peers, metrics: metrics, logger: logger)
         projectLoader = ProjectLoader(store: store, projects: projects, access: access, counters: counters,
                                       declarations: configuration.projects)
-        afterCommit = CommitFollowUp(store: store, templates: templates, counters: counters, realtime: realtime,
-                                     metrics: metrics, storeQueue: storeQueue, logger: logger)
+        readYourWrites = ReadYourWrites(projectLoader: projectLoader, projects: projects, templates: templates,
+                                        reloads: reloads, realtime: realtime, logger: logger)
+        let afterCommit = CommitFollowUp(store: store, templates: templates, counters: counters, realtime: realtime,
+                                         metrics: metrics, storeQueue: storeQueue, logger: logger)
+        canarySchedule = CanarySchedule(store: store, templates: templates, projects: projects,
+                                        afterCommit: afterCommit, storeQueue: storeQueue, logger: logger)
+        let endpoints = Self.endpoints(
+            configuration: configuration, store: store, templates: templates, projects: projects, access: access,
+            counters: counters, realtime: realtime, metrics: metrics, peerGather: peerGather,
+            storeHealth: storeHealth, afterCommit: afterCommit)
+        router = Router(endpoints: endpoints, access: access, projects: projects, readYourWrites: readYourWrites,
+                        metrics: metrics, logger: logger, storeQueue: storeQueue)
         try projectLoader.loadDeclared()
+    }
+
+    /// Every endpoint, each given only what it uses.
+    private static func endpoints(
+        configuration: ServerConfiguration, store: any TemplateStore, templates: TemplateRegistry,
+        projects: ProjectDirectory, access: AccessControl, counters: ChangeCounters, realtime: RealtimeHub,
+        metrics: ServerMetrics, peerGather: PeerGather, storeHealth: StoreHealth, afterCommit: CommitFollowUp
+    ) -> Endpoints {
+        let maxBodyBytes = configuration.http.maxBodyBytes
+        var limits = TemplateLimits.firebase
+        limits.maxParameters = configuration.templates.maxParameters
+        limits.maxConditions = configuration.templates.maxConditions
+        let throttle = FetchThrottle(burst: configuration.fetch.throttleBurst,
+                                     perMinute: configuration.fetch.throttlePerMinute)
+        let canaries = CanaryAdminEndpoint(store: store, templates: templates, afterCommit: afterCommit,
+                                           maxBodyBytes: maxBodyBytes)
+        return Endpoints(
+            health: HealthEndpoint(storeHealth: storeHealth),
+            metrics: MetricsEndpoint(metrics: metrics, peerGather: peerGather),
+            projects: ProjectAdminEndpoint(store: store, projects: projects, access: access, counters: counters,
+                                           maxBodyBytes: maxBodyBytes),
+            templates: TemplateAdminEndpoint(store: store, templates: templates,
+                                             validator: TemplateValidator(limits: limits), afterCommit: afterCommit,
+                                             canaries: canaries),
+            versions: VersionAdminEndpoint(store: store, templates: templates, afterCommit: afterCommit,
+                                           maxBodyBytes: maxBodyBytes),
+            canaries: canaries,
+            adoption: AdoptionEndpoint(realtime: realtime, templates: templates, peerGather: peerGather),
+            fetch: FetchEndpoint(templates: templates, throttle: throttle, realtime: realtime, metrics: metrics,
+                                 maxBodyBytes: maxBodyBytes),
+            stream: StreamEndpoint(projects: projects, access: access, realtime: realtime, metrics: metrics,
+                                   maxBodyBytes: maxBodyBytes),
+            console: ConsoleEndpoint())
+    }
+
+    public func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
+        router.handle(request, context: context, responder: responder)
+    }
+
+    /// Google's error body also for what the HTTP server answers by itself (a malformed or slow
+    /// request, a connection beyond the limit): clients parse every error the same way.
+    public var errorBodyFormat: ErrorBodyFormat { ErrorBody.format }
+
+    /// What this worker answers a peer's question with (the peer gathers them for the group).
+    func localAnswer(_ question: PeerQuestion) -> [UInt8] {
+        switch question {
+        case .metrics: router.endpoints.metrics.localAnswer()
+        case .adoption(let key): router.endpoints.adoption.localAnswer(key)
+        }
     }
 
     /// Reads projects and API keys from the store again (another worker may have added some).
@@ -70,85 +117,19 @@ public final class Application: HTTPRequestHandler, Sendable {
         try projectLoader.reload()
     }
 
-    // MARK: Routing
-
-    public func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
-        let uri = request.head.uri
-        guard let route = Route(path: uri.path) else {
-            respond(responder, route: "unknown", APIError.notFound("No resource at \(uri.path).").response,
-                    receivedNanos: context.receivedNanos)
-            return
-        }
-        let exchange = Exchange(request: request, uri: uri, context: context, responder: responder, route: route, application: self)
-        if let stale = staleTarget(of: route) {
-            answerAfterReload(of: stale, exchange)
-        } else {
-            run(exchange)
-        }
+    /// Reads `key`'s template again (blocking, off the loop) and tells the held streams when it
+    /// moved on; false when the store could not be read.
+    func reloadTemplate(_ key: TemplateKey) -> Bool {
+        readYourWrites.reloadTemplate(key)
     }
 
-    /// Dispatches a request whose projects and template are current (loop thread).
-    func run(_ exchange: Exchange) {
-        do {
-            try dispatch(exchange)
-        } catch let error as APIError {
-            exchange.fail(error)
-        } catch {
-            logger.error("request failed", metadata: ["path": "\(exchange.uri.path)", "error": "\(error)"])
-            exchange.fail(APIError(500, "Internal error."))
-        }
-    }
-
-    private func dispatch(_ exchange: Exchange) throws {
-        let method = exchange.request.head.method
-        switch exchange.route {
-        case .health:
-            try exchange.allow(.get, or: .head)
-            exchange.respond(.json(Array("{\"status\":\"ok\"}".utf8)))
-        case .ready:
-            try exchange.allow(.get, or: .head)
-            guard storeHealth.isAvailable else {
-                throw APIError(503, "The store is unavailable: fetches and streams are served from the versions known; publishes are refused.")
-            }
-            exchange.respond(.json(Array("{\"status\":\"ready\"}".utf8)))
-        case .metrics:
-            try exchange.allow(.get)
-            _ = try access.requireAdmin(exchange)
-            respondWithMetrics(exchange)
-        case .openAPI:
-            try exchange.allow(.get)
-            exchange.respond(.json(OpenAPIDocument.json))
-        case .projects:
-            try handleProjects(exchange)
-        case .apiKeys(let project):
-            try handleAPIKeys(exchange, project: try projects.resolve(project))
-        case .template(let project, let namespace, let customMethod):
-            let project = try projects.resolve(project)
-            let namespace = try TemplateNamespace.named(namespace)
-            try handleTemplate(exchange, project: project, namespace: namespace, customMethod: customMethod)
-        case .serverTemplate(let project):
-            try exchange.allow(.get)
-            _ = try access.requireAdmin(exchange)
-            try getServerTemplate(exchange, project: try projects.resolve(project))
-        case .fetch(let project, let namespace):
-            if method == .options { return exchange.respond(CORS.preflight()) }
-            try exchange.allow(.post)
-            try fetch(exchange, project: try projects.resolve(project), namespace: try TemplateNamespace.named(namespace))
-        case .stream(let project, let namespace):
-            if method == .options { return exchange.respond(CORS.preflight()) }
-            try openStream(exchange, project: project, namespace: namespace)
-        case .console(let file):
-            serveConsole(exchange, file: file)
-        }
+    /// Promotes the canaries whose scheduled promotion is due (loop tick).
+    func promoteDueCanaries() {
+        canarySchedule.promoteDue()
     }
 
     /// CORS fields for answers to the browser SDKs (see ``CORS``).
     static func addCORSFields(to headers: inout HTTPHeaders) {
         CORS.addFields(to: &headers)
-    }
-
-    func respond(_ responder: Responder, route: String, _ response: HTTPResponse, receivedNanos: Int64) {
-        metrics.recordRequest(route: route, status: response.status, seconds: Double(rcs_monotonic_nanos() - receivedNanos) / 1e9)
-        responder.respond(response)
     }
 }

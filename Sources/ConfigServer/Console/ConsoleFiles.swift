@@ -1,4 +1,3 @@
-import EventLoop
 import HTTP1
 
 /// The web console's static files, compiled into the binary (`ConsoleFiles+Embedded.swift`,
@@ -48,29 +47,4 @@ enum ConsoleFiles {
         headers.add(name: "Content-Type", value: type)
         return (name, HTTPResponse(status: 200, headers: headers, body: Array(text.utf8)))
     })
-}
-
-extension Application {
-    /// `GET|HEAD /console/{file}`; `/console/` is `index.html` and `/console` redirects there
-    /// (the page's relative links need the slash).
-    func serveConsole(_ exchange: Exchange, file: String?) {
-        let method = exchange.request.head.method
-        guard method == .get || method == .head else {
-            var error = APIError.methodNotAllowed([.get, .head])
-            error.headers = ConsoleFiles.securityHeaders
-            error.headers.add(name: "Allow", value: "GET, HEAD")
-            return exchange.respond(error.response)
-        }
-        guard let file else {
-            var headers = ConsoleFiles.securityHeaders
-            headers.add(name: "Location", value: "/console/")
-            return exchange.respond(HTTPResponse(status: 301, headers: headers))
-        }
-        guard let response = ConsoleFiles.responses[file.isEmpty ? "index.html" : file] else {
-            var error = APIError.notFound("No console file '\(file)'.")
-            error.headers = ConsoleFiles.securityHeaders
-            return exchange.respond(error.response)
-        }
-        exchange.respond(response)
-    }
 }
