@@ -1,29 +1,21 @@
-import CLinuxIO
 import ConfigCore
 import ConfigStore
 import Dispatch
 public import EventLoop
 public import HTTP1
 import Logging
-import Synchronization
-import Foundation
 
-/// The remote config service of one worker process: routes requests to the admin API, fetch
-/// and real-time endpoints. Runs on the worker's event loop; store writes go to one serial queue.
+/// The remote config service of one worker process: builds its parts once (the templates and
+/// projects it serves, the endpoints, the router) and hands every request to the router. Runs
+/// on the worker's event loop; store writes go to one serial queue.
 public final class Application: HTTPRequestHandler, Sendable {
     let configuration: ServerConfiguration
     let store: any TemplateStore
-    let access: AccessControl
-    let projects: ProjectDirectory
     let templates: TemplateRegistry
     /// What the worker group committed, for read-your-writes across workers.
     let counters: ChangeCounters
-    /// The projects counter when projects and keys were last read from the store.
-    let projectsChecked = Atomic<Int64>(.min)
     /// Reads what a request needs again when another worker changed it.
     let reloads: ReloadGate
-    let validator: TemplateValidator
-    let throttle: FetchThrottle
     let realtime: RealtimeHub
     let metrics: ServerMetrics
     /// Collects the other workers' numbers for `/metrics` and adoption.
@@ -33,9 +25,11 @@ public final class Application: HTTPRequestHandler, Sendable {
     let storeQueue = DispatchQueue(label: "remote-config.store")
     /// Whether the store answered this worker's last poll (`/readyz`, without a store call on
     /// the loop).
-    let storeHealth = Atomic<Bool>(true)
-    /// Canaries this worker tried to promote on schedule (`project/namespace/version`), once each.
-    let promotionsTried = Mutex<Set<String>>([])
+    let storeHealth = StoreHealth()
+    let router: Router
+    private let projectLoader: ProjectLoader
+    private let readYourWrites: ReadYourWrites
+    private let canarySchedule: CanarySchedule
 
     init(configuration: ServerConfiguration, store: any TemplateStore, loop: EventLoop,
          admission: StreamAdmission, counters: ChangeCounters, peers: PeerChannel?, logger: Logger) throws {
@@ -43,185 +37,99 @@ public final class Application: HTTPRequestHandler, Sendable {
         self.store = store
         self.logger = logger
         self.counters = counters
-        access = AccessControl(adminTokens: configuration.adminTokens)
-        projects = ProjectDirectory()
+        let access = AccessControl(adminTokens: configuration.adminTokens,
+                                   apiKeyRequired: configuration.fetch.requireAPIKey)
+        let projects = ProjectDirectory()
         templates = TemplateRegistry(store: store, projects: projects, counters: counters, logger: logger)
-        var limits = TemplateLimits.firebase
-        limits.maxParameters = configuration.templates.maxParameters
-        limits.maxConditions = configuration.templates.maxConditions
-        validator = TemplateValidator(limits: limits)
-        throttle = FetchThrottle(burst: configuration.fetch.throttleBurst, perMinute: configuration.fetch.throttlePerMinute)
         reloads = ReloadGate(loop: loop)
         metrics = ServerMetrics(worker: peers?.worker ?? 0)
         peerGather = PeerGather(channel: peers, loop: loop)
         realtime = RealtimeHub(settings: configuration.realtime, loop: loop, templates: templates,
                                admission: admission, peers: peers, metrics: metrics, logger: logger)
-        try loadProjects()
+        projectLoader = ProjectLoader(store: store, projects: projects, access: access, counters: counters,
+                                      declarations: configuration.projects)
+        readYourWrites = ReadYourWrites(projectLoader: projectLoader, projects: projects, templates: templates,
+                                        reloads: reloads, realtime: realtime, logger: logger)
+        let afterCommit = CommitFollowUp(store: store, templates: templates, counters: counters, realtime: realtime,
+                                         metrics: metrics, storeQueue: storeQueue, logger: logger)
+        canarySchedule = CanarySchedule(store: store, templates: templates, projects: projects,
+                                        afterCommit: afterCommit, storeQueue: storeQueue, logger: logger)
+        let endpoints = Self.endpoints(
+            configuration: configuration, store: store, templates: templates, projects: projects, access: access,
+            counters: counters, realtime: realtime, metrics: metrics, peerGather: peerGather,
+            storeHealth: storeHealth, afterCommit: afterCommit)
+        router = Router(endpoints: endpoints, access: access, projects: projects, readYourWrites: readYourWrites,
+                        metrics: metrics, logger: logger, storeQueue: storeQueue)
+        try projectLoader.loadDeclared()
     }
 
-    /// Declares the config file's projects in the store, then loads every project and key.
-    private func loadProjects() throws {
-        for declaration in configuration.projects {
-            try store.upsertProject(StoredProject(
-                id: declaration.id, number: declaration.number,
-                displayName: declaration.displayName ?? declaration.id, percentSeed: declaration.percentSeed ?? ""))
+    /// Every endpoint, each given only what it uses.
+    private static func endpoints(
+        configuration: ServerConfiguration, store: any TemplateStore, templates: TemplateRegistry,
+        projects: ProjectDirectory, access: AccessControl, counters: ChangeCounters, realtime: RealtimeHub,
+        metrics: ServerMetrics, peerGather: PeerGather, storeHealth: StoreHealth, afterCommit: CommitFollowUp
+    ) -> Endpoints {
+        let maxBodyBytes = configuration.http.maxBodyBytes
+        var limits = TemplateLimits.firebase
+        limits.maxParameters = configuration.templates.maxParameters
+        limits.maxConditions = configuration.templates.maxConditions
+        let throttle = FetchThrottle(burst: configuration.fetch.throttleBurst,
+                                     perMinute: configuration.fetch.throttlePerMinute)
+        let canaries = CanaryAdminEndpoint(store: store, templates: templates, afterCommit: afterCommit,
+                                           maxBodyBytes: maxBodyBytes)
+        return Endpoints(
+            health: HealthEndpoint(storeHealth: storeHealth),
+            metrics: MetricsEndpoint(metrics: metrics, peerGather: peerGather),
+            projects: ProjectAdminEndpoint(store: store, projects: projects, access: access, counters: counters,
+                                           maxBodyBytes: maxBodyBytes),
+            templates: TemplateAdminEndpoint(store: store, templates: templates,
+                                             validator: TemplateValidator(limits: limits), afterCommit: afterCommit,
+                                             canaries: canaries),
+            versions: VersionAdminEndpoint(store: store, templates: templates, afterCommit: afterCommit,
+                                           maxBodyBytes: maxBodyBytes),
+            canaries: canaries,
+            adoption: AdoptionEndpoint(realtime: realtime, templates: templates, peerGather: peerGather),
+            fetch: FetchEndpoint(templates: templates, throttle: throttle, realtime: realtime, metrics: metrics,
+                                 maxBodyBytes: maxBodyBytes),
+            stream: StreamEndpoint(projects: projects, access: access, realtime: realtime, metrics: metrics,
+                                   maxBodyBytes: maxBodyBytes),
+            console: ConsoleEndpoint())
+    }
+
+    public func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
+        router.handle(request, context: context, responder: responder)
+    }
+
+    /// Google's error body also for what the HTTP server answers by itself (a malformed or slow
+    /// request, a connection beyond the limit): clients parse every error the same way.
+    public var errorBodyFormat: ErrorBodyFormat { ErrorBody.format }
+
+    /// What this worker answers a peer's question with (the peer gathers them for the group).
+    func localAnswer(_ question: PeerQuestion) -> [UInt8] {
+        switch question {
+        case .metrics: router.endpoints.metrics.localAnswer()
+        case .adoption(let key): router.endpoints.adoption.localAnswer(key)
         }
-        try reloadProjects()
     }
 
     /// Reads projects and API keys from the store again (another worker may have added some).
     func reloadProjects() throws {
-        // Read before the store, as templates do (see ``ChangeCounters``).
-        let counter = counters.projects
-        let stored = try store.projects()
-        projects.replaceAll(stored)
-        for project in stored {
-            var digests = try store.apiKeyHashes(project: project.id).compactMap(SecretDigest.init(hex:))
-            let declared = configuration.projects.first { $0.id == project.id }?.apiKeys ?? []
-            digests += declared.map(SecretDigest.init(secret:))
-            access.setAPIKeyDigests(digests, project: project.id)
-        }
-        projectsChecked.max(counter, ordering: .sequentiallyConsistent)
+        try projectLoader.reload()
     }
 
-    // MARK: Routing
-
-    public func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
-        let uri = request.head.uri
-        guard let route = Route(path: uri.path) else {
-            respond(responder, route: "unknown", APIError.notFound("No resource at \(uri.path).").response,
-                    receivedNanos: context.receivedNanos)
-            return
-        }
-        let exchange = Exchange(request: request, uri: uri, context: context, responder: responder, route: route, application: self)
-        if let stale = staleTarget(of: route) {
-            answerAfterReload(of: stale, exchange)
-        } else {
-            run(exchange)
-        }
+    /// Reads `key`'s template again (blocking, off the loop) and tells the held streams when it
+    /// moved on; false when the store could not be read.
+    func reloadTemplate(_ key: TemplateKey) -> Bool {
+        readYourWrites.reloadTemplate(key)
     }
 
-    /// Dispatches a request whose projects and template are current (loop thread).
-    func run(_ exchange: Exchange) {
-        do {
-            try dispatch(exchange)
-        } catch let error as APIError {
-            exchange.fail(error)
-        } catch {
-            logger.error("request failed", metadata: ["path": "\(exchange.uri.path)", "error": "\(error)"])
-            exchange.fail(APIError(500, "Internal error."))
-        }
+    /// Promotes the canaries whose scheduled promotion is due (loop tick).
+    func promoteDueCanaries() {
+        canarySchedule.promoteDue()
     }
 
-    private func dispatch(_ exchange: Exchange) throws {
-        let method = exchange.request.head.method
-        switch exchange.route {
-        case .health:
-            try exchange.allow(.get, or: .head)
-            exchange.respond(.json(Array("{\"status\":\"ok\"}".utf8)))
-        case .ready:
-            try exchange.allow(.get, or: .head)
-            guard storeHealth.load(ordering: .relaxed) else {
-                throw APIError(503, "The store is unavailable: fetches and streams are served from the versions known; publishes are refused.")
-            }
-            exchange.respond(.json(Array("{\"status\":\"ready\"}".utf8)))
-        case .metrics:
-            try exchange.allow(.get)
-            _ = try requireAdmin(exchange)
-            respondWithMetrics(exchange)
-        case .openAPI:
-            try exchange.allow(.get)
-            exchange.respond(.json(OpenAPIDocument.json))
-        case .projects:
-            try handleProjects(exchange)
-        case .apiKeys(let project):
-            try handleAPIKeys(exchange, project: try resolve(project))
-        case .template(let project, let namespace, let customMethod):
-            let project = try resolve(project)
-            let namespace = try checkNamespace(namespace)
-            try handleTemplate(exchange, project: project, namespace: namespace, customMethod: customMethod)
-        case .serverTemplate(let project):
-            try exchange.allow(.get)
-            _ = try requireAdmin(exchange)
-            try getServerTemplate(exchange, project: try resolve(project))
-        case .fetch(let project, let namespace):
-            if method == .options { return exchange.respond(preflight()) }
-            try exchange.allow(.post)
-            try fetch(exchange, project: try resolve(project), namespace: try checkNamespace(namespace))
-        case .stream(let project, let namespace):
-            if method == .options { return exchange.respond(preflight()) }
-            try openStream(exchange, project: project, namespace: namespace)
-        case .console(let file):
-            serveConsole(exchange, file: file)
-        }
-    }
-
-    // MARK: Shared checks
-
-    func resolve(_ idOrNumber: String) throws -> StoredProject {
-        guard let project = projects.project(idOrNumber) else {
-            throw APIError.notFound("Project '\(idOrNumber)' not found.")
-        }
-        return project
-    }
-
-    func checkNamespace(_ namespace: String) throws -> TemplateNamespace {
-        guard let known = TemplateNamespace(rawValue: namespace) else {
-            throw APIError.notFound("Namespace '\(namespace)' not found; use 'firebase' or 'firebase-server'.")
-        }
-        return known
-    }
-
-    /// The admin behind `Authorization: Bearer <token>`: 401 without credentials, 403 with
-    /// credentials that are not an admin token (e.g. a client API key).
-    func requireAdmin(_ exchange: Exchange) throws -> AccessControl.AdminIdentity {
-        guard let header = exchange.request.head.headers["Authorization"] else {
-            throw APIError(401, "Missing admin credentials: send 'Authorization: Bearer <admin token>'.")
-        }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            throw APIError(401, "The Authorization header must be 'Bearer <admin token>'.")
-        }
-        guard let identity = access.admin(bearer: String(parts[1]).trimmingCharacters(in: .whitespaces)) else {
-            throw APIError(403, "The credentials are not a valid admin token.")
-        }
-        return identity
-    }
-
-    /// Fetch and real-time need one of the project's API keys (or an admin token).
-    func requireClientKey(_ exchange: Exchange, project: StoredProject) throws {
-        guard configuration.fetch.requireAPIKey else { return }
-        let headers = exchange.request.head.headers
-        if let key = headers["X-Goog-Api-Key"] ?? exchange.uri["key"] {
-            guard access.isValidAPIKey(key, project: project.id) else {
-                throw APIError(403, "API key not valid for project '\(project.id)'.")
-            }
-            return
-        }
-        if headers["Authorization"] != nil, (try? requireAdmin(exchange)) != nil { return }
-        throw APIError(401, "Missing API key: send 'X-Goog-Api-Key' or '?key='.")
-    }
-
-    /// What every answer to a browser SDK carries, errors and streams included: without it
-    /// a cross-origin page sees a network error instead of the status (spec §1.6).
+    /// CORS fields for answers to the browser SDKs (see ``CORS``).
     static func addCORSFields(to headers: inout HTTPHeaders) {
-        headers.add(name: "Access-Control-Allow-Origin", value: "*")
-        headers.add(name: "Access-Control-Expose-Headers", value: "ETag")
-    }
-
-    /// CORS preflight for browser SDKs (spec §1.6).
-    private func preflight() -> HTTPResponse {
-        var headers = HTTPHeaders()
-        Self.addCORSFields(to: &headers)
-        headers.add(name: "Access-Control-Allow-Methods", value: "POST, OPTIONS")
-        headers.add(name: "Access-Control-Allow-Headers",
-                    value: "Content-Type, Content-Encoding, If-None-Match, X-Goog-Api-Key, X-Goog-Firebase-Installations-Auth")
-        headers.add(name: "Access-Control-Max-Age", value: "3600")
-        return HTTPResponse(status: 204, headers: headers)
-    }
-
-    func respond(_ responder: Responder, route: String, _ response: HTTPResponse, receivedNanos: Int64) {
-        metrics.recordRequest(route: route, status: response.status, seconds: Double(rcs_monotonic_nanos() - receivedNanos) / 1e9)
-        responder.respond(response)
+        CORS.addFields(to: &headers)
     }
 }

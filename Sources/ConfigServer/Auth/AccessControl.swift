@@ -16,6 +16,8 @@ final class AccessControl: Sendable {
     }
 
     private let adminDigests: [(digest: SecretDigest, identity: AdminIdentity)]
+    /// Whether fetch and real-time need an API key (`fetch.requireAPIKey`).
+    let apiKeyRequired: Bool
     private struct APIKeys: Sendable {
         /// Project id → digests of its API keys.
         var digests: [String: [SecretDigest]] = [:]
@@ -28,7 +30,8 @@ final class AccessControl: Sendable {
     private static let rememberedKeysPerProject = 4
     private let apiKeys = Mutex(APIKeys())
 
-    init(adminTokens: [AdminTokenDeclaration]) {
+    init(adminTokens: [AdminTokenDeclaration], apiKeyRequired: Bool = true) {
+        self.apiKeyRequired = apiKeyRequired
         adminDigests = adminTokens.compactMap { declaration in
             if let token = declaration.token { return (SecretDigest(secret: token), AdminIdentity(name: declaration.name)) }
             if let hex = declaration.sha256, let digest = SecretDigest(hex: hex) {

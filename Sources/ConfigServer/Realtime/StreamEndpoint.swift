@@ -1,17 +1,25 @@
+import ConfigCore
 import ConfigStore
 import EventLoop
 import HTTP1
 
 /// `POST /v1/projects/{p}/namespaces/{ns}:streamFetchInvalidations` (spec §4).
-extension Application {
-    /// Every error of this endpoint, an unknown project included, is wrapped in an array.
-    func openStream(_ exchange: Exchange, project projectIDOrNumber: String, namespace namespaceName: String) throws {
+struct StreamEndpoint: Sendable {
+    let projects: ProjectDirectory
+    let access: AccessControl
+    let realtime: RealtimeHub
+    let metrics: ServerMetrics
+    let maxBodyBytes: Int
+
+    /// Holds the stream open on the real-time hub. Every error of this endpoint, an unknown
+    /// project included, is wrapped in an array.
+    func open(_ exchange: Exchange, project projectIDOrNumber: String, namespace namespaceName: String) throws {
         do {
             try exchange.allow(.post)
-            let project = try resolve(projectIDOrNumber)
-            let namespace = try checkNamespace(namespaceName)
-            try requireClientKey(exchange, project: project)
-            let body = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
+            let project = try projects.resolve(projectIDOrNumber)
+            let namespace = try TemplateNamespace.named(namespaceName)
+            try access.requireClientKey(exchange, project: project)
+            let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
             // Anything but a version number counts as knowing none (spec §4.7.1): the client is
             // told the current version at once, where a 400 would stop an SDK's reconnects.
             let lastKnown = body.string("lastKnownVersionNumber").flatMap { Int64($0) }.map { max(0, $0) } ?? 0
@@ -24,7 +32,7 @@ extension Application {
             body += ErrorBody.encode(status: error.status, message: error.message, canonicalStatus: error.canonicalStatus)
             body.append(UInt8(ascii: "]"))
             var headers = error.headers
-            Application.addCORSFields(to: &headers)
+            CORS.addFields(to: &headers)
             exchange.respond(.json(body, status: error.status, headers: headers))
         }
     }

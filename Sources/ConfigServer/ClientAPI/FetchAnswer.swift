@@ -104,7 +104,7 @@ struct FetchAnswer: Sendable {
 
     private static func fields(etag: String) -> [UInt8] {
         var headers = HTTPHeaders()
-        Application.addCORSFields(to: &headers)
+        CORS.addFields(to: &headers)
         headers.add(name: "Cache-Control", value: "no-store")
         headers.add(name: "ETag", value: etag)
         headers.add(name: "Content-Type", value: HTTPResponse.jsonContentType)

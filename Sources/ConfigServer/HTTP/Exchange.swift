@@ -11,7 +11,9 @@ struct Exchange: Sendable {
     let context: RequestContext
     let responder: Responder
     let route: Route
-    let application: Application
+    /// What dispatched it: answers are counted there, and a request that must wait for a
+    /// reload goes back through it.
+    let router: Router
     /// Set when the store could not be read to bring what the request reads up to date: it
     /// is then answered from memory (a config server keeps serving while its store is unwell).
     var storeUnreadable = false
@@ -36,13 +38,18 @@ struct Exchange: Sendable {
     }
 
     func respond(_ response: HTTPResponse) {
-        application.respond(responder, route: routeName, response, receivedNanos: context.receivedNanos)
+        router.respond(responder, route: routeName, response, receivedNanos: context.receivedNanos)
     }
 
     func fail(_ error: APIError) {
         var error = error
-        if isCalledByBrowsers { Application.addCORSFields(to: &error.headers) }
+        if isCalledByBrowsers { CORS.addFields(to: &error.headers) }
         respond(error.response)
+    }
+
+    /// Answers once `target` was read again (read-your-writes, docs/consistency.md).
+    func answerAfterReload(of target: ReloadTarget) {
+        router.answerAfterReload(of: target, self)
     }
 
     /// Fetch and the stream: the endpoints the web SDK calls cross-origin.
@@ -68,18 +75,18 @@ struct Exchange: Sendable {
         _ work: @escaping @Sendable () throws -> HTTPResponse
     ) {
         let exchange = self
-        application.storeQueue.async {
+        router.storeQueue.async {
             do {
                 exchange.respond(try work())
             } catch let error as APIError {
                 exchange.fail(error)
             } catch let error as StoreError {
                 if case .unavailable(let reason) = error {
-                    exchange.application.logger.error("the store is unavailable", metadata: ["error": "\(reason)"])
+                    exchange.router.logger.error("the store is unavailable", metadata: ["error": "\(reason)"])
                 }
                 exchange.fail(APIError(error, project: project, expectedVersion: expectedVersion))
             } catch {
-                exchange.application.logger.error("store operation failed", metadata: ["error": "\(error)"])
+                exchange.router.logger.error("store operation failed", metadata: ["error": "\(error)"])
                 exchange.fail(APIError(500, "Internal error: the store operation failed."))
             }
         }

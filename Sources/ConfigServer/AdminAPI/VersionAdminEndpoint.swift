@@ -6,14 +6,19 @@ import HTTP1
 
 /// Version history (spec §2.5, §2.6) and the endpoints beyond Firebase: diff, dry-run
 /// evaluation, defaults download, the compiled server template.
-extension Application {
+struct VersionAdminEndpoint: Sendable {
+    let store: any TemplateStore
+    let templates: TemplateRegistry
+    let afterCommit: CommitFollowUp
+    let maxBodyBytes: Int
+
     private struct VersionList: Encodable {
         let versions: [TemplateVersion]
         let nextPageToken: String?
     }
 
     /// `GET …/remoteConfig:listVersions`, newest first.
-    func listVersions(_ exchange: Exchange, key: TemplateKey) throws {
+    func list(_ exchange: Exchange, key: TemplateKey) throws {
         let uri = exchange.uri
         let pageSize = try uri.parameter("pageSize").map { text -> Int in
             guard let size = Int(text), (1...300).contains(size) else {
@@ -40,7 +45,7 @@ extension Application {
     func rollback(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
         var text = exchange.uri.parameter("versionNumber")
         if text == nil, !exchange.request.body.isEmpty {
-            let body = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
+            let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
             text = body.string("versionNumber")
         }
         guard let text else { throw APIError.badRequest("rollback needs 'versionNumber' in the body or the query.") }
@@ -49,7 +54,7 @@ extension Application {
                                        updateType: UpdateType.rollback)
         exchange.answerFromStore(project: project) { [self] in
             let stored = try store.rollback(project: key.project, namespace: key.namespace, to: target, metadata: metadata)
-            return published(stored, project: project)
+            return afterCommit.published(stored)
         }
     }
 
@@ -79,7 +84,7 @@ extension Application {
 
     /// `POST …/remoteConfig:evaluate`: what a client with this context would get, and why.
     func evaluate(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
-        let request = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
+        let request = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
         let context = request.evaluationContext(now: Date(), defaultPercentSeed: project.percentSeed)
         // An instance in a running canary's share is shown the canary version.
         guard let active = templates.serving(key, instance: request.string("appInstanceId") ?? "") else {
@@ -126,19 +131,27 @@ extension Application {
     }
 
     /// `GET …/namespaces/firebase-server/serverRemoteConfig` (spec §5.1).
-    func getServerTemplate(_ exchange: Exchange, project: StoredProject) throws {
+    func serverTemplate(_ exchange: Exchange, project: StoredProject) throws {
         let key = TemplateKey(project: project.id, namespace: .server)
         guard let active = templates.active(key) else {
             throw APIError.notFound("Project '\(project.id)' has no server template yet.")
         }
-        exchange.respond(Self.templateResponse(Array(TemplateJSON.encode(active.compiled.serverRemoteConfig)), etag: active.etag))
+        exchange.respond(.template(Array(TemplateJSON.encode(active.compiled.serverRemoteConfig)), etag: active.etag))
     }
 
-    static func timestamp(_ text: String?, field: String) throws -> Date? {
+    private static func timestamp(_ text: String?, field: String) throws -> Date? {
         guard let text else { return nil }
         guard let timestamp = Timestamp(rfc3339: text) else {
             throw APIError.badRequest("\(field) must be an RFC 3339 timestamp, got '\(text)'.")
         }
         return timestamp.date
+    }
+
+    /// A version number from the query or a body: a positive integer, else a 400 naming `field`.
+    static func versionNumber(_ text: String, field: String) throws -> Int64 {
+        guard let number = Int64(text), number > 0 else {
+            throw APIError.badRequest("\(field) must be a positive integer, got '\(text)'.")
+        }
+        return number
     }
 }

@@ -6,10 +6,16 @@ import HTTP1
 
 /// `POST /v1/projects/{p}/namespaces/{ns}:fetch` (spec §3): always 200 with `state`, a string
 /// `templateVersion` and an ETag; `NO_CHANGE` when `If-None-Match` matches.
-extension Application {
-    func fetch(_ exchange: Exchange, project: StoredProject, namespace: TemplateNamespace) throws {
-        try requireClientKey(exchange, project: project)
-        let request = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
+struct FetchEndpoint: Sendable {
+    let templates: TemplateRegistry
+    let throttle: FetchThrottle
+    let realtime: RealtimeHub
+    let metrics: ServerMetrics
+    let maxBodyBytes: Int
+
+    /// Answers a fetch whose API key was checked.
+    func answer(_ exchange: Exchange, project: StoredProject, namespace: TemplateNamespace) throws {
+        let request = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
         let instance = try request.fetchingInstance(namespace: namespace)
         guard request.string("appId")?.isEmpty == false || namespace == .server else {
             throw APIError.badRequest("appId is required.")
@@ -22,7 +28,7 @@ extension Application {
         switch templates.servingIfCurrent(key, instance: instance) {
         case .current(let template): active = template
         case .stale where exchange.storeUnreadable: active = templates.serving(key, instance: instance)
-        case .stale: return answerAfterReload(of: .template(key), exchange)
+        case .stale: return exchange.answerAfterReload(of: .template(key))
         }
         if let instance, let wait = throttle.admit(instance, now: exchange.context.loop.now) {
             metrics.recordThrottled()

@@ -3,12 +3,16 @@ import ConfigStore
 import EventLoop
 import Foundation
 import HTTP1
-import Logging
 
 /// Staged publishes (docs/canary.md), beyond Firebase: `PUT …/remoteConfig?canaryPercent=P`
 /// starts a canary, `…/remoteConfig:canary` shows it (GET) or grows its share (POST),
 /// `…/remoteConfig:promote` and `…/remoteConfig:abort` end it.
-extension Application {
+struct CanaryAdminEndpoint: Sendable {
+    let store: any TemplateStore
+    let templates: TemplateRegistry
+    let afterCommit: CommitFollowUp
+    let maxBodyBytes: Int
+
     /// The share of `canaryPercent` (query) in micro-percent, or nil when the PUT is a plain one.
     static func canaryShare(_ exchange: Exchange) throws -> Int64? {
         guard let text = exchange.uri.parameter("canaryPercent") else { return nil }
@@ -32,8 +36,8 @@ extension Application {
     }
 
     /// Stores a validated template as a canary and serves it to `share` of the instances.
-    func publishCanary(_ exchange: Exchange, project: StoredProject, key: TemplateKey, json: [UInt8],
-                       expected: Int64?, share: Int64, metadata: PublishMetadata) throws {
+    func publish(_ exchange: Exchange, project: StoredProject, key: TemplateKey, json: [UInt8],
+                 expected: Int64?, share: Int64, metadata: PublishMetadata) throws {
         let promoteAt = try Self.promoteAt(exchange)
         // Each canary draws its own instances: a fresh seed, kept in the store for every worker.
         let seed = "canary-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
@@ -42,15 +46,15 @@ extension Application {
                 try store.publishCanary(project: key.project, namespace: key.namespace, templateJSON: json, expectedVersion: expected,
                                         microPercent: share, seed: seed, promoteAt: promoteAt, metadata: metadata)
             }
-            guard let serving = canaryChanged(version, canary) else {
+            guard let serving = afterCommit.canaryChanged(version, canary) else {
                 return APIError(500, "The canary was stored but cannot be served.").response
             }
-            return Self.templateResponse(serving.template.rendered, etag: serving.template.etag)
+            return .template(serving.template.rendered, etag: serving.template.etag)
         }
     }
 
     /// `GET …/remoteConfig:canary`: the running canary, with the canary version's ETag.
-    func canaryStatus(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
+    func status(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
         guard let canary = templates.canary(key) else {
             throw APIError.notFound("No canary is running for project '\(project.id)'.")
         }
@@ -59,11 +63,11 @@ extension Application {
 
     /// `POST …/remoteConfig:canary` with `{"percent": P}` (or `?percent=P`) and the canary's
     /// ETag in `If-Match`: a larger share; only the instances it adds are told.
-    func growCanary(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
+    func grow(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
         let expected = try expectedCanary(exchange, project: project)
         var text = exchange.uri["percent"]
         if text == nil, !exchange.request.body.isEmpty {
-            text = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes).string("percent")
+            text = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes).string("percent")
         }
         guard let text else { throw APIError.badRequest("A canary share needs 'percent' in the body or the query.") }
         let share = try Self.share(text, field: "percent")
@@ -72,7 +76,7 @@ extension Application {
                 try store.setCanaryShare(project: key.project, namespace: key.namespace, expectedCanary: expected,
                                          microPercent: share, updateUser: identity.name)
             }
-            guard let serving = canaryChanged(nil, canary) else {
+            guard let serving = afterCommit.canaryChanged(nil, canary) else {
                 return APIError(500, "The share was stored but cannot be served.").response
             }
             return Self.canaryResponse(serving, stableVersion: templates.currentVersion(key))
@@ -82,7 +86,7 @@ extension Application {
     /// `POST …/remoteConfig:promote` (`promote: true`) or `…:abort`, with the canary's ETag in
     /// `If-Match`: a new active version for everyone, recorded as `CANARY_PROMOTION` or
     /// `CANARY_ABORT`.
-    func endCanary(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity, promote: Bool) throws {
+    func end(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity, promote: Bool) throws {
         let expected = try expectedCanary(exchange, project: project)
         let metadata = PublishMetadata(updateUser: identity.name, updateOrigin: "REST_API",
                                        updateType: expected == nil ? UpdateType.forcedUpdate : UpdateType.incrementalUpdate)
@@ -92,33 +96,8 @@ extension Application {
                     ? try store.promoteCanary(project: key.project, namespace: key.namespace, expectedCanary: expected, metadata: metadata)
                     : try store.abortCanary(project: key.project, namespace: key.namespace, expectedCanary: expected, metadata: metadata)
             }
-            return published(stored, project: project)
+            return afterCommit.published(stored)
         }
-    }
-
-    /// After a canary commit (a start or a larger share): serve it here, then tell the held
-    /// streams and the other workers, as `published` does for a version. On the store queue.
-    func canaryChanged(_ version: StoredVersion?, _ canary: StoredCanary) -> CanaryServing? {
-        let key = TemplateKey(project: canary.project, namespace: canary.namespace)
-        // Before the acknowledgement: from here on, every worker reloads before it answers.
-        counters.bump(key)
-        var template = templates.canary(key).flatMap { $0.version == canary.canaryVersion ? $0.template : nil }
-        if template == nil {
-            do {
-                if let stored = try version ?? store.version(project: key.project, namespace: key.namespace, number: canary.canaryVersion) {
-                    template = templates.compile(stored)
-                }
-            } catch {
-                logger.error("cannot read the canary version to serve it", metadata: [
-                    "project": "\(key.project)", "version": "\(canary.canaryVersion)", "error": "\(error)",
-                ])
-            }
-        }
-        guard let template else { return nil }
-        let serving = CanaryServing(stored: canary, template: template)
-        templates.installCanary(serving)
-        storeQueue.async { [realtime] in realtime.announce(key, version: canary.canaryVersion) }
-        return serving
     }
 
     /// The canary version named by `If-Match` (nil for `*`); required.
@@ -126,7 +105,7 @@ extension Application {
         guard let ifMatch = exchange.request.head.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), !ifMatch.isEmpty else {
             throw APIError.badRequest("The If-Match header is required: send the ETag of the canary version (GET remoteConfig:canary), or '*'.")
         }
-        return try expectedVersion(ifMatch: ifMatch, project: project)
+        return try TemplateAdminEndpoint.expectedVersion(ifMatch: ifMatch, project: project)
     }
 
     /// Runs a canary store call, mapping its errors to API errors.
@@ -145,7 +124,7 @@ extension Application {
     /// `{"canaryVersion":"C","stableVersion":"N","percent":5,"startTime":…,"updateTime":…,
     /// "updateUser":{"email":…},"promoteTime":…}` with the canary version's ETag.
     static func canaryResponse(_ canary: CanaryServing, stableVersion: Int64) -> HTTPResponse {
-        templateResponse(Array(TemplateJSON.encode(CanaryStatus(canary, stableVersion: stableVersion))), etag: canary.template.etag)
+        .template(Array(TemplateJSON.encode(CanaryStatus(canary, stableVersion: stableVersion))), etag: canary.template.etag)
     }
 
     private struct CanaryStatus: Encodable {

@@ -4,23 +4,28 @@ import Foundation
 import HTTP1
 
 /// Projects and their client API keys, beyond the config file's declarations.
-extension Application {
+struct ProjectAdminEndpoint: Sendable {
+    let store: any TemplateStore
+    let projects: ProjectDirectory
+    let access: AccessControl
+    let counters: ChangeCounters
+    let maxBodyBytes: Int
+
     private struct ProjectJSON: Encodable {
         let projectId: String
         let projectNumber: String
         let displayName: String
     }
 
-    /// `GET /v1/projects` lists; `POST /v1/projects` `{"projectId", "projectNumber", "displayName"}` creates.
-    func handleProjects(_ exchange: Exchange) throws {
-        try exchange.allow(.get, or: .post)
-        _ = try requireAdmin(exchange)
-        if exchange.request.head.method == .get {
-            let list = projects.all.map { ProjectJSON(projectId: $0.id, projectNumber: $0.number, displayName: $0.displayName) }
-            exchange.respond(.json(Self.encode(["projects": list])))
-            return
-        }
-        let body = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
+    /// `GET /v1/projects`.
+    func list(_ exchange: Exchange) {
+        let list = projects.all.map { ProjectJSON(projectId: $0.id, projectNumber: $0.number, displayName: $0.displayName) }
+        exchange.respond(.json(Self.encode(["projects": list])))
+    }
+
+    /// `POST /v1/projects` `{"projectId", "projectNumber", "displayName"}`.
+    func create(_ exchange: Exchange) throws {
+        let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
         guard let id = body.string("projectId"), let number = body.string("projectNumber") else {
             throw APIError.badRequest("A project needs 'projectId' and 'projectNumber'.")
         }
@@ -44,10 +49,8 @@ extension Application {
     }
 
     /// `POST /v1/projects/{p}/apiKeys` `{"name": "ios-app"}` → a new client API key, shown once.
-    func handleAPIKeys(_ exchange: Exchange, project: StoredProject) throws {
-        try exchange.allow(.post)
-        _ = try requireAdmin(exchange)
-        let body = try ClientRequest.parseBody(exchange.request.body, limit: configuration.http.maxBodyBytes)
+    func createAPIKey(_ exchange: Exchange, project: StoredProject) throws {
+        let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
         let name = body.string("name") ?? "client"
         var generator = SystemRandomNumberGenerator()
         let key = "rcs_" + (0..<24).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
@@ -60,7 +63,7 @@ extension Application {
         }
     }
 
-    static func encode(_ value: some Encodable) -> [UInt8] {
+    private static func encode(_ value: some Encodable) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? Array(encoder.encode(value))) ?? Array("{}".utf8)

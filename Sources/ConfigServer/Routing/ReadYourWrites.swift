@@ -2,30 +2,38 @@ import ConfigCore
 import ConfigStore
 import EventLoop
 import Logging
-import Synchronization
 
 /// Read-your-writes across workers (docs/consistency.md): a request is answered only once the
 /// projects and the template it reads are as new as every change any worker acknowledged.
-extension Application {
+struct ReadYourWrites: Sendable {
+    let projectLoader: ProjectLoader
+    let projects: ProjectDirectory
+    let templates: TemplateRegistry
+    let reloads: ReloadGate
+    let realtime: RealtimeHub
+    let logger: Logger
+
     /// What must be read again before `route` is answered; nil on the fast path, which costs
     /// two atomic loads, and a lookup for routes other than the fetch (which checks its
     /// template in the lookup that finds it).
     func staleTarget(of route: Route) -> ReloadTarget? {
-        if projectsChecked.load(ordering: .sequentiallyConsistent) != counters.projects { return .projects }
+        if !projectLoader.isCurrent { return .projects }
         guard let key = templateKey(route), !templates.isCurrent(key) else { return nil }
         return .template(key)
     }
 
-    /// Reloads `target` off the loop, then answers; checks again first, in case something newer
-    /// was acknowledged meanwhile. When the store cannot be read, answers from memory.
-    func answerAfterReload(of target: ReloadTarget, _ exchange: Exchange) {
+    /// Reloads `target` off the loop, then answers with `run`; checks again first, in case
+    /// something newer was acknowledged meanwhile. When the store cannot be read, answers from
+    /// memory.
+    func answerAfterReload(of target: ReloadTarget, _ exchange: Exchange,
+                           run: @escaping @Sendable (Exchange) -> Void) {
         reloads.afterReload(of: target, by: { [self] in reload(target) }) { [self] reloaded in
             if !reloaded {
                 var fromMemory = exchange
                 fromMemory.storeUnreadable = true
                 run(fromMemory)
             } else if let next = staleTarget(of: exchange.route) {
-                answerAfterReload(of: next, exchange)
+                answerAfterReload(of: next, exchange, run: run)
             } else {
                 run(exchange)
             }
@@ -38,7 +46,7 @@ extension Application {
             return reloadTemplate(key)
         case .projects:
             do {
-                try reloadProjects()
+                try projectLoader.reload()
                 return true
             } catch {
                 logger.error("cannot reload projects", metadata: ["error": "\(error)"])

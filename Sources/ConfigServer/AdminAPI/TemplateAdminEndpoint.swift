@@ -1,0 +1,100 @@
+import ConfigCore
+import ConfigStore
+import EventLoop
+import Foundation
+import HTTP1
+
+/// The management API of spec §2: get, publish, validate.
+struct TemplateAdminEndpoint: Sendable {
+    let store: any TemplateStore
+    let templates: TemplateRegistry
+    let validator: TemplateValidator
+    let afterCommit: CommitFollowUp
+    /// Where a publish with `canaryPercent` goes.
+    let canaries: CanaryAdminEndpoint
+
+    /// `GET …/remoteConfig[?versionNumber=N]` (spec §2.3); before the first publish an empty
+    /// template with ETag `etag-<number>-0`.
+    func get(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
+        if let requested = exchange.uri.parameter("versionNumber") {
+            let number = try VersionAdminEndpoint.versionNumber(requested, field: "versionNumber")
+            exchange.answerFromStore { [self] in
+                guard let stored = try store.version(project: key.project, namespace: key.namespace, number: number) else {
+                    throw APIError.notFound("Version \(number) of project '\(project.id)' not found (never published or no longer retained).")
+                }
+                let active = try ActiveTemplate(stored: stored, projectNumber: project.number)
+                return .template(active.rendered, etag: active.etag)
+            }
+            return
+        }
+        if let active = templates.active(key) {
+            exchange.respond(.template(active.rendered, etag: active.etag))
+        } else {
+            let empty = Array(TemplateJSON.encode(RemoteConfigTemplate()))
+            exchange.respond(.template(empty, etag: TemplateETag(projectNumber: project.number, versionNumber: 0).description))
+        }
+    }
+
+    /// `PUT …/remoteConfig` with `If-Match` (spec §2.4).
+    func publish(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
+        guard let ifMatch = exchange.request.head.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), !ifMatch.isEmpty else {
+            throw APIError.badRequest("The If-Match header is required: send the ETag of the template you edited, or '*' to force.")
+        }
+        var template = try decodeValidTemplate(exchange.request.body, namespace: key.namespace)
+        let description = template.version?.description
+        template.version = nil
+        // A validation checks the If-Match too (spec §2.9: a misformatted ETag fails it).
+        let expected = try Self.expectedVersion(ifMatch: ifMatch, project: project)
+        let canaryShare = try CanaryAdminEndpoint.canaryShare(exchange)
+        if Self.isTrue(exchange.uri.parameter("validateOnly")) {
+            let etag = TemplateETag.validateOnly(projectNumber: project.number).description
+            exchange.respond(.template(Array(TemplateJSON.encode(template)), etag: etag))
+            return
+        }
+        let metadata = PublishMetadata(
+            updateUser: identity.name, description: description, updateOrigin: "REST_API",
+            updateType: expected == nil ? UpdateType.forcedUpdate : UpdateType.incrementalUpdate)
+        let json = Array(TemplateJSON.encode(template))
+        if let canaryShare {
+            return try canaries.publish(exchange, project: project, key: key, json: json, expected: expected, share: canaryShare,
+                                        metadata: metadata)
+        }
+        exchange.answerFromStore(project: project, expectedVersion: expected) { [self] in
+            let stored = try store.publish(project: key.project, namespace: key.namespace, templateJSON: json,
+                                           expectedVersion: expected, metadata: metadata)
+            return afterCommit.published(stored)
+        }
+    }
+
+    /// Decodes and validates a template body; every problem is a 400 naming its path.
+    private func decodeValidTemplate(_ body: [UInt8], namespace: TemplateNamespace) throws -> RemoteConfigTemplate {
+        guard !body.isEmpty else { throw APIError.badRequest("The request body must be a template (JSON object).") }
+        do {
+            let template = try RemoteConfigTemplate.decode(json: Data(body))
+            try validator.validate(template, namespace: namespace)
+            _ = try CompiledTemplate(template, namespace: namespace)
+            return template
+        } catch {
+            throw APIError.badRequest("Invalid template: \(error.message)")
+        }
+    }
+
+    /// The version an `If-Match` names: nil for `*`, else the version of one of `project`'s ETags.
+    static func expectedVersion(ifMatch: String, project: StoredProject) throws -> Int64? {
+        if ifMatch == "*" { return nil }
+        let unquoted = ifMatch.hasPrefix("\"") && ifMatch.hasSuffix("\"") && ifMatch.count >= 2
+            ? String(ifMatch.dropFirst().dropLast()) : ifMatch
+        guard let etag = TemplateETag(unquoted) else {
+            throw APIError.badRequest("If-Match '\(ifMatch)' is not a template ETag (etag-<projectNumber>-<version>) or '*'.")
+        }
+        guard etag.projectNumber == project.number || etag.projectNumber == project.id else {
+            throw APIError(400, "[VERSION_MISMATCH]: The ETag belongs to project \(etag.projectNumber), not \(project.number).",
+                           canonicalStatus: "FAILED_PRECONDITION")
+        }
+        return etag.versionNumber
+    }
+
+    private static func isTrue(_ value: String?) -> Bool {
+        value?.lowercased() == "true" || value == "1"
+    }
+}

@@ -1,0 +1,55 @@
+import ConfigStore
+import Synchronization
+
+/// Reads the projects and their API keys from the store into the worker's `ProjectDirectory`
+/// and `AccessControl`, and tells whether they are as new as every change any worker
+/// acknowledged (docs/consistency.md).
+final class ProjectLoader: Sendable {
+    private let store: any TemplateStore
+    private let projects: ProjectDirectory
+    private let access: AccessControl
+    private let counters: ChangeCounters
+    /// The config file's projects, with the API keys declared there.
+    private let declarations: [ProjectDeclaration]
+    /// The projects counter when projects and keys were last read from the store.
+    private let checked = Atomic<Int64>(.min)
+
+    init(store: any TemplateStore, projects: ProjectDirectory, access: AccessControl, counters: ChangeCounters,
+         declarations: [ProjectDeclaration]) {
+        self.store = store
+        self.projects = projects
+        self.access = access
+        self.counters = counters
+        self.declarations = declarations
+    }
+
+    /// Whether no worker acknowledged a change of projects or keys since the last read.
+    var isCurrent: Bool {
+        checked.load(ordering: .sequentiallyConsistent) == counters.projects
+    }
+
+    /// Declares the config file's projects in the store, then loads every project and key.
+    func loadDeclared() throws {
+        for declaration in declarations {
+            try store.upsertProject(StoredProject(
+                id: declaration.id, number: declaration.number,
+                displayName: declaration.displayName ?? declaration.id, percentSeed: declaration.percentSeed ?? ""))
+        }
+        try reload()
+    }
+
+    /// Reads projects and API keys from the store again (another worker may have added some).
+    func reload() throws {
+        // Read before the store, as templates do (see ``ChangeCounters``).
+        let counter = counters.projects
+        let stored = try store.projects()
+        projects.replaceAll(stored)
+        for project in stored {
+            var digests = try store.apiKeyHashes(project: project.id).compactMap(SecretDigest.init(hex:))
+            let declared = declarations.first { $0.id == project.id }?.apiKeys ?? []
+            digests += declared.map(SecretDigest.init(secret:))
+            access.setAPIKeyDigests(digests, project: project.id)
+        }
+        checked.max(counter, ordering: .sequentiallyConsistent)
+    }
+}

@@ -1,0 +1,37 @@
+import ConfigStore
+import Foundation
+import HTTP1
+
+/// The credentials a request presents, checked against what `AccessControl` knows.
+extension AccessControl {
+    /// The admin behind `Authorization: Bearer <token>`: 401 without credentials, 403 with
+    /// credentials that are not an admin token (e.g. a client API key).
+    func requireAdmin(_ exchange: Exchange) throws -> AdminIdentity {
+        guard let header = exchange.request.head.headers["Authorization"] else {
+            throw APIError(401, "Missing admin credentials: send 'Authorization: Bearer <admin token>'.")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw APIError(401, "The Authorization header must be 'Bearer <admin token>'.")
+        }
+        guard let identity = admin(bearer: String(parts[1]).trimmingCharacters(in: .whitespaces)) else {
+            throw APIError(403, "The credentials are not a valid admin token.")
+        }
+        return identity
+    }
+
+    /// Fetch and real-time need one of the project's API keys (or an admin token), unless the
+    /// server is configured to need none.
+    func requireClientKey(_ exchange: Exchange, project: StoredProject) throws {
+        guard apiKeyRequired else { return }
+        let headers = exchange.request.head.headers
+        if let key = headers["X-Goog-Api-Key"] ?? exchange.uri["key"] {
+            guard isValidAPIKey(key, project: project.id) else {
+                throw APIError(403, "API key not valid for project '\(project.id)'.")
+            }
+            return
+        }
+        if headers["Authorization"] != nil, (try? requireAdmin(exchange)) != nil { return }
+        throw APIError(401, "Missing API key: send 'X-Goog-Api-Key' or '?key='.")
+    }
+}

@@ -1,0 +1,18 @@
+import HTTP1
+
+/// `/healthz` (the process answers) and `/readyz` (it can serve what it is asked).
+struct HealthEndpoint: Sendable {
+    let storeHealth: StoreHealth
+
+    func live(_ exchange: Exchange) {
+        exchange.respond(.json(Array("{\"status\":\"ok\"}".utf8)))
+    }
+
+    /// 503 while the store cannot be read (its last poll failed).
+    func ready(_ exchange: Exchange) throws {
+        guard storeHealth.isAvailable else {
+            throw APIError(503, "The store is unavailable: fetches and streams are served from the versions known; publishes are refused.")
+        }
+        exchange.respond(.json(Array("{\"status\":\"ready\"}".utf8)))
+    }
+}

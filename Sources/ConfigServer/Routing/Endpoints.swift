@@ -1,0 +1,13 @@
+/// Every endpoint of one worker, built once by `Application`; the router picks one per request.
+struct Endpoints: Sendable {
+    let health: HealthEndpoint
+    let metrics: MetricsEndpoint
+    let projects: ProjectAdminEndpoint
+    let templates: TemplateAdminEndpoint
+    let versions: VersionAdminEndpoint
+    let canaries: CanaryAdminEndpoint
+    let adoption: AdoptionEndpoint
+    let fetch: FetchEndpoint
+    let stream: StreamEndpoint
+    let console: ConsoleEndpoint
+}

@@ -1,0 +1,175 @@
+import CLinuxIO
+import ConfigCore
+import ConfigStore
+import Dispatch
+import EventLoop
+import HTTP1
+import Logging
+
+/// Maps each request's `Route` to its endpoint, after the checks the route needs (the method,
+/// admin credentials or a client API key, a project and namespace that exist), once what it
+/// reads is current (loop thread). The stream checks its own: its errors are shaped apart.
+final class Router: Sendable {
+    let endpoints: Endpoints
+    private let access: AccessControl
+    private let projects: ProjectDirectory
+    private let readYourWrites: ReadYourWrites
+    private let metrics: ServerMetrics
+    let logger: Logger
+    /// Where answers that wait on the store are computed (`Exchange.answerFromStore`).
+    let storeQueue: DispatchQueue
+
+    init(endpoints: Endpoints, access: AccessControl, projects: ProjectDirectory, readYourWrites: ReadYourWrites,
+         metrics: ServerMetrics, logger: Logger, storeQueue: DispatchQueue) {
+        self.endpoints = endpoints
+        self.access = access
+        self.projects = projects
+        self.readYourWrites = readYourWrites
+        self.metrics = metrics
+        self.logger = logger
+        self.storeQueue = storeQueue
+    }
+
+    func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
+        let uri = request.head.uri
+        guard let route = Route(path: uri.path) else {
+            respond(responder, route: "unknown", APIError.notFound("No resource at \(uri.path).").response,
+                    receivedNanos: context.receivedNanos)
+            return
+        }
+        let exchange = Exchange(request: request, uri: uri, context: context, responder: responder, route: route,
+                                router: self)
+        if let stale = readYourWrites.staleTarget(of: route) {
+            answerAfterReload(of: stale, exchange)
+        } else {
+            run(exchange)
+        }
+    }
+
+    /// Reads `target` again off the loop, then dispatches (see ``ReadYourWrites``).
+    func answerAfterReload(of target: ReloadTarget, _ exchange: Exchange) {
+        readYourWrites.answerAfterReload(of: target, exchange) { [self] in run($0) }
+    }
+
+    /// Dispatches a request whose projects and template are current (loop thread).
+    private func run(_ exchange: Exchange) {
+        do {
+            try dispatch(exchange)
+        } catch let error as APIError {
+            exchange.fail(error)
+        } catch {
+            logger.error("request failed", metadata: ["path": "\(exchange.uri.path)", "error": "\(error)"])
+            exchange.fail(APIError(500, "Internal error."))
+        }
+    }
+
+    private func dispatch(_ exchange: Exchange) throws {
+        let method = exchange.request.head.method
+        switch exchange.route {
+        case .health:
+            try exchange.allow(.get, or: .head)
+            endpoints.health.live(exchange)
+        case .ready:
+            try exchange.allow(.get, or: .head)
+            try endpoints.health.ready(exchange)
+        case .metrics:
+            try exchange.allow(.get)
+            _ = try access.requireAdmin(exchange)
+            endpoints.metrics.answer(exchange)
+        case .openAPI:
+            try exchange.allow(.get)
+            exchange.respond(.json(OpenAPIDocument.json))
+        case .projects:
+            try exchange.allow(.get, or: .post)
+            _ = try access.requireAdmin(exchange)
+            if method == .get {
+                endpoints.projects.list(exchange)
+            } else {
+                try endpoints.projects.create(exchange)
+            }
+        case .apiKeys(let project):
+            let project = try projects.resolve(project)
+            try exchange.allow(.post)
+            _ = try access.requireAdmin(exchange)
+            try endpoints.projects.createAPIKey(exchange, project: project)
+        case .template(let project, let namespace, let customMethod):
+            let project = try projects.resolve(project)
+            let namespace = try TemplateNamespace.named(namespace)
+            try dispatchTemplate(exchange, project: project, namespace: namespace, customMethod: customMethod)
+        case .serverTemplate(let project):
+            try exchange.allow(.get)
+            _ = try access.requireAdmin(exchange)
+            try endpoints.versions.serverTemplate(exchange, project: try projects.resolve(project))
+        case .fetch(let project, let namespace):
+            if method == .options { return exchange.respond(CORS.preflight()) }
+            try exchange.allow(.post)
+            let project = try projects.resolve(project)
+            let namespace = try TemplateNamespace.named(namespace)
+            try access.requireClientKey(exchange, project: project)
+            try endpoints.fetch.answer(exchange, project: project, namespace: namespace)
+        case .stream(let project, let namespace):
+            if method == .options { return exchange.respond(CORS.preflight()) }
+            try endpoints.stream.open(exchange, project: project, namespace: namespace)
+        case .console(let file):
+            endpoints.console.serve(exchange, file: file)
+        }
+    }
+
+    /// `…/remoteConfig[:method]`: every one needs an admin.
+    private func dispatchTemplate(_ exchange: Exchange, project: StoredProject, namespace: TemplateNamespace,
+                                  customMethod: String?) throws {
+        let identity = try access.requireAdmin(exchange)
+        let key = TemplateKey(project: project.id, namespace: namespace)
+        let isGet = exchange.request.head.method == .get
+        guard let customMethod else {
+            try exchange.allow(.get, or: .put)
+            if isGet {
+                try endpoints.templates.get(exchange, project: project, key: key)
+            } else {
+                try endpoints.templates.publish(exchange, project: project, key: key, identity: identity)
+            }
+            return
+        }
+        guard let method = TemplateMethod(rawValue: customMethod) else {
+            throw APIError.notFound("Unknown method 'remoteConfig:\(customMethod)'.")
+        }
+        switch method {
+        case .listVersions:
+            try exchange.allow(.get)
+            try endpoints.versions.list(exchange, key: key)
+        case .rollback:
+            try exchange.allow(.post)
+            try endpoints.versions.rollback(exchange, project: project, key: key, identity: identity)
+        case .diff:
+            try exchange.allow(.get)
+            try endpoints.versions.diff(exchange, project: project, key: key)
+        case .evaluate:
+            try exchange.allow(.post)
+            try endpoints.versions.evaluate(exchange, project: project, key: key)
+        case .adoption:
+            try exchange.allow(.get)
+            endpoints.adoption.answer(exchange, key: key)
+        case .downloadDefaults:
+            try exchange.allow(.get)
+            try endpoints.versions.downloadDefaults(exchange, key: key)
+        case .canary:
+            try exchange.allow(.get, or: .post)
+            if isGet {
+                try endpoints.canaries.status(exchange, project: project, key: key)
+            } else {
+                try endpoints.canaries.grow(exchange, project: project, key: key, identity: identity)
+            }
+        case .promote, .abort:
+            try exchange.allow(.post)
+            try endpoints.canaries.end(exchange, project: project, key: key, identity: identity,
+                                       promote: method == .promote)
+        }
+    }
+
+    /// Answers and records the answer's route, status and time since the request arrived.
+    func respond(_ responder: Responder, route: String, _ response: HTTPResponse, receivedNanos: Int64) {
+        let seconds = Double(rcs_monotonic_nanos() - receivedNanos) / 1e9
+        metrics.recordRequest(route: route, status: response.status, seconds: seconds)
+        responder.respond(response)
+    }
+}
