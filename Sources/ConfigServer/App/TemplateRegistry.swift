@@ -228,6 +228,11 @@ final class TemplateRegistry: Sendable {
         }
     }
 
+    /// Whether this worker has read the project (its templates can be compiled).
+    func knowsProject(_ id: String) -> Bool {
+        projects.project(id) != nil
+    }
+
     /// `stored` compiled for serving; nil (logged) when it does not compile, or when this worker
     /// does not know its project yet (its ETags need the project's number; a request for it
     /// reads the projects first).

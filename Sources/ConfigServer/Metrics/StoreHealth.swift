@@ -5,17 +5,9 @@ import Synchronization
 final class StoreHealth: Sendable {
     private let available = Atomic<Bool>(true)
 
+    /// Relaxed: a flag for reports, ordering nothing else.
     var isAvailable: Bool {
-        available.load(ordering: .relaxed)
-    }
-
-    /// Spelled as `Atomic.store`, as the change feed writes it.
-    func store(_ isAvailable: Bool, ordering: AtomicStoreOrdering) {
-        // `Atomic` takes its ordering only as a literal.
-        switch ordering {
-        case .relaxed: available.store(isAvailable, ordering: .relaxed)
-        case .releasing: available.store(isAvailable, ordering: .releasing)
-        default: available.store(isAvailable, ordering: .sequentiallyConsistent)
-        }
+        get { available.load(ordering: .relaxed) }
+        set { available.store(newValue, ordering: .relaxed) }
     }
 }

@@ -77,7 +77,7 @@ final class ChangeFeed: Sendable {
         let application = application
         // A project this worker does not know yet is read, with its templates, by its first
         // request (after the projects).
-        guard !application.templates.isCurrent(key), application.projects.project(key.project) != nil else { return }
+        guard !application.templates.isCurrent(key), application.templates.knowsProject(key.project) else { return }
         application.reloads.afterReload(of: .template(key), by: { application.reloadTemplate(key) }) { _ in }
     }
 
@@ -87,7 +87,7 @@ final class ChangeFeed: Sendable {
     /// Logs only when the store's state changes: an outage must not flood the log.
     private func storeAvailable(_ available: Bool, error: StoreError?) {
         application.metrics.setStoreAvailable(available)
-        application.storeHealth.store(available, ordering: .relaxed)
+        application.storeHealth.isAvailable = available
         guard wasAvailable.exchange(available, ordering: .relaxed) != available else { return }
         if let error {
             application.logger.error("the store cannot be read; serving the versions known", metadata: ["error": "\(error)"])
