@@ -1,4 +1,4 @@
-public import ConfigCore
+import ConfigCore
 
 /// A commit another process or node announced.
 public enum StoreChange: Sendable, Hashable {

@@ -1,4 +1,4 @@
-public import ConfigCore
+import ConfigCore
 public import Foundation
 import Synchronization
 
