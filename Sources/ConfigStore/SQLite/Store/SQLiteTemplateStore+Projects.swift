@@ -1,4 +1,4 @@
-public import ConfigCore
+import ConfigCore
 extension SQLiteTemplateStore {
     private static let projectColumns = "id, number, display_name, percent_seed"
 

@@ -1,5 +1,5 @@
 public import ConfigCore
-public import Foundation
+import Foundation
 
 extension SQLiteTemplateStore {
     /// The active (newest) version, or nil before the first publish.
