@@ -54,7 +54,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
             let merged = try merge(file, over: defaults as? [String: Any] ?? [:], path: "")
             return try JSONDecoder().decode(ServerConfiguration.self, from: JSONSerialization.data(withJSONObject: merged))
         } catch let error as DecodingError {
-            throw ConfigurationError("\(path): \(DecodingErrorDescription(error))")
+            throw ConfigurationError("\(path): \(decodingErrorDescription(error))")
         } catch let error as ConfigurationError {
             throw ConfigurationError("\(path): \(error.description)")
         } catch {
@@ -172,7 +172,7 @@ public struct ConfigurationError: Error, CustomStringConvertible {
 }
 
 /// Turns a DecodingError into one line naming the field.
-func DecodingErrorDescription(_ error: DecodingError) -> String {
+func decodingErrorDescription(_ error: DecodingError) -> String {
     func path(_ context: DecodingError.Context) -> String {
         let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
         return path.isEmpty ? "(top level)" : path
