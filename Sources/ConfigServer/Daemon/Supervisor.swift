@@ -42,10 +42,8 @@ final class Supervisor {
         guard reservation >= 0 else { throw ConfigurationError("cannot bind \(settings.host):\(settings.port) (errno \(error))") }
         let port = Int(rcs_local_port(reservation))
 
-        var blocked = sigset_t()
-        sigemptyset(&blocked)
-        sigaddset(&blocked, SIGTERM)
-        sigaddset(&blocked, SIGINT)
+        // SIGTERM and SIGINT are blocked since the start (see `StopSignals`).
+        var blocked = StopSignals.set
         sigaddset(&blocked, SIGCHLD)
         pthread_sigmask(SIG_BLOCK, &blocked, nil)
         let signals = rcs_signalfd(&blocked)
@@ -61,18 +59,15 @@ final class Supervisor {
         defer { close(readiness[0]); close(readiness[1]) }
         readyFD = readiness[1]
 
+        // A stop signal that came during the preparation stops the server before any worker starts.
+        takeSignals(signals)
         for index in 0..<workerCount { start(index, port: port, sharedFD: sharedFD) }
         var announced = false
         while !stopping || slots.contains(where: { $0.pid != nil }) {
             var descriptors = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: readiness[0], events: Int16(POLLIN), revents: 0)]
             _ = poll(&descriptors, 2, millisecondsToNextRestart())
-            while case let received = rcs_signalfd_next(signals), received != 0 {
-                if (received == SIGTERM || received == SIGINT) && !stopping {
-                    logger.info("stopping workers")
-                    stopAll()
-                }
-            }
+            takeSignals(signals)
             // Reap first: a worker writes its pid before it can exit, so every report of an
             // exited worker is in the pipe by the time its exit is handled.
             let exits = reapChildren()
@@ -97,6 +92,16 @@ final class Supervisor {
             // Foundation keeps a file system error's cause (ENOTDIR, EACCES, ...) one level down.
             let cause = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
             throw ConfigurationError("cannot open \(StoreComposition.describe(settings)): \(cause ?? "\(error)")")
+        }
+    }
+
+    /// Reads every pending signal; SIGTERM or SIGINT stops the workers.
+    private func takeSignals(_ signals: Int32) {
+        while case let received = rcs_signalfd_next(signals), received != 0 {
+            if (received == SIGTERM || received == SIGINT) && !stopping {
+                logger.info("stopping workers")
+                stopAll()
+            }
         }
     }
 
@@ -194,13 +199,12 @@ final class Supervisor {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
-        // Workers start with the default signal mask, not the supervisor's blocked one.
+        // Workers start with SIGTERM and SIGINT blocked (see `StopSignals`), SIGCHLD not.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
+        var workerMask = StopSignals.set
+        posix_spawnattr_setsigmask(&attributes, &workerMask)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
         let result = posix_spawn(&pid, "/proc/self/exe", nil, &attributes, argv, envp)
