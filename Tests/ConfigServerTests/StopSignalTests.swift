@@ -1,9 +1,11 @@
+@testable import ConfigServer
 import Foundation
 import Glibc
 import TestSupport
 import Testing
 
-/// SIGTERM stops the server gracefully whenever it arrives, start-up included.
+/// SIGTERM stops the server gracefully whenever it arrives, start-up included, and a stop
+/// never waits for ever for a worker.
 @Suite(.timeLimit(.minutes(3))) struct StopSignalTests {
     let temporary: TemporaryDirectory
 
@@ -40,5 +42,28 @@ import Testing
         }
         daemon.kill(SIGTERM)
         #expect(daemon.waitForExit() == 0)
+    }
+
+    /// A worker that cannot take its SIGTERM (here: stopped with SIGSTOP) is killed once the
+    /// grace period and the margin have passed, and the stop says so.
+    @Test func aWorkerThatDoesNotStopIsKilledAfterTheGracePeriod() throws {
+        var config = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "config/remote-config.json"))) as! [String: Any]
+        var http = config["http"] as? [String: Any] ?? [:]
+        http["shutdownGracePeriod"] = 1
+        config["http"] = http
+        let configPath = temporary.path + "/config.json"
+        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
+        let daemon = try DaemonProcess(dataDir: temporary.path + "/data", workers: 2, config: configPath)
+        let stuck = try #require(daemon.children().alive.first)
+        kill(stuck, SIGSTOP)
+        let stopped = Date()
+        daemon.kill(SIGTERM)
+        let bound = Double(1 + Supervisor.stopMarginSeconds)
+        let log = try daemon.log(containing: "worker did not stop in time; killing", "pid=\(stuck)", within: bound + 10)
+        #expect(Date().timeIntervalSince(stopped) >= bound - 0.1, "killed only after the grace period and the margin")
+        #expect(daemon.waitForExit() == 1)
+        #expect(WorkerSupervisionTests.lines(of: log, containing: "waited=\(Int(bound))s").count == 1, "\(log)")
+        let final = try daemon.log(containing: "did not stop within \(Int(bound)) s and was killed")
+        #expect(WorkerSupervisionTests.lines(of: final, containing: "[ConfigServer] stopped").count == 1, "the other worker stopped: \(final)")
     }
 }
