@@ -49,9 +49,11 @@ final class DaemonProcess {
         process.standardOutput = FileHandle.nullDevice
     }
 
-    /// Runs a daemon that is expected to refuse to start: its exit status and everything it logged.
+    /// Runs a daemon until it exits: its exit status and everything it logged. Used for a daemon
+    /// that is expected to refuse to start, or, with `sigtermWhenLogged`, to be stopped by a
+    /// SIGTERM sent the moment it logs a line containing that text.
     /// - Throws: when it has not exited within `seconds` (it is killed then).
-    static func runUntilExit(arguments: [String], extraEnvironment: [String: String] = [:],
+    static func runUntilExit(arguments: [String], extraEnvironment: [String: String] = [:], sigtermWhenLogged trigger: String? = nil,
                              seconds: Double = 30) throws -> (status: Int32, log: String) {
         let process = Process()
         let errors = Pipe()
@@ -60,7 +62,15 @@ final class DaemonProcess {
         let pid = process.processIdentifier
         let deadline = DispatchWorkItem { Glibc.kill(pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: deadline)
-        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        var log = ""
+        var pendingTrigger = trigger
+        while case let data = errors.fileHandleForReading.availableData, !data.isEmpty {
+            log += String(decoding: data, as: UTF8.self)
+            if let needle = pendingTrigger, log.contains(needle) {
+                Glibc.kill(pid, SIGTERM)
+                pendingTrigger = nil
+            }
+        }
         process.waitUntilExit()
         deadline.cancel()
         if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL {
@@ -95,13 +105,13 @@ final class DaemonProcess {
         var text = ""
     }
 
-    /// The log once it holds a line containing `needle` (or the time limit passed).
-    func log(containing needle: String, within seconds: Double = 10) throws -> String {
+    /// The log once it holds a line containing every one of `needles` (or the time limit passed).
+    func log(containing needles: String..., within seconds: Double = 10) throws -> String {
         let deadline = Date(timeIntervalSinceNow: seconds)
         log.condition.lock()
         defer { log.condition.unlock() }
-        while !log.text.split(separator: "\n").contains(where: { $0.contains(needle) }) {
-            guard log.condition.wait(until: deadline) else { throw TestFailure("no log line with \(needle) in: \(log.text)") }
+        while !log.text.split(separator: "\n").contains(where: { line in needles.allSatisfy { line.contains($0) } }) {
+            guard log.condition.wait(until: deadline) else { throw TestFailure("no log line with \(needles) in: \(log.text)") }
         }
         return log.text
     }
@@ -130,6 +140,18 @@ final class DaemonProcess {
                 }
             }
         }
+    }
+
+    /// A child of the supervisor that is not in `known`, as soon as it exists (a worker just
+    /// spawned, before it ran any of its own code).
+    /// - Throws: when none appears within `seconds`.
+    func newChild(besides known: Set<pid_t>, within seconds: Double = 10) throws -> pid_t {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        // Nothing announces a spawn, so /proc is read again and again until it shows one.
+        while Date() < deadline {
+            if let child = children().alive.subtracting(known).first { return child }
+        }
+        throw TestFailure("no new worker within \(seconds) s")
     }
 
     func kill(_ signal: Int32) {

@@ -1,6 +1,5 @@
 public import ArgumentParser
 import CLinuxIO
-import Dispatch
 import Foundation
 import Glibc
 import Logging
@@ -31,6 +30,8 @@ public struct ServeCommand: ParsableCommand {
 
     /// Parses the command line and runs; exits with a message on bad input.
     public static func runFromCommandLine() {
+        // Before anything else, so that no stop signal can arrive unblocked (see `StopSignals`).
+        StopSignals.block()
         main()
     }
 
@@ -159,17 +160,10 @@ struct WorkerEnvironment {
 
 /// Runs one serving process until SIGTERM or SIGINT, then shuts down gracefully.
 enum WorkerProcess {
+    /// Expects `StopSignals` blocked since the process started.
     static func run(_ settings: ServerConfiguration, membership: ServerInstance.GroupMembership?, readyFD: Int32?,
                     logger: Logger) throws {
         if membership != nil { _ = rcs_die_with_parent() }
-        let stop = DispatchSemaphore(value: 0)
-        let sources = [SIGTERM, SIGINT].map { signalNumber in
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { stop.signal() }
-            source.resume()
-            return source
-        }
         let instance = try ServerInstance(configuration: settings, membership: membership, logger: logger)
         logger.info("listening", metadata: ["address": "\(settings.host):\(instance.port)"])
         if let readyFD {
@@ -179,10 +173,10 @@ enum WorkerProcess {
             _ = write(readyFD, &pid, MemoryLayout<pid_t>.size)
             close(readyFD)
         }
-        stop.wait()
+        // Returns at once for a signal that arrived while the worker started.
+        StopSignals.wait()
         logger.info("shutting down")
         instance.shutdown()
-        sources.forEach { $0.cancel() }
         logger.info("stopped")
     }
 }

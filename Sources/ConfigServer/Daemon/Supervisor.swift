@@ -7,18 +7,26 @@ import Logging
 /// Starts the worker processes that share the port (SO_REUSEPORT), restarts any that exits,
 /// and forwards SIGTERM/SIGINT. Owns the group's shared stream counters.
 ///
+/// A stop waits for the workers' graceful shutdown (`http.shutdownGracePeriod`) and
+/// `stopMarginSeconds` more; a worker still running then is killed, so that nothing can make
+/// a stop wait for ever.
+///
 /// The store is opened once before any worker starts, so the migrations and the switch to WAL
 /// never race between workers, and a database the server cannot use (a newer schema, a data
 /// directory it cannot write) stops it with the reason. `listening` is logged once every
 /// worker serves; a worker that cannot start at all stops the server (see `WorkerSlot`).
 final class Supervisor {
+    /// How long past the grace period a stopping worker may take to exit.
+    static let stopMarginSeconds = 5
     private let settings: ServerConfiguration
     private let workerCount: Int
     private let logger: Logger
     private let group = "\(getpid())"
     private var slots: [WorkerSlot]
     private var stopping = false
-    /// Why the server stops on its own (a worker cannot start), if it does.
+    /// When the workers still running in a stop get killed (monotonic milliseconds).
+    private var stopDeadline: Int64?
+    /// Why the server stops on its own (a worker cannot start) or fails to stop cleanly, if it does.
     private var failure: String?
     private var readyFD: Int32 = -1
 
@@ -42,10 +50,8 @@ final class Supervisor {
         guard reservation >= 0 else { throw ConfigurationError("cannot bind \(settings.host):\(settings.port) (errno \(error))") }
         let port = Int(rcs_local_port(reservation))
 
-        var blocked = sigset_t()
-        sigemptyset(&blocked)
-        sigaddset(&blocked, SIGTERM)
-        sigaddset(&blocked, SIGINT)
+        // SIGTERM and SIGINT are blocked since the start (see `StopSignals`).
+        var blocked = StopSignals.set
         sigaddset(&blocked, SIGCHLD)
         pthread_sigmask(SIG_BLOCK, &blocked, nil)
         let signals = rcs_signalfd(&blocked)
@@ -61,24 +67,22 @@ final class Supervisor {
         defer { close(readiness[0]); close(readiness[1]) }
         readyFD = readiness[1]
 
+        // A stop signal that came during the preparation stops the server before any worker starts.
+        takeSignals(signals)
         for index in 0..<workerCount { start(index, port: port, sharedFD: sharedFD) }
         var announced = false
         while !stopping || slots.contains(where: { $0.pid != nil }) {
             var descriptors = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: readiness[0], events: Int16(POLLIN), revents: 0)]
-            _ = poll(&descriptors, 2, millisecondsToNextRestart())
-            while case let received = rcs_signalfd_next(signals), received != 0 {
-                if (received == SIGTERM || received == SIGINT) && !stopping {
-                    logger.info("stopping workers")
-                    stopAll()
-                }
-            }
+            _ = poll(&descriptors, 2, pollTimeout())
+            takeSignals(signals)
             // Reap first: a worker writes its pid before it can exit, so every report of an
             // exited worker is in the pipe by the time its exit is handled.
             let exits = reapChildren()
             readReadiness(readiness[0], announced: announced)
             for (pid, status) in exits { handleExit(pid: pid, status: status, region: region) }
             restartDueWorkers(port: port, sharedFD: sharedFD)
+            killWorkersPastStopDeadline()
             if !announced && !stopping && slots.allSatisfy(\.isServing) {
                 announced = true
                 logger.info("listening", metadata: ["address": "\(settings.host):\(port)", "workers": "\(workerCount)"])
@@ -100,17 +104,45 @@ final class Supervisor {
         }
     }
 
+    /// Reads every pending signal; SIGTERM or SIGINT stops the workers.
+    private func takeSignals(_ signals: Int32) {
+        while case let received = rcs_signalfd_next(signals), received != 0 {
+            if (received == SIGTERM || received == SIGINT) && !stopping {
+                logger.info("stopping workers")
+                stopAll()
+            }
+        }
+    }
+
     private func stopAll() {
         stopping = true
+        stopDeadline = rcs_monotonic_millis() + Int64(settings.http.shutdownGracePeriod + Self.stopMarginSeconds) * 1000
         for index in slots.indices {
             if let pid = slots[index].pid { kill(pid, SIGTERM) } else { slots[index].stopped() }
         }
     }
 
-    /// How long `poll` may wait: until the next scheduled restart, or for ever (-1).
-    private func millisecondsToNextRestart() -> Int32 {
-        guard let next = slots.compactMap(\.restartAt).min() else { return -1 }
+    /// How long `poll` may wait: until the next scheduled restart or the stop deadline, or for
+    /// ever (-1).
+    private func pollTimeout() -> Int32 {
+        guard let next = (slots.compactMap(\.restartAt) + [stopDeadline].compactMap { $0 }).min() else { return -1 }
         return Int32(clamping: max(0, next - rcs_monotonic_millis()))
+    }
+
+    /// Kills the workers a stop has waited for too long (once), and fails the stop.
+    private func killWorkersPastStopDeadline() {
+        guard let stopDeadline, rcs_monotonic_millis() >= stopDeadline else { return }
+        self.stopDeadline = nil
+        let waited = settings.http.shutdownGracePeriod + Self.stopMarginSeconds
+        let stuck = slots.indices.compactMap { index in slots[index].pid.map { (index: index, pid: $0) } }
+        guard !stuck.isEmpty else { return }
+        for (index, pid) in stuck {
+            logger.error("worker did not stop in time; killing", metadata: ["worker": "\(index)", "pid": "\(pid)", "waited": "\(waited)s"])
+            kill(pid, SIGKILL)
+        }
+        let indices = stuck.map { "\($0.index)" }.joined(separator: ", ")
+        failure = failure ?? (stuck.count == 1 ? "worker \(indices) did not stop within \(waited) s and was killed"
+                                               : "workers \(indices) did not stop within \(waited) s and were killed")
     }
 
     private func reapChildren() -> [(pid: pid_t, status: Int32)] {
@@ -194,13 +226,12 @@ final class Supervisor {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
-        // Workers start with the default signal mask, not the supervisor's blocked one.
+        // Workers start with SIGTERM and SIGINT blocked (see `StopSignals`), SIGCHLD not.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
+        var workerMask = StopSignals.set
+        posix_spawnattr_setsigmask(&attributes, &workerMask)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
         let result = posix_spawn(&pid, "/proc/self/exe", nil, &attributes, argv, envp)
