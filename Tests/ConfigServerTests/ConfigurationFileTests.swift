@@ -54,4 +54,17 @@ import Testing
         #expect(error { try load(#"{"realtime": {"maxLifetimeSeconds": 299}}"#).validate() } == nil)
         #expect(error { try load(#"{"realtime": {"heartbeatSeconds": 0}}"#).validate() }?.contains("heartbeatSeconds") == true)
     }
+
+    @Test func theStoreBlockChoosesTheEngineAndIsChecked() throws {
+        let postgres = try load(#"{"store": {"kind": "postgres", "url": "postgresql://rc@db/rc", "acknowledgementSeconds": 0.5}}"#)
+        try postgres.validate()
+        #expect(postgres.store.kind == .postgres && postgres.store.acknowledgementSeconds == 0.5)
+        #expect(try load("{}").store.kind == .sqlite)
+        #expect(error { try load(#"{"store": {"kind": "postgres"}}"#).validate() }?.contains("store.url") == true)
+        #expect(error { try load(#"{"store": {"url": "postgresql://rc@db/rc"}}"#).validate() }?.contains("kind postgres") == true)
+        #expect(error { try load(#"{"store": {"kind": "mysql"}}"#) } != nil)
+        #expect(error { try load(#"{"store": {"kind": "postgres", "url": "u", "acknowledgementSeconds": -1}}"#).validate() }?
+            .contains("acknowledgementSeconds") == true)
+        #expect(error { try load(#"{"store": {"connections": 0}}"#).validate() }?.contains("store.connections") == true)
+    }
 }

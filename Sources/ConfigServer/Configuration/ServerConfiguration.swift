@@ -95,11 +95,14 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         }
         switch store.kind {
         case .sqlite:
-            guard store.url == nil else { throw ConfigurationError("store.url is for kind postgres; SQLite lives in dataDir") }
+            guard store.url.isEmpty else { throw ConfigurationError("store.url is for kind postgres; SQLite lives in dataDir") }
         case .postgres:
-            guard let url = store.url, !url.isEmpty else {
+            guard !store.url.isEmpty else {
                 throw ConfigurationError("store.kind postgres needs store.url (or RCS_DATABASE_URL)")
             }
+        }
+        guard store.acknowledgementSeconds >= 0, store.acknowledgementSeconds <= 60 else {
+            throw ConfigurationError("store.acknowledgementSeconds must be between 0 and 60")
         }
         guard (1...64).contains(store.connections) else { throw ConfigurationError("store.connections must be between 1 and 64") }
         guard (1...3600).contains(store.heartbeatSeconds) else {

@@ -52,8 +52,9 @@ public struct StoreSettings: Sendable, Codable, Equatable {
     /// one database).
     public var kind = StoreKind.sqlite
     /// For `postgres`: a libpq URL or conninfo (`postgresql://user:password@host:5432/db`).
-    /// Never logged with its password.
-    public var url: String?
+    /// Never logged with its password. Empty for `sqlite` (a string, not an optional, so that
+    /// the config file may name it: the file's keys are checked against the defaults').
+    public var url = ""
     /// How often each worker compares the store's change token, as a backstop to the
     /// notifications (seconds). Reading it is one cheap query.
     public var pollIntervalSeconds = 1.0
@@ -63,6 +64,9 @@ public struct StoreSettings: Sendable, Codable, Equatable {
     public var heartbeatSeconds = 10
     /// For `postgres`: connections each worker keeps for reads and writes.
     public var connections = 4
+    /// For `postgres`: how long a write waits for every connected node to apply it before it
+    /// answers anyway (seconds; docs/scaling.md).
+    public var acknowledgementSeconds = 2.0
     public init() {}
 }
 

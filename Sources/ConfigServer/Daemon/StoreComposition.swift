@@ -19,8 +19,9 @@ enum StoreComposition {
                                            retention: configuration.templates.retention)
         case .postgres:
             return try PostgresTemplateStore(
-                url: configuration.store.url ?? "", migrationsDirectory: migrations, retention: configuration.templates.retention,
+                url: configuration.store.url, migrationsDirectory: migrations, retention: configuration.templates.retention,
                 connections: configuration.store.connections,
+                acknowledgementTimeout: .milliseconds(Int(configuration.store.acknowledgementSeconds * 1000)),
                 onNotice: { notice in logger.notice("database notice", metadata: ["notice": "\(notice)"]) })
         }
     }
@@ -32,7 +33,7 @@ enum StoreComposition {
         case .sqlite:
             return "the database \(configuration.databasePath)"
         case .postgres:
-            let url = (try? PostgresConnectionSettings(configuration.store.url ?? "").description) ?? "(an unreadable URL)"
+            let url = (try? PostgresConnectionSettings(configuration.store.url).description) ?? "(an unreadable URL)"
             return "the PostgreSQL database \(url)"
         }
     }
