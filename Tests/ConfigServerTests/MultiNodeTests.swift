@@ -19,9 +19,9 @@ import Testing
     }
 
     /// A node on `url` (the test database unless given), with its own data directory.
-    func node(_ index: Int, url: String? = nil, workers: Int = 2) throws -> DaemonProcess {
+    func node(_ index: Int, url: String? = nil, workers: Int = 2, environment: [String: String] = [:]) throws -> DaemonProcess {
         try DaemonProcess(dataDir: temporary.url.appendingPathComponent("node\(index)").path, workers: workers,
-                          extraEnvironment: ["RCS_DATABASE_URL": url ?? database.url])
+                          extraEnvironment: ["RCS_DATABASE_URL": url ?? database.url].merging(environment) { $1 })
     }
 
     static func publish(_ port: Int, _ value: String, ifMatch: String = "*") throws -> TestResponse {
@@ -61,6 +61,22 @@ import Testing
         for stream in streams { try Self.expectVersion(2, on: stream) }
         // Every node now serves it, on new connections.
         for node in nodes { try Self.expectFetch(node.port, "two") }
+    }
+
+    /// Read-your-writes across nodes: right after each acknowledged publish, new connections to
+    /// every node (any worker) fetch that version, never the one it replaced, even when the
+    /// nodes hear of it 50 ms late (a slow network): the publish waits for them.
+    @Test func afterAnAcknowledgedPublishNoNodeAnswersWithTheOlderVersion() throws {
+        let nodes = try (1...3).map { try node($0, environment: ["RCS_TEST_RELAY_DELAY_MS": "50"]) }
+        var stale: [String] = []
+        for round in 1...20 {
+            #expect(try Self.publish(nodes[round % 3].port, "v\(round)").status == 200)
+            for (index, node) in nodes.enumerated() {
+                let text = try Self.fetch(node.port).text
+                if !text.contains("\"k\":\"v\(round)\"") { stale.append("round \(round), node \(index + 1): \(text)") }
+            }
+        }
+        #expect(stale.isEmpty, "\(stale.count) stale answers, first: \(stale.prefix(3))")
     }
 
     @Test func twoNodesPublishingWithOneETagGiveOneWinner() throws {

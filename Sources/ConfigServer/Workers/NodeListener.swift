@@ -1,5 +1,6 @@
 import ConfigStore
 import Dispatch
+import Foundation
 import EventLoop
 import Logging
 
@@ -125,18 +126,35 @@ final class NodeListener {
             let changes = try listener.receive()
             lastHeard = loop.now
             if !listener.isAwaitingHeartbeat { heartbeatSentAt = nil }
-            for change in changes {
-                if case .template(let key, let version) = change {
-                    let known = knownHeads?[key] ?? 0
-                    knownHeads?[key] = max(known, version)
+            guard !changes.isEmpty else { return }
+            guard Self.testRelayDelay == 0 else {
+                let box = UncheckedBox(self)
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Self.testRelayDelay)) { [loop] in
+                    loop.execute { box.value.apply(changes) }
                 }
-                relay(change)
+                return
             }
-            if !changes.isEmpty { acknowledge() }
+            apply(changes)
         } catch {
             drop(reason: "\(error)")
         }
     }
+
+    /// Relays what was received, then acknowledges it.
+    private func apply(_ changes: [StoreChange]) {
+        for change in changes {
+            if case .template(let key, let version) = change {
+                let known = knownHeads?[key] ?? 0
+                knownHeads?[key] = max(known, version)
+            }
+            relay(change)
+        }
+        acknowledge()
+    }
+
+    /// Test only: `RCS_TEST_RELAY_DELAY_MS` holds each notification this long before it is
+    /// applied, as a slow network or a busy node would, to show that writers wait for it.
+    private static let testRelayDelay = Int(ProcessInfo.processInfo.environment["RCS_TEST_RELAY_DELAY_MS"] ?? "") ?? 0
 
     private func checkHeartbeat() {
         guard watch != nil else { return }
