@@ -17,7 +17,7 @@ extension SQLiteTemplateStore {
         project: String, namespace: TemplateNamespace, templateJSON: [UInt8], expectedVersion: Int64?,
         microPercent: Int64, seed: String, promoteAt: Date?, metadata: PublishMetadata
     ) throws(StoreError) -> (version: StoredVersion, canary: StoredCanary) {
-        try Self.validate(microPercent: microPercent)
+        try TemplateStoreRules.validate(microPercent: microPercent)
         return try write { database in
             let head = try head(project: project, namespace: namespace, in: database)
             if let expectedVersion, expectedVersion != head.number {
@@ -79,7 +79,7 @@ extension SQLiteTemplateStore {
     public func setCanaryShare(
         project: String, namespace: TemplateNamespace, expectedCanary: Int64?, microPercent: Int64, updateUser: String?
     ) throws(StoreError) -> StoredCanary {
-        try Self.validate(microPercent: microPercent)
+        try TemplateStoreRules.validate(microPercent: microPercent)
         return try write { database in
             var canary = try Self.runningCanary(project: project, namespace: namespace, expected: expectedCanary, in: database)
             guard microPercent >= canary.microPercent else {
@@ -175,12 +175,6 @@ extension SQLiteTemplateStore {
                 seed: row.text(at: 2), startTime: date(milliseconds: row.int64(at: 3)),
                 updateTime: date(milliseconds: row.int64(at: 4)), updateUser: row.optionalText(at: 5),
                 promoteAt: row.optionalInt64(at: 6).map(date(milliseconds:)))
-        }
-    }
-
-    private static func validate(microPercent: Int64) throws(StoreError) {
-        guard (1...100_000_000).contains(microPercent) else {
-            throw StoreError.invalidArgument("the canary share must be above 0 and at most 100 %, got \(Double(microPercent) / 1_000_000) %")
         }
     }
 }

@@ -48,8 +48,7 @@ extension SQLiteTemplateStore {
         if let endVersionNumber, endVersionNumber < 1 {
             throw StoreError.invalidArgument("endVersionNumber must be greater than 0, got \(endVersionNumber)")
         }
-        var tokenNewest: Int64?
-        if let pageToken = query.pageToken, !pageToken.isEmpty { tokenNewest = try Self.decodePageToken(pageToken) }
+        let tokenNewest = try TemplateStoreRules.decodePageToken(query.pageToken)
         let newest = min(endVersionNumber ?? .max, tokenNewest ?? .max)
         let limit = pageSize.map { Int64($0) + 1 } ?? -1  // one extra row tells whether a next page exists
         var versions = try read { database in
@@ -67,7 +66,7 @@ extension SQLiteTemplateStore {
         }
         guard let pageSize, versions.count > pageSize else { return (versions, nil) }
         let next = versions.removeLast()
-        return (versions, Self.encodePageToken(next.versionNumber))
+        return (versions, TemplateStoreRules.encodePageToken(next.versionNumber))
     }
 
     // MARK: Rows
@@ -97,17 +96,5 @@ extension SQLiteTemplateStore {
             description: row.optionalText(at: 5), updateOrigin: row.text(at: 6), updateType: UpdateType(rawValue: row.text(at: 7)),
             rollbackSource: row.optionalInt64(at: 8), canaryAction: try row.optionalText(at: 9).map(Self.canaryAction), canarySource: row.optionalInt64(at: 10),
             templateJSON: includeTemplateJSON ? row.blob(at: 11) : [])
-    }
-
-    // MARK: Page tokens
-
-    // Opaque to callers: "v" and the newest version number of the next page.
-    private static func encodePageToken(_ newest: Int64) -> String { "v\(newest)" }
-
-    private static func decodePageToken(_ token: String) throws(StoreError) -> Int64 {
-        guard token.hasPrefix("v"), let number = Int64(token.dropFirst()), number >= 1 else {
-            throw StoreError.invalidPageToken(token)
-        }
-        return number
     }
 }

@@ -150,20 +150,12 @@ public final class SQLiteTemplateStore: TemplateStore {
     /// `updateTime` for a new version: now, in ms, but never before `previous` so that time
     /// filters agree with version order even if the wall clock steps back.
     func nextUpdateTime(after previous: Int64?) -> Int64 {
-        let now = Self.milliseconds(clock())
-        return max(now, previous ?? now)
+        TemplateStoreRules.nextUpdateTime(now: clock(), after: previous)
     }
 
-    static func milliseconds(_ date: Date) -> Int64 {
-        let value = (date.timeIntervalSince1970 * 1000).rounded(.down)
-        guard value > Double(Int64.min) else { return .min }
-        guard value < Double(Int64.max) else { return .max }
-        return Int64(value)
-    }
+    static func milliseconds(_ date: Date) -> Int64 { TemplateStoreRules.milliseconds(date) }
 
-    static func date(milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-    }
+    static func date(milliseconds: Int64) -> Date { TemplateStoreRules.date(milliseconds: milliseconds) }
 
     static func namespace(_ text: String) throws(StoreError) -> TemplateNamespace {
         guard let namespace = TemplateNamespace(rawValue: text) else {

@@ -1,12 +1,11 @@
-import ConfigCore
-import ConfigStore
-import Foundation
+package import ConfigCore
+package import Foundation
 
-/// The rules of `TemplateStore` that do not depend on the engine: argument checks and their
+/// The rules of `TemplateStore` that do not depend on the engine (every implementation uses them): argument checks and their
 /// messages, times in milliseconds, page tokens, the descriptions the store writes.
-enum TemplateStoreRules {
+package enum TemplateStoreRules {
     /// `publish` takes only these update types.
-    static func validatePublish(updateType: UpdateType) throws(StoreError) {
+    package static func validatePublish(updateType: UpdateType) throws(StoreError) {
         guard updateType == .incrementalUpdate || updateType == .forcedUpdate else {
             throw StoreError.invalidArgument(
                 "updateType must be INCREMENTAL_UPDATE or FORCED_UPDATE, got '\(updateType.rawValue)'")
@@ -14,7 +13,7 @@ enum TemplateStoreRules {
     }
 
     /// A canary share is 1 ... 100_000_000 micro-percent.
-    static func validate(microPercent: Int64) throws(StoreError) {
+    package static func validate(microPercent: Int64) throws(StoreError) {
         guard (1...100_000_000).contains(microPercent) else {
             throw StoreError.invalidArgument(
                 "the canary share must be above 0 and at most 100 %, got \(Double(microPercent) / 1_000_000) %")
@@ -22,7 +21,7 @@ enum TemplateStoreRules {
     }
 
     /// A share change must not send an instance that was told of the canary back.
-    static func validateShareGrows(from current: Int64, to requested: Int64) throws(StoreError) {
+    package static func validateShareGrows(from current: Int64, to requested: Int64) throws(StoreError) {
         guard requested >= current else {
             throw StoreError.invalidArgument(
                 "the share can only grow (it is \(Double(current) / 1_000_000) %): "
@@ -30,11 +29,11 @@ enum TemplateStoreRules {
         }
     }
 
-    static let canaryNeedsStableVersion = StoreError.invalidArgument(
+    package static let canaryNeedsStableVersion = StoreError.invalidArgument(
         "a canary needs a stable version to compare with: publish a first version normally")
 
     /// `listVersions`' page size and end version.
-    static func validateListing(pageSize: Int?, endVersionNumber: Int64?) throws(StoreError) {
+    package static func validateListing(pageSize: Int?, endVersionNumber: Int64?) throws(StoreError) {
         if let pageSize, pageSize < 1 {
             throw StoreError.invalidArgument("pageSize must be at least 1, got \(pageSize)")
         }
@@ -45,11 +44,11 @@ enum TemplateStoreRules {
 
     // MARK: Descriptions
 
-    static func rollbackDescription(target: Int64) -> String { "Rollback to version \(target)" }
+    package static func rollbackDescription(target: Int64) -> String { "Rollback to version \(target)" }
 
-    static func promotionDescription(canary: Int64) -> String { "Promote canary version \(canary) to every instance" }
+    package static func promotionDescription(canary: Int64) -> String { "Promote canary version \(canary) to every instance" }
 
-    static func abortDescription(canary: Int64, stable: Int64) -> String {
+    package static func abortDescription(canary: Int64, stable: Int64) -> String {
         "Abort canary version \(canary): back to version \(stable)"
     }
 
@@ -57,29 +56,29 @@ enum TemplateStoreRules {
 
     /// `updateTime` for a new version: now, but never before `previous`, so that time filters
     /// agree with version order even if a clock steps back or nodes' clocks differ.
-    static func nextUpdateTime(now: Date, after previous: Int64?) -> Int64 {
+    package static func nextUpdateTime(now: Date, after previous: Int64?) -> Int64 {
         let now = milliseconds(now)
         return max(now, previous ?? now)
     }
 
-    static func milliseconds(_ date: Date) -> Int64 {
+    package static func milliseconds(_ date: Date) -> Int64 {
         let value = (date.timeIntervalSince1970 * 1000).rounded(.down)
         guard value > Double(Int64.min) else { return .min }
         guard value < Double(Int64.max) else { return .max }
         return Int64(value)
     }
 
-    static func date(milliseconds: Int64) -> Date {
+    package static func date(milliseconds: Int64) -> Date {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
     // MARK: Page tokens
 
     // Opaque to callers: "v" and the newest version number of the next page.
-    static func encodePageToken(_ newest: Int64) -> String { "v\(newest)" }
+    package static func encodePageToken(_ newest: Int64) -> String { "v\(newest)" }
 
     /// The newest version of the page a token asks for; nil for no or an empty token.
-    static func decodePageToken(_ token: String?) throws(StoreError) -> Int64? {
+    package static func decodePageToken(_ token: String?) throws(StoreError) -> Int64? {
         guard let token, !token.isEmpty else { return nil }
         guard token.hasPrefix("v"), let number = Int64(token.dropFirst()), number >= 1 else {
             throw StoreError.invalidPageToken(token)
