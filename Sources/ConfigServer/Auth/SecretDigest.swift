@@ -1,4 +1,4 @@
-import Crypto
+private import CLibCrypto
 
 /// The SHA-256 of a secret (an admin token or API key), held in four words so computing and
 /// comparing one allocates nothing: it runs on every fetch.
@@ -7,7 +7,8 @@ struct SecretDigest: Sendable {
 
     init(secret: String) {
         var secret = secret
-        let digest = secret.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+        var digest = [UInt8](repeating: 0, count: 32)
+        secret.withUTF8 { bytes in digest.withUnsafeMutableBufferPointer { rcs_sha256(bytes.baseAddress, bytes.count, $0.baseAddress) } }
         words = digest.withUnsafeBytes(Self.words)
     }
 
