@@ -96,12 +96,14 @@ public final class PostgresChangeListener: StoreChangeListener {
         }
     }
 
+    /// Records the revision, then wakes the writers waiting for it (`acknowledgementChannel`).
     private static func sendAcknowledgement(on connection: PostgresConnection, state: inout State) throws(PostgresError) {
         // An integer the listener read itself: safe to write into the statement.
         try connection.sendQuery(
             """
             INSERT INTO listener_acks (pid, revision) VALUES (pg_backend_pid(), \(state.receivedRevision))
-            ON CONFLICT (pid) DO UPDATE SET revision = GREATEST(listener_acks.revision, excluded.revision)
+            ON CONFLICT (pid) DO UPDATE SET revision = GREATEST(listener_acks.revision, excluded.revision);
+            SELECT pg_notify('\(PostgresTemplateStore.acknowledgementChannel)', '\(state.receivedRevision)')
             """)
         state.acknowledgedRevision = state.receivedRevision
         state.acknowledgementWanted = false

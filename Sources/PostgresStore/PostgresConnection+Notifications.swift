@@ -28,6 +28,12 @@ extension PostgresConnection {
         try execute("LISTEN \"\(channel.replacingOccurrences(of: "\"", with: "\"\""))\"")
     }
 
+    /// Stops listening to `channel` and forgets the notifications already received from it.
+    public func unlisten(_ channel: String) throws(PostgresError) {
+        try execute("UNLISTEN \"\(channel.replacingOccurrences(of: "\"", with: "\"\""))\"")
+        _ = try bufferedNotifications()
+    }
+
     /// The socket to wait on for readability (for an event loop); -1 when closed.
     public var socket: Int32 {
         (try? openHandle()).map(PQsocket) ?? -1

@@ -1,5 +1,4 @@
 import ConfigCore
-import Glibc
 public import ConfigStore
 public import Foundation
 
@@ -29,6 +28,9 @@ public import Foundation
 public final class PostgresTemplateStore: TemplateStore {
     /// The channel every write notifies, with `StoreChange.payload` as the payload.
     public static let notificationChannel = "rcs_changes"
+    /// The channel a listener notifies after it recorded an acknowledgement, so that a writer
+    /// waiting for it wakes at once instead of polling.
+    public static let acknowledgementChannel = "rcs_acks"
     /// How every listener names itself on the server (`application_name`), so that a writer
     /// finds the listeners it waits for.
     public static let listenerNamePrefix = "remote-config-listener"
@@ -158,6 +160,8 @@ public final class PostgresTemplateStore: TemplateStore {
     ) throws(StoreError) -> Result {
         try read { connection in
             let (result, revision) = try connection.inTransaction {
+                // Takes effect with the commit: no acknowledgement of this write can be missed.
+                try connection.listen(Self.acknowledgementChannel)
                 let (result, change) = try body(connection)
                 let revision = try connection.queryFirst(
                     """
@@ -168,14 +172,15 @@ public final class PostgresTemplateStore: TemplateStore {
                 ) { $0.int64(at: 0) }
                 return (result, revision ?? 0)
             }
+            defer { try? connection.unlisten(Self.acknowledgementChannel) }
             try waitForListeners(revision: revision, on: connection)
             return result
         }
     }
 
     /// Waits until no connected listener of this database has acknowledged less than
-    /// `revision`, or the timeout passed. Writes are rare and run off the loop: polling every
-    /// millisecond costs less than a notification channel back.
+    /// `revision`, or the timeout passed: checks again each time a listener says it recorded an
+    /// acknowledgement (`acknowledgementChannel`), never by polling.
     private func waitForListeners(revision: Int64, on connection: PostgresConnection) throws {
         let deadline = ContinuousClock.now + acknowledgementTimeout
         while true {
@@ -187,8 +192,9 @@ public final class PostgresTemplateStore: TemplateStore {
                 """,
                 [.text(Self.listenerNamePrefix), .integer(revision)]
             ) { $0.int64(at: 0) } ?? 0
-            guard behind > 0, ContinuousClock.now < deadline else { return }
-            usleep(1000)
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard behind > 0, remaining > .zero else { return }
+            _ = try connection.waitForNotifications(timeout: remaining)
         }
     }
 

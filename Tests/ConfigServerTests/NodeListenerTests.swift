@@ -1,7 +1,6 @@
 import ConfigCore
 @testable import ConfigServer
 import ConfigStore
-@testable import EventLoop
 import Foundation
 import Glibc
 import Logging
@@ -9,26 +8,25 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// A node's store listener relays what it is told, catches up on what was committed while it
-/// was not connected, and makes a dropped or silent connection again; a scripted listener over
-/// a pipe stands in for PostgreSQL.
+/// The listener's I/O shell, on its thread: it relays what it is told, catches up on what was
+/// committed while it was not connected, and makes a dropped or silent connection again; a
+/// scripted listener over a pipe stands in for PostgreSQL. The decisions themselves are tested
+/// on a manual clock in `ListenerStateMachineTests`.
 @Suite final class NodeListenerTests {
     let directory: TemporaryDirectory
     let store: SQLiteTemplateStore
-    let loop: EventLoop
     let key = TemplateKey(project: "demo", namespace: .client)
+    private let started = Mutex<[NodeListener]>([])
 
     init() throws {
         directory = try TemporaryDirectory("rcs-listener")
         store = try SQLiteTemplateStore(databasePath: directory.url.appendingPathComponent("db.sqlite").path,
                                         migrationsDirectory: try #require(Migrator.defaultMigrationsDirectory(engine: "sqlite")))
         try store.upsertProject(StoredProject(id: "demo", number: "424242"))
-        loop = try EventLoop()
-        loop.start(name: "listener-test")
     }
 
     deinit {
-        loop.stopAndWait()
+        for node in started.withLock({ $0 }) { node.stop() }
         store.close()
     }
 
@@ -37,15 +35,15 @@ import Testing
                               metadata: PublishMetadata())
     }
 
-    /// Starts a NodeListener on the loop; its relayed changes arrive on the returned stream.
-    func start(_ listener: ScriptedListener, known: [TemplateKey: Int64], heartbeatSeconds: Int64 = 30) -> AsyncStream<StoreChange> {
+    /// Starts a NodeListener on its thread; its relayed changes arrive on the returned stream.
+    func start(_ listener: ScriptedListener, known: [TemplateKey: Int64], heartbeatSeconds: Int = 30) -> AsyncStream<StoreChange> {
         let (changes, continuation) = AsyncStream<StoreChange>.makeStream()
         var logger = Logger(label: "test")
         logger.logLevel = .critical
-        let node = NodeListener(listener: listener, store: store, loop: loop, logger: logger, metrics: ServerMetrics(worker: 0),
-                                heartbeatSeconds: heartbeatSeconds) { continuation.yield($0) }
-        let box = SendableBox(node)
-        loop.execute { box.value.start(knownHeads: known) }
+        let node = NodeListener(listener: listener, store: store, knownHeads: known, heartbeatSeconds: heartbeatSeconds,
+                                logger: logger, metrics: ServerMetrics(worker: 0)) { continuation.yield($0) }
+        started.withLock { $0.append(node) }
+        node.start()
         return changes
     }
 
@@ -87,12 +85,6 @@ import Testing
         #expect(listener.connections >= 2)
         #expect(listener.heartbeats >= 1)
     }
-}
-
-/// Carries a loop-confined object to the loop in a test.
-private struct SendableBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
 
 /// A `StoreChangeListener` over a pipe: `announce` queues a change and makes the pipe readable;

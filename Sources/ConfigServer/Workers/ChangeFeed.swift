@@ -25,11 +25,11 @@ final class ChangeFeed: Sendable {
     /// - Parameter listener: the node's store listener, for the worker that holds it.
     func start(listener: (any StoreChangeListener)?) throws {
         if let listener {
-            let node = NodeListener(
-                listener: listener, store: application.store, loop: loop, logger: application.logger,
-                metrics: application.metrics, heartbeatSeconds: Int64(application.configuration.store.heartbeatSeconds)
-            ) { [self] change in relay(change) }
-            node.start(knownHeads: application.templates.loadedVersions)
+            NodeListener(
+                listener: listener, store: application.store, knownHeads: application.templates.loadedVersions,
+                heartbeatSeconds: application.configuration.store.heartbeatSeconds, logger: application.logger,
+                metrics: application.metrics
+            ) { [self] change in relay(change) }.start()
         }
         if let peers {
             try loop.watchReadable(fd: peers.fd) { [self] in
@@ -55,8 +55,9 @@ final class ChangeFeed: Sendable {
         }
     }
 
-    /// A commit the node's listener was told of: make every worker of this node check it
-    /// before answering, then tell the held streams, as a publisher here does.
+    /// A commit the node's listener was told of (on the listener's thread, before it
+    /// acknowledges): make every worker of this node check it before answering, then tell the
+    /// held streams, as a publisher here does.
     private func relay(_ change: StoreChange) {
         switch change {
         case .projects:
@@ -66,7 +67,7 @@ final class ChangeFeed: Sendable {
             // look again when the counter moves (for this node's own publish, one spare check).
             application.counters.bump(key)
             peers?.broadcast(.published(key, version: version))
-            follow(key)
+            loop.execute { [self] in follow(key) }
         }
     }
 

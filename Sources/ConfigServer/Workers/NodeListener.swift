@@ -1,202 +1,141 @@
+import CLinuxIO
 import ConfigStore
-import Dispatch
 import Foundation
-import EventLoop
+import Glibc
 import Logging
+import Synchronization
 
-/// Keeps this node's one connection that the store tells of every commit (PostgreSQL's
-/// LISTEN), in the first worker's event loop, hands each change to `relay` and then
-/// acknowledges it: a writer on any node waits for that before it answers.
+/// The I/O around `ListenerStateMachine`: this node's one connection that the store tells of
+/// every commit (PostgreSQL's LISTEN), on a thread of its own, so that a writer on any node,
+/// which waits for every node's acknowledgement, never waits for a worker's busy event loop.
 ///
-/// Nothing is missed: after every (re)connect it reads the heads and relays what moved since it
-/// last knew them; a connection that errs or leaves a heartbeat unanswered is dropped and made
-/// again with back-off. The change-token poll of every worker stays as a slower backstop.
-final class NodeListener {
+/// `relay` runs on that thread, before the acknowledgement: it must make every worker of the
+/// node check the store before it answers about the change (the shared change counters), and
+/// hand the rest (reloads, held streams) to the workers' loops.
+final class NodeListener: @unchecked Sendable {
+    // @unchecked: `machine` and `socket` are touched only by the listener's thread (`run` and
+    // what it calls); the rest is immutable or thread-safe (`stopRequested`, the wake fd).
     private let listener: any StoreChangeListener
     private let store: any TemplateStore
-    private let loop: EventLoop
     private let logger: Logger
     private let metrics: ServerMetrics
-    private let heartbeatSeconds: Int64
-    private let relay: (StoreChange) -> Void
-    /// Connecting blocks; it never runs on the loop.
-    private let connectQueue = DispatchQueue(label: "remote-config.listener")
+    private let relay: @Sendable (StoreChange) -> Void
+    private let clock: @Sendable () -> Int64
+    /// Signalled by `stop()` to end the thread's wait at once.
+    private let wake = rcs_eventfd()
+    private let stopRequested = Atomic(false)
+    private let finished = DispatchSemaphore(value: 0)
+    private var machine: ListenerStateMachine
+    private var socket: Int32 = -1
 
-    // Loop thread only.
-    private var watch: ReadableWatch?
-    private var lastHeard: Int64 = 0
-    private var heartbeatSentAt: Int64?
-    private var retryDelay: Int64 = 0
-    private var knownHeads: [TemplateKey: Int64]?
-    private var stopped = false
-
-    init(listener: any StoreChangeListener, store: any TemplateStore, loop: EventLoop, logger: Logger,
-         metrics: ServerMetrics, heartbeatSeconds: Int64, relay: @escaping (StoreChange) -> Void) {
+    /// - Parameters:
+    ///   - knownHeads: the versions the node loaded before it listens; what moved since is
+    ///     relayed once connected.
+    ///   - clock: monotonic milliseconds.
+    init(listener: any StoreChangeListener, store: any TemplateStore, knownHeads: [TemplateKey: Int64],
+         heartbeatSeconds: Int, logger: Logger, metrics: ServerMetrics,
+         clock: @escaping @Sendable () -> Int64 = { rcs_monotonic_millis() },
+         relay: @escaping @Sendable (StoreChange) -> Void) {
         self.listener = listener
         self.store = store
-        self.loop = loop
         self.logger = logger
         self.metrics = metrics
-        self.heartbeatSeconds = max(1, heartbeatSeconds)
+        self.clock = clock
         self.relay = relay
+        machine = ListenerStateMachine(knownHeads: knownHeads, heartbeatMillis: Int64(heartbeatSeconds) * 1000)
     }
 
-    /// Connects in the background and watches the heartbeat every tick (loop thread, or before
-    /// the loop runs).
-    func start(knownHeads: [TemplateKey: Int64]) {
-        self.knownHeads = knownHeads
+    deinit { Glibc.close(wake) }
+
+    /// Starts the thread; it connects at once.
+    func start() {
         metrics.setListenerConnected(false)
-        loop.onTick { [self] in checkHeartbeat() }
-        connect()
+        let thread = Thread { [self] in run() }
+        thread.name = "rcs-listener"
+        thread.start()
     }
 
-    /// Drops the connection for good (loop thread).
+    /// Ends the thread and closes the connection; waits for it (a connect in progress ends at
+    /// the connection's own time-out first).
     func stop() {
-        stopped = true
-        drop(reason: nil)
+        guard !stopRequested.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        _ = rcs_eventfd_signal(wake)
+        finished.wait()
     }
 
-    // MARK: Connection
+    // MARK: The thread
 
-    private func connect() {
-        let (listener, store, loop) = (self.listener, self.store, self.loop)
-        let box = UncheckedBox(self)
-        connectQueue.async {
-            let result: Result<(Int32, [TemplateKey: Int64]), StoreError>
-            do throws(StoreError) {
-                // Subscribe first, then read: a commit lands in one or the other (or both).
-                let fd = try listener.connect()
-                result = .success((fd, try store.heads()))
-            } catch {
-                listener.close()
-                result = .failure(error)
-            }
-            loop.execute {
-                switch result {
-                case .success(let (fd, heads)): box.value.connected(fd: fd, heads: heads)
-                case .failure(let error): box.value.failedToConnect(error)
-                }
-            }
+    private func run() {
+        perform(machine.start())
+        while !stopRequested.load(ordering: .sequentiallyConsistent) {
+            waitForEvents()
+            guard !stopRequested.load(ordering: .sequentiallyConsistent) else { break }
+            perform(machine.tick(now: clock()))
         }
+        perform(machine.stop())
+        finished.signal()
     }
 
-    private func connected(fd: Int32, heads: [TemplateKey: Int64]) {
-        loop.preconditionInLoop()
-        guard !stopped else { return listener.close() }
-        do {
-            watch = try loop.watchReadable(fd: fd) { [self] in readable() }
-        } catch {
-            logger.error("cannot watch the store's notification socket", metadata: ["error": "\(error)"])
-            listener.close()
-            return retryLater()
-        }
-        logger.notice("listening to the store's notifications", metadata: ["retryDelay": "\(retryDelay)"])
-        metrics.setListenerConnected(true)
-        retryDelay = 0
-        lastHeard = loop.now
-        heartbeatSentAt = nil
-        // What was published while no connection listened.
-        let previous = knownHeads ?? [:]
-        knownHeads = heads
-        for (key, version) in heads where (previous[key] ?? 0) < version {
-            relay(.template(key, version: version))
-        }
-        relay(.projects)
-        acknowledge()
-    }
-
-    /// Tells writers that this node applied what it received: every worker now checks the
-    /// store before answering about it.
-    private func acknowledge() {
-        do throws(StoreError) {
-            try listener.acknowledge()
-        } catch {
-            drop(reason: "\(error)")
-        }
-    }
-
-    private func failedToConnect(_ error: StoreError) {
-        loop.preconditionInLoop()
-        logger.warning("cannot listen to the store's notifications", metadata: ["error": "\(error)"])
-        retryLater()
-    }
-
-    private func readable() {
+    /// Waits until the socket is readable, `stop()` is called, or the machine's next deadline;
+    /// takes in what the socket brought.
+    private func waitForEvents() {
+        var descriptors = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+        if socket >= 0 { descriptors.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
+        let timeout = machine.nextDeadline.map { Int32(clamping: max(0, $0 - clock())) } ?? -1
+        guard poll(&descriptors, nfds_t(descriptors.count), timeout) > 0 else { return }
+        if descriptors[0].revents != 0 { _ = rcs_eventfd_drain(wake) }
+        guard descriptors.count > 1, descriptors[1].revents != 0 else { return }
         do throws(StoreError) {
             let changes = try listener.receive()
-            lastHeard = loop.now
-            if !listener.isAwaitingHeartbeat { heartbeatSentAt = nil }
-            guard !changes.isEmpty else { return }
-            guard Self.testRelayDelay == 0 else {
-                let box = UncheckedBox(self)
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Self.testRelayDelay)) { [loop] in
-                    loop.execute { box.value.apply(changes) }
+            perform(machine.received(changes, heartbeatAnswered: !listener.isAwaitingHeartbeat, now: clock()))
+        } catch {
+            perform(machine.failed(reason: "\(error)", now: clock()))
+        }
+    }
+
+    private func perform(_ actions: [ListenerStateMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .connect:
+                connect()
+            case .relayAndAcknowledge(let changes):
+                for change in changes { relay(change) }
+                do throws(StoreError) { try listener.acknowledge() } catch {
+                    perform(machine.failed(reason: "\(error)", now: clock()))
                 }
-                return
+            case .sendHeartbeat:
+                do throws(StoreError) { try listener.sendHeartbeat() } catch {
+                    perform(machine.failed(reason: "\(error)", now: clock()))
+                }
+            case .drop(let reason):
+                close()
+                logger.warning("lost the store's notifications; reconnecting", metadata: ["reason": "\(reason)"])
+                metrics.recordListenerReconnect()
+            case .close:
+                close()
             }
-            apply(changes)
-        } catch {
-            drop(reason: "\(error)")
         }
     }
 
-    /// Relays what was received, then acknowledges it.
-    private func apply(_ changes: [StoreChange]) {
-        for change in changes {
-            if case .template(let key, let version) = change {
-                let known = knownHeads?[key] ?? 0
-                knownHeads?[key] = max(known, version)
-            }
-            relay(change)
-        }
-        acknowledge()
-    }
-
-    /// Test only: `RCS_TEST_RELAY_DELAY_MS` holds each notification this long before it is
-    /// applied, as a slow network or a busy node would, to show that writers wait for it.
-    private static let testRelayDelay = Int(ProcessInfo.processInfo.environment["RCS_TEST_RELAY_DELAY_MS"] ?? "") ?? 0
-
-    private func checkHeartbeat() {
-        guard watch != nil else { return }
-        if let sent = heartbeatSentAt {
-            if loop.now - sent >= heartbeatSeconds { drop(reason: "no answer to a heartbeat in \(heartbeatSeconds) s") }
-            return
-        }
-        guard loop.now - lastHeard >= heartbeatSeconds else { return }
+    /// Subscribes first, then reads the heads: a commit lands in one or the other (or both).
+    private func connect() {
+        let heads: [TemplateKey: Int64]
         do throws(StoreError) {
-            try listener.sendHeartbeat()
-            heartbeatSentAt = loop.now
+            socket = try listener.connect()
+            heads = try store.heads()
         } catch {
-            drop(reason: "\(error)")
+            close()
+            logger.warning("cannot listen to the store's notifications", metadata: ["error": "\(error)"])
+            return perform(machine.connectFailed(now: clock()))
         }
+        logger.notice("listening to the store's notifications")
+        metrics.setListenerConnected(true)
+        perform(machine.connected(heads: heads, now: clock()))
     }
 
-    /// Stops watching before the socket closes: its number may be reused at once.
-    private func drop(reason: String?) {
-        if let watch { loop.stopWatching(watch) }
-        watch = nil
-        heartbeatSentAt = nil
+    private func close() {
         listener.close()
+        socket = -1
         metrics.setListenerConnected(false)
-        guard let reason, !stopped else { return }
-        logger.warning("lost the store's notifications; reconnecting", metadata: ["reason": "\(reason)"])
-        metrics.recordListenerReconnect()
-        retryLater()
     }
-
-    /// At once after a loss, then 1, 2, 4 and at most 8 s apart.
-    private func retryLater() {
-        guard !stopped else { return }
-        let delay = retryDelay
-        retryDelay = min(8, max(1, retryDelay * 2))
-        if delay == 0 { return connect() }
-        loop.schedule(afterSeconds: delay) { [self] in connect() }
-    }
-}
-
-/// Carries the loop-confined listener through the connect queue and back to the loop; only the
-/// loop touches `value` (`connected`, `failedToConnect` run there).
-private struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -1,0 +1,184 @@
+public import Foundation
+import Glibc
+import Synchronization
+
+/// A TCP proxy on loopback that holds every byte coming back from the upstream server for
+/// `delay` before passing it on, in order, as a slow network or a busy peer would. Bytes to the
+/// upstream pass at once. Tests point a client at `port` instead of the server's.
+public final class DelayingProxy: @unchecked Sendable {
+    // @unchecked: `listener` is set once in init; each proxied connection's descriptors belong
+    // to its two pump threads (the last to end closes them) and are listed in `connections`.
+    public let port: Int
+    private let listener: Int32
+    private let upstreamPort: Int
+    private let delay: Duration
+    private let connections = Mutex<Set<Int32>>([])
+    private let stopped = Atomic(false)
+
+    /// Listens on 127.0.0.1 (any free port) and forwards to `127.0.0.1:upstreamPort`.
+    public init(upstreamPort: Int, delay: Duration) throws {
+        self.upstreamPort = upstreamPort
+        self.delay = delay
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = Self.loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard fd >= 0, bound == 0, listen(fd, 64) == 0 else { throw ProxyError("cannot listen (errno \(errno))") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread { [self] in acceptLoop() }.start()
+    }
+
+    deinit { stop() }
+
+    /// Closes the listening socket and every proxied connection.
+    public func stop() {
+        guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        for fd in connections.withLock({ $0 }) { shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    /// `url` (a `scheme://user@host:port/path` URL) pointing at this proxy.
+    public func url(replacingPortOf url: String) throws -> String {
+        guard var components = URLComponents(string: url) else { throw ProxyError("not a URL: \(url)") }
+        components.host = "127.0.0.1"
+        components.port = port
+        return try components.string ?? { throw ProxyError("cannot rewrite \(url)") }()
+    }
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        return address
+    }
+
+    private func acceptLoop() {
+        while !stopped.load(ordering: .sequentiallyConsistent) {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { if errno == EINTR { continue } else { return } }
+            let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = Self.loopback(port: upstreamPort)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else {
+                close(client)
+                close(upstream)
+                continue
+            }
+            connections.withLock { $0.formUnion([client, upstream]) }
+            let pumps = PumpCount()
+            let finished: @Sendable () -> Void = { [self] in
+                guard pumps.ended() else { return }
+                connections.withLock { $0.subtract([client, upstream]) }
+                close(client)
+                close(upstream)
+            }
+            Thread { [self] in
+                pump(from: client, to: upstream, delay: nil)
+                finished()
+            }.start()
+            Thread { [self] in
+                pump(from: upstream, to: client, delay: delay)
+                finished()
+            }.start()
+        }
+    }
+
+    /// Copies until either side closes; with a delay, a writer thread sends each chunk `delay`
+    /// after it was read, in order. Returns once nothing more will be written.
+    private func pump(from source: Int32, to destination: Int32, delay: Duration?) {
+        let queue = DelayedChunks()
+        let written = DispatchSemaphore(value: 0)
+        if let delay {
+            Thread {
+                defer { written.signal() }
+                while let (due, chunk) = queue.next() {
+                    let wait = ContinuousClock.now.duration(to: due)
+                    if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18) }
+                    guard Self.writeAll(chunk, to: destination) else { break }
+                }
+                shutdown(destination, Int32(SHUT_RDWR))
+            }.start()
+        }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(source, &buffer, buffer.count)
+            guard count > 0 else { break }
+            let chunk = Array(buffer[0..<count])
+            if let delay {
+                queue.append(chunk, due: ContinuousClock.now + delay)
+            } else if !Self.writeAll(chunk, to: destination) {
+                break
+            }
+        }
+        shutdown(source, Int32(SHUT_RDWR))
+        if delay != nil {
+            queue.finish()
+            written.wait()
+        } else {
+            shutdown(destination, Int32(SHUT_RDWR))
+        }
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
+    }
+}
+
+/// The two pumps of one connection: the last to end closes its descriptors.
+private final class PumpCount: Sendable {
+    private let running = Atomic(2)
+
+    /// Whether this was the last pump.
+    func ended() -> Bool { running.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 }
+}
+
+/// Chunks waiting for their time, in the order they were read.
+private final class DelayedChunks: @unchecked Sendable {
+    // @unchecked: every field is guarded by `condition`.
+    private let condition = NSCondition()
+    private var chunks: [(ContinuousClock.Instant, [UInt8])] = []
+    private var finished = false
+
+    func append(_ chunk: [UInt8], due: ContinuousClock.Instant) {
+        condition.withLock {
+            chunks.append((due, chunk))
+            condition.signal()
+        }
+    }
+
+    func finish() {
+        condition.withLock {
+            finished = true
+            condition.signal()
+        }
+    }
+
+    /// The next chunk, waiting for one; nil once finished and empty.
+    func next() -> (ContinuousClock.Instant, [UInt8])? {
+        condition.withLock {
+            while chunks.isEmpty && !finished { condition.wait() }
+            return chunks.isEmpty ? nil : chunks.removeFirst()
+        }
+    }
+}
+
+public struct ProxyError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
