@@ -70,6 +70,27 @@ public final class CompiledTemplate: Sendable {
         outcomeCount = compiled.count + self.slots.bitCount
     }
 
+    /// The same compiled template with `version` as its `version` block: a publish compiles
+    /// its template once, before the store gives it a number.
+    public func withVersion(_ version: TemplateVersion?) -> CompiledTemplate {
+        CompiledTemplate(copying: self, version: version)
+    }
+
+    private init(copying other: CompiledTemplate, version: TemplateVersion?) {
+        var template = other.template
+        template.version = version
+        self.template = template
+        namespace = other.namespace
+        conditionNames = other.conditionNames
+        conditions = other.conditions
+        stableIndices = other.stableIndices
+        volatileIndices = other.volatileIndices
+        stableInputList = other.stableInputList
+        parameters = other.parameters
+        slots = other.slots
+        outcomeCount = other.outcomeCount
+    }
+
     /// Evaluates every condition for one client, and assigns it to the rollouts and experiment
     /// variants those conditions reach.
     public func conditionOutcomes(for context: EvaluationContext) -> ConditionOutcomes {

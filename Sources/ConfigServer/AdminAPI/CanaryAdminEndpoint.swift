@@ -10,7 +10,7 @@ import HTTP1
 struct CanaryAdminEndpoint: Sendable {
     let store: any TemplateStore
     let templates: TemplateRegistry
-    let afterCommit: CommitFollowUp
+    let updates: TemplateUpdates
     let maxBodyBytes: Int
 
     /// The share of `canaryPercent` (query) in micro-percent, or nil when the PUT is a plain one.
@@ -36,20 +36,22 @@ struct CanaryAdminEndpoint: Sendable {
     }
 
     /// Stores a validated template as a canary and serves it to `share` of the instances.
-    func publish(_ exchange: Exchange, project: StoredProject, key: TemplateKey, json: [UInt8],
+    /// - Parameter compiled: `json`'s template, compiled while it was validated.
+    func publish(_ exchange: Exchange, project: StoredProject, key: TemplateKey, json: [UInt8], compiled: CompiledTemplate,
                  expected: Int64?, share: Int64, metadata: PublishMetadata) throws {
         let promoteAt = try Self.promoteAt(exchange)
         // Each canary draws its own instances: a fresh seed, kept in the store for every worker.
         let seed = "canary-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        exchange.answerFromStore { [self] in
+        exchange.answerWithCommit { [self] in
             let (version, canary) = try storeCall(project) {
                 try store.publishCanary(project: key.project, namespace: key.namespace, templateJSON: json, expectedVersion: expected,
                                         microPercent: share, seed: seed, promoteAt: promoteAt, metadata: metadata)
             }
-            guard let serving = afterCommit.canaryChanged(version, canary) else {
-                return APIError(500, "The canary was stored but cannot be served.").response
+            let (serving, announcement) = updates.committedCanary(canary, version: version, compiled: compiled)
+            guard let serving else {
+                return (APIError(500, "The canary was stored but cannot be served.").response, announcement)
             }
-            return .template(serving.template.rendered, etag: serving.template.etag)
+            return (.template(serving.template.rendered, etag: serving.template.etag), announcement)
         }
     }
 
@@ -71,15 +73,16 @@ struct CanaryAdminEndpoint: Sendable {
         }
         guard let text else { throw APIError.badRequest("A canary share needs 'percent' in the body or the query.") }
         let share = try Self.share(text, field: "percent")
-        exchange.answerFromStore { [self] in
+        exchange.answerWithCommit { [self] in
             let canary = try storeCall(project) {
                 try store.setCanaryShare(project: key.project, namespace: key.namespace, expectedCanary: expected,
                                          microPercent: share, updateUser: identity.name)
             }
-            guard let serving = afterCommit.canaryChanged(nil, canary) else {
-                return APIError(500, "The share was stored but cannot be served.").response
+            let (serving, announcement) = updates.committedCanary(canary, version: nil)
+            guard let serving else {
+                return (APIError(500, "The share was stored but cannot be served.").response, announcement)
             }
-            return Self.canaryResponse(serving, stableVersion: templates.currentVersion(key))
+            return (Self.canaryResponse(serving, stableVersion: templates.currentVersion(key)), announcement)
         }
     }
 
@@ -90,13 +93,14 @@ struct CanaryAdminEndpoint: Sendable {
         let expected = try expectedCanary(exchange, project: project)
         let metadata = PublishMetadata(updateUser: identity.name, updateOrigin: "REST_API",
                                        updateType: expected == nil ? UpdateType.forcedUpdate : UpdateType.incrementalUpdate)
-        exchange.answerFromStore { [self] in
+        exchange.answerWithCommit { [self] in
             let stored = try storeCall(project) {
                 promote
                     ? try store.promoteCanary(project: key.project, namespace: key.namespace, expectedCanary: expected, metadata: metadata)
                     : try store.abortCanary(project: key.project, namespace: key.namespace, expectedCanary: expected, metadata: metadata)
             }
-            return afterCommit.published(stored)
+            let (served, announcement) = updates.committed(stored)
+            return (HTTPResponse.served(served), announcement)
         }
     }
 

@@ -9,7 +9,7 @@ struct TemplateAdminEndpoint: Sendable {
     let store: any TemplateStore
     let templates: TemplateRegistry
     let validator: TemplateValidator
-    let afterCommit: CommitFollowUp
+    let updates: TemplateUpdates
     /// Where a publish with `canaryPercent` goes.
     let canaries: CanaryAdminEndpoint
 
@@ -40,7 +40,7 @@ struct TemplateAdminEndpoint: Sendable {
         guard let ifMatch = exchange.request.head.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), !ifMatch.isEmpty else {
             throw APIError.badRequest("The If-Match header is required: send the ETag of the template you edited, or '*' to force.")
         }
-        var template = try decodeValidTemplate(exchange.request.body, namespace: key.namespace)
+        var (template, compiled) = try decodeValidTemplate(exchange.request.body, namespace: key.namespace)
         let description = template.version?.description
         template.version = nil
         // A validation checks the If-Match too (spec §2.9: a misformatted ETag fails it).
@@ -55,25 +55,29 @@ struct TemplateAdminEndpoint: Sendable {
             updateUser: identity.name, description: description, updateOrigin: "REST_API",
             updateType: expected == nil ? UpdateType.forcedUpdate : UpdateType.incrementalUpdate)
         let json = Array(TemplateJSON.encode(template))
+        // Compiled once, here: what serves the new version is this, with its version block.
+        let unversioned = compiled.withVersion(nil)
         if let canaryShare {
-            return try canaries.publish(exchange, project: project, key: key, json: json, expected: expected, share: canaryShare,
-                                        metadata: metadata)
+            return try canaries.publish(exchange, project: project, key: key, json: json, compiled: unversioned,
+                                        expected: expected, share: canaryShare, metadata: metadata)
         }
-        exchange.answerFromStore(project: project, expectedVersion: expected) { [self] in
+        exchange.answerWithCommit(project: project, expectedVersion: expected) { [self] in
             let stored = try store.publish(project: key.project, namespace: key.namespace, templateJSON: json,
                                            expectedVersion: expected, metadata: metadata)
-            return afterCommit.published(stored)
+            let (served, announcement) = updates.committed(stored, compiled: unversioned)
+            return (HTTPResponse.served(served), announcement)
         }
     }
 
-    /// Decodes and validates a template body; every problem is a 400 naming its path.
-    private func decodeValidTemplate(_ body: [UInt8], namespace: TemplateNamespace) throws -> RemoteConfigTemplate {
+    /// Decodes, validates and compiles a template body; every problem is a 400 naming its path.
+    private func decodeValidTemplate(
+        _ body: [UInt8], namespace: TemplateNamespace
+    ) throws -> (RemoteConfigTemplate, CompiledTemplate) {
         guard !body.isEmpty else { throw APIError.badRequest("The request body must be a template (JSON object).") }
         do {
             let template = try RemoteConfigTemplate.decode(json: Data(body))
             try validator.validate(template, namespace: namespace)
-            _ = try CompiledTemplate(template, namespace: namespace)
-            return template
+            return (template, try CompiledTemplate(template, namespace: namespace))
         } catch {
             throw APIError.badRequest("Invalid template: \(error.message)")
         }

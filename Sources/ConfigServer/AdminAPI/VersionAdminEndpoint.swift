@@ -9,7 +9,7 @@ import HTTP1
 struct VersionAdminEndpoint: Sendable {
     let store: any TemplateStore
     let templates: TemplateRegistry
-    let afterCommit: CommitFollowUp
+    let updates: TemplateUpdates
     let maxBodyBytes: Int
 
     private struct VersionList: Encodable {
@@ -52,9 +52,10 @@ struct VersionAdminEndpoint: Sendable {
         let target = try Self.versionNumber(text, field: "versionNumber")
         let metadata = PublishMetadata(updateUser: identity.name, description: nil, updateOrigin: "REST_API",
                                        updateType: UpdateType.rollback)
-        exchange.answerFromStore(project: project) { [self] in
+        exchange.answerWithCommit(project: project) { [self] in
             let stored = try store.rollback(project: key.project, namespace: key.namespace, to: target, metadata: metadata)
-            return afterCommit.published(stored)
+            let (served, announcement) = updates.committed(stored)
+            return (HTTPResponse.served(served), announcement)
         }
     }
 

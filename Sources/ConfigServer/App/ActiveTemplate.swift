@@ -25,14 +25,20 @@ final class ActiveTemplate: Sendable {
     /// conditions (percent rules, time).
     private let stableOutcomes = ResettingCache<StableInputs, ConditionOutcomes>(capacity: 4096)
 
-    init(stored: StoredVersion, projectNumber: String) throws(TemplateValidationError) {
+    /// - Parameter compiled: `stored`'s template compiled before it was stored (a publish
+    ///   validates it so), or nil to decode and compile the stored bytes.
+    init(stored: StoredVersion, projectNumber: String, compiled: CompiledTemplate? = nil) throws(TemplateValidationError) {
         key = TemplateKey(project: stored.project, namespace: stored.namespace)
         self.projectNumber = projectNumber
         versionNumber = stored.versionNumber
-        var template = try RemoteConfigTemplate.decode(json: Data(stored.templateJSON))
-        template.version = TemplateVersion(stored)
-        compiled = try CompiledTemplate(template, namespace: stored.namespace)
-        rendered = Array(TemplateJSON.encode(template))
+        if let compiled {
+            self.compiled = compiled.withVersion(TemplateVersion(stored))
+        } else {
+            var template = try RemoteConfigTemplate.decode(json: Data(stored.templateJSON))
+            template.version = TemplateVersion(stored)
+            self.compiled = try CompiledTemplate(template, namespace: stored.namespace)
+        }
+        rendered = Array(TemplateJSON.encode(self.compiled.template))
         etag = TemplateETag(projectNumber: projectNumber, versionNumber: stored.versionNumber).description
         isCanary = stored.canaryAction == CanaryAction.canary
         equivalent = switch stored.canaryAction {

@@ -1,3 +1,4 @@
+import ConfigCore
 import ConfigStore
 import Logging
 import Synchronization
@@ -128,11 +129,6 @@ final class TemplateRegistry: Sendable {
         return checked == counters.value(at: slot)
     }
 
-    /// Whether `key` was ever loaded here (only loaded templates can have held streams).
-    func isLoaded(_ key: TemplateKey) -> Bool {
-        entries.withLock { $0[key] != nil }
-    }
-
     /// Loads every template that has a head, before the worker serves (blocking: at start, off
     /// the loop), so that a first request finds its template in memory. A template it cannot
     /// load now is loaded by the first request that needs it, off the loop.
@@ -182,13 +178,14 @@ final class TemplateRegistry: Sendable {
     /// reaches (a promotion or an abort) ends. The entry stays as current as it was: a
     /// publisher still reloads once, so a concurrent publish of another worker is never hidden
     /// by its own.
+    /// - Parameter compiled: `stored`'s template, compiled before it was stored, if it was.
     @discardableResult
-    func install(_ stored: StoredVersion) -> ActiveTemplate? {
+    func install(_ stored: StoredVersion, compiled: CompiledTemplate? = nil) -> ActiveTemplate? {
         let key = TemplateKey(project: stored.project, namespace: stored.namespace)
         if let current = active(key), current.versionNumber >= stored.versionNumber {
             return current
         }
-        guard let template = compile(stored) else { return nil }
+        guard let template = compile(stored, compiled: compiled) else { return nil }
         return entries.withLock { table in
             if let newer = table[key]?.template, newer.versionNumber >= template.versionNumber { return newer }
             var entry = table[key] ?? Entry(key, template: nil, checked: .min)
@@ -236,13 +233,13 @@ final class TemplateRegistry: Sendable {
     /// `stored` compiled for serving; nil (logged) when it does not compile, or when this worker
     /// does not know its project yet (its ETags need the project's number; a request for it
     /// reads the projects first).
-    func compile(_ stored: StoredVersion) -> ActiveTemplate? {
+    func compile(_ stored: StoredVersion, compiled: CompiledTemplate? = nil) -> ActiveTemplate? {
         guard let number = projects.project(stored.project)?.number else {
             logger.notice("a template of a project not loaded yet waits for its first request", metadata: ["project": "\(stored.project)"])
             return nil
         }
         do {
-            return try ActiveTemplate(stored: stored, projectNumber: number)
+            return try ActiveTemplate(stored: stored, projectNumber: number, compiled: compiled)
         } catch {
             logger.error("stored template does not compile", metadata: ["project": "\(stored.project)", "version": "\(stored.versionNumber)", "error": "\(error)"])
             return nil

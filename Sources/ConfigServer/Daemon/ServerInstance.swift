@@ -53,15 +53,13 @@ public final class ServerInstance: Sendable {
         }
         application = try Application(configuration: configuration, store: store, loop: loop, admission: admission,
                                       counters: counters, peers: peers, logger: logger)
-        application.templates.preload()
         server = HTTPServer(configuration: Self.httpConfiguration(configuration.http, trustedProxies: configuration.trustedProxies), handler: application, loop: loop, logger: logger)
         port = try server.listen(host: configuration.host, port: configuration.port)
         let application = application
         server.onShutdown { application.realtime.sayGoodbye() }
-        application.realtime.start()
         // One listener per node: the first worker (or the only process) holds it.
         let listener = (membership?.index ?? 0) == 0 ? store.makeChangeListener(name: Self.listenerName(configuration)) : nil
-        try ChangeFeed(application: application, loop: loop, peers: peers).start(listener: listener)
+        try application.start(listener: listener)
         loop.start(name: "rcs-loop-\(membership?.index ?? 0)")
     }
 

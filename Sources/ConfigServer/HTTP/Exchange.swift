@@ -74,10 +74,21 @@ struct Exchange: Sendable {
         project: StoredProject? = nil, expectedVersion: Int64? = nil,
         _ work: @escaping @Sendable () throws -> HTTPResponse
     ) {
+        answerWithCommit(project: project, expectedVersion: expectedVersion) { (try work(), nil) }
+    }
+
+    /// Runs a commit on the store queue, answers with what it returns or throws, then sends the
+    /// commit's announcement: the fan-out to held streams starts after the answer is queued.
+    func answerWithCommit(
+        project: StoredProject? = nil, expectedVersion: Int64? = nil,
+        _ work: @escaping @Sendable () throws -> (HTTPResponse, TemplateUpdates.Announcement?)
+    ) {
         let exchange = self
         router.storeQueue.async {
             do {
-                exchange.respond(try work())
+                let (response, announcement) = try work()
+                exchange.respond(response)
+                announcement?.send()
             } catch let error as APIError {
                 exchange.fail(error)
             } catch let error as StoreError {

@@ -6,19 +6,18 @@ import Logging
 
 /// The held real-time streams of one worker (spec §4).
 ///
-/// Loop thread only, except ``announce(_:version:)``. A held stream costs an entry in
+/// Loop thread only: `TemplateUpdates` hops there to call ``notify(_:)``. A held stream costs an entry in
 /// ``HeldStreams`` and one slot in a timing wheel that the loop's 1 Hz tick walks: no thread,
 /// timer or buffer per connection. Heartbeats resend the current version (iOS cannot take an empty
 /// chunk, and a present version never triggers a fetch); streams end cleanly before their
 /// lifetime (under iOS's 330 s timeout), spread by jitter.
 final class RealtimeHub: @unchecked Sendable {
     // @unchecked: the fields are immutable but for the streams and counters, which only the
-    // methods that assert they run on `loop`'s thread touch (`announce` hops there first).
+    // methods that assert they run on `loop`'s thread touch.
     let settings: RealtimeSettings
     let loop: EventLoop
     let templates: TemplateRegistry
     let admission: StreamAdmission
-    let peers: PeerChannel?
     let metrics: ServerMetrics
     let logger: Logger
     private var held = HeldStreams<ResponseStream>()
@@ -31,12 +30,11 @@ final class RealtimeHub: @unchecked Sendable {
     private var lastInvalidation: (version: Int64, chunk: EncodedChunk)?
 
     init(settings: RealtimeSettings, loop: EventLoop, templates: TemplateRegistry, admission: StreamAdmission,
-         peers: PeerChannel?, metrics: ServerMetrics, logger: Logger) {
+         metrics: ServerMetrics, logger: Logger) {
         self.settings = settings
         self.loop = loop
         self.templates = templates
         self.admission = admission
-        self.peers = peers
         self.metrics = metrics
         self.logger = logger
         self.lastSweep = loop.now
@@ -100,13 +98,6 @@ final class RealtimeHub: @unchecked Sendable {
     }
 
     // MARK: Publishing
-
-    /// A version (or a canary's share) was committed by this worker: tell local streams and the
-    /// other workers. Safe from any thread.
-    func announce(_ key: TemplateKey, version: Int64) {
-        peers?.broadcast(.published(key, version: version))
-        loop.run { [self] in notify(key) }
-    }
 
     /// Tells every held stream of `key` the version it should know, if it has an older one:
     /// the active version, or the canary version for the instances in a running canary's share.
@@ -276,7 +267,7 @@ final class RealtimeHub: @unchecked Sendable {
         headers.add(name: "Content-Type", value: HTTPResponse.jsonContentType)
         headers.add(name: "Cache-Control", value: "no-store")
         headers.add(name: "X-Accel-Buffering", value: "no")
-        Application.addCORSFields(to: &headers)
+        CORS.addFields(to: &headers)
         return headers
     }()
 

@@ -10,7 +10,7 @@ struct ReadYourWrites: Sendable {
     let projects: ProjectDirectory
     let templates: TemplateRegistry
     let reloads: ReloadGate
-    let realtime: RealtimeHub
+    let updates: TemplateUpdates
     let logger: Logger
 
     /// What must be read again before `route` is answered; nil on the fast path, which costs
@@ -43,7 +43,7 @@ struct ReadYourWrites: Sendable {
     private func reload(_ target: ReloadTarget) -> Bool {
         switch target {
         case .template(let key):
-            return reloadTemplate(key)
+            return updates.reload(key)
         case .projects:
             do {
                 try projectLoader.reload()
@@ -53,17 +53,6 @@ struct ReadYourWrites: Sendable {
                 return false
             }
         }
-    }
-
-    /// Reads `key`'s template (and canary) again (blocking, off the loop) and tells the held
-    /// streams when it moved on; false when the store could not be read.
-    func reloadTemplate(_ key: TemplateKey) -> Bool {
-        let before = templates.progress(key)
-        let reloaded = templates.reload(key)
-        if templates.progress(key) > before {
-            realtime.loop.execute { [realtime] in realtime.notify(key) }
-        }
-        return reloaded
     }
 
     /// The template a route reads, if its project and namespace exist. The fetch checks its own
