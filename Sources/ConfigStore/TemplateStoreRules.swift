@@ -61,8 +61,13 @@ package enum TemplateStoreRules {
         return max(now, previous ?? now)
     }
 
+    /// The whole milliseconds since 1970 at or before `date`.
     package static func milliseconds(_ date: Date) -> Int64 {
-        let value = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        let exact = date.timeIntervalSince1970 * 1000
+        // A date made of whole milliseconds (`date(milliseconds:)`) may read back a hair below
+        // them, which must not lose a millisecond: within a microsecond, take the nearest.
+        let nearest = exact.rounded()
+        let value = abs(exact - nearest) < 0.001 ? nearest : exact.rounded(.down)
         guard value > Double(Int64.min) else { return .min }
         guard value < Double(Int64.max) else { return .max }
         return Int64(value)
