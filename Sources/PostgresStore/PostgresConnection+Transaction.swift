@@ -16,7 +16,7 @@ extension PostgresConnection {
             result = try body()
             let commit = try execute("COMMIT")
             guard commit.commandStatus == "COMMIT" else {
-                throw PostgresError(sqlState: "25P02", message: "the transaction failed and was rolled back")
+                throw PostgresError(.inFailedSQLTransaction, message: "the transaction failed and was rolled back")
             }
         } catch {
             rollbackIfNeeded()

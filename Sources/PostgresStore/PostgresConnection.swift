@@ -206,7 +206,7 @@ private struct EncodedParameters {
         // refuse instead of silently cutting the value short.
         if let bad = parameters.firstIndex(where: { if case .text(let text) = $0 { text.utf8.contains(0) } else { false } }) {
             deallocate()
-            throw PostgresError(sqlState: "22021", message: "text parameter $\(bad + 1) contains a NUL character")
+            throw PostgresError(.characterNotInRepertoire, message: "text parameter $\(bad + 1) contains a NUL character")
         }
     }
 

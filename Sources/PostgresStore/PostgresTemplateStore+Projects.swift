@@ -66,7 +66,7 @@ extension PostgresTemplateStore {
                     ON CONFLICT (project, key_hash) DO UPDATE SET name = excluded.name
                     """,
                     [.text(project), .text(keyHash), .text(name), .integer(createdAt)])
-            } catch let error as PostgresError where error.isForeignKeyViolation {
+            } catch let error as PostgresError where error.code == .foreignKeyViolation {
                 throw StoreError.projectNotFound(project)  // deleted since the check
             }
             return ((), .projects)

@@ -94,7 +94,7 @@ extension PostgresTemplateStore {
                     "INSERT INTO template_heads (project, namespace, active_version) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING",
                     key)
             } catch {
-                if error.isForeignKeyViolation { throw StoreError.projectNotFound(project) }
+                if error.code == .foreignKeyViolation { throw StoreError.projectNotFound(project) }
                 throw error
             }
         }

@@ -40,10 +40,10 @@ import Testing
         let duplicate = try #require(throws: PostgresError.self) {
             try self.connection.execute("INSERT INTO t (id, name) VALUES (2, 'a')")
         }
-        #expect(duplicate.isUniqueViolation && duplicate.constraint == "t_name_key" && !duplicate.isUnavailable)
+        #expect(duplicate.code == .uniqueViolation && duplicate.constraint == "t_name_key" && !duplicate.isUnavailable)
         #expect(duplicate.detail?.contains("(name)=(a)") == true)
         let syntax = try #require(throws: PostgresError.self) { try self.connection.execute("SELEC 1") }
-        #expect(syntax.sqlState == "42601")
+        #expect(syntax.code == .syntaxError)
         #expect(connection.isOpen)  // a failed statement leaves the connection usable
     }
 
@@ -54,12 +54,12 @@ import Testing
                 try self.connection.execute("INSERT INTO t (id) VALUES (1)")
             }
         }
-        #expect(error.isUniqueViolation)
+        #expect(error.code == .uniqueViolation)
         #expect(try connection.queryFirst("SELECT count(*) FROM t") { $0.int64(at: 0) } == 0)
         let swallowed = try #require(throws: PostgresError.self) {
             try self.connection.inTransaction { _ = try? self.connection.execute("INSERT INTO nowhere VALUES (1)") }
         }
-        #expect(swallowed.sqlState == "25P02")  // COMMIT answered ROLLBACK
+        #expect(swallowed.code == .inFailedSQLTransaction)  // COMMIT answered ROLLBACK
         try connection.inTransaction { try self.connection.execute("INSERT INTO t (id) VALUES (1)") }
         #expect(try connection.queryFirst("SELECT count(*) FROM t") { $0.int64(at: 0) } == 1)
     }
@@ -77,7 +77,7 @@ import Testing
         closing.close()
         #expect(!closing.isOpen && closing.backendPID == 0 && closing.socket == -1)
         let error = try #require(throws: PostgresError.self) { try closing.execute("SELECT 1") }
-        #expect(error.sqlState == nil && error.isUnavailable)
+        #expect(error.code == nil && error.isUnavailable)
     }
 
     @Test func theApplicationNameIsVisibleToTheServer() throws {

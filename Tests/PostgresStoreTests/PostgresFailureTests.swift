@@ -33,6 +33,19 @@ import Testing
         #expect(!"\(error)".contains("Hunter2Word"))
     }
 
+    @Test func onlyWhatATryLaterHelpsIsUnavailable() {
+        // As the server sends them: a class, or a code of its own.
+        for sqlState in ["08006", "53100", "57P01", "57P03", "57014", "55P03", "40001", "40P01", nil] {
+            #expect(PostgresError(sqlState: sqlState, message: "").isUnavailable, "\(sqlState ?? "no answer")")
+        }
+        for sqlState in ["23505", "23503", "42601", "22021", "25P02"] {
+            #expect(!PostgresError(sqlState: sqlState, message: "").isUnavailable, "\(sqlState)")
+        }
+        #expect(PostgresError(.characterNotInRepertoire, message: "").isDataException)
+        #expect(!PostgresError(.uniqueViolation, message: "").isDataException)
+        #expect(PostgresError.Code.uniqueViolation.errorClass == PostgresError.Code("23000"))
+    }
+
     @Test func descriptionsLeaveOutThePasswordAndEveryOtherParameter() throws {
         let url = try PostgresConnectionSettings("postgresql://u%40x:p%40ss@db.example:6543/conf?sslmode=require&password=other")
         #expect(url.description == "postgresql://u%40x@db.example:6543/conf")

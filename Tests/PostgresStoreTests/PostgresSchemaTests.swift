@@ -57,7 +57,7 @@ import Testing
         let connection = try database.connect()
         let error = try #require(throws: PostgresMigrationError.self) { try migrator.migrate(connection) }
         guard case .failed(let file, let cause) = error else { return }
-        #expect(file == "0002_bad.sql" && cause.sqlState == "42601")
+        #expect(file == "0002_bad.sql" && cause.code == .syntaxError)
         #expect(try PostgresMigrator.appliedVersions(on: connection) == [1])
         #expect(try tables(connection) == ["a", "schema_migrations"])  // b was rolled back
         // The advisory lock went with the run: another session takes it at once.
@@ -99,7 +99,7 @@ import Testing
             "DELETE FROM template_versions WHERE version_number = 1",
         ] {
             let error = try #require(throws: PostgresError.self) { try connection.inTransaction { try connection.execute(sql) } }
-            #expect(error.sqlState == "23503")
+            #expect(error.code == .foreignKeyViolation)
         }
         #expect(try store.activeVersion(project: "p1", namespace: .client)?.versionNumber == 1)
     }
