@@ -81,11 +81,22 @@ let package = Package(
             name: "PostgresTestSupport", dependencies: ["PostgresStore"], path: "Tests/PostgresTestSupport",
             swiftSettings: strictSettings
         ),
+        // Stores of either engine on fresh data, for the store contract and each engine's own tests.
+        .target(
+            name: "StoreTestSupport",
+            dependencies: ["ConfigStore", "ConfigCore", "PostgresStore", "PostgresTestSupport", "TestSupport"],
+            path: "Tests/StoreTestSupport", swiftSettings: strictSettings
+        ),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "ConfigCoreTests", dependencies: ["ConfigCore", "TestSupport"], resources: [.copy("Fixtures")], swiftSettings: strictSettings),
-        .testTarget(name: "ConfigStoreTests", dependencies: ["ConfigStore", "ConfigCore", "TestSupport"], swiftSettings: strictSettings),
+        // SQLite itself, and the store contract that every case runs on both engines.
         .testTarget(
-            name: "PostgresStoreTests", dependencies: ["PostgresStore", "ConfigStore", "ConfigCore", "TestSupport", "PostgresTestSupport"],
+            name: "ConfigStoreTests",
+            dependencies: ["ConfigStore", "ConfigCore", "TestSupport", "PostgresStore", "PostgresTestSupport", "StoreTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "PostgresStoreTests",
+            dependencies: ["PostgresStore", "ConfigStore", "ConfigCore", "TestSupport", "PostgresTestSupport", "StoreTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "HTTP1", "CLinuxIO"], swiftSettings: strictSettings),
         // Depends on both executables so they are built next to the test bundle for its

@@ -5,6 +5,7 @@ import Foundation
 import Glibc
 import PostgresStore
 import Synchronization
+import StoreTestSupport
 import Testing
 
 /// The node's LISTEN connection, driven the way an event loop drives it: wait until the socket

@@ -3,6 +3,7 @@ import ConfigCore
 import ConfigStore
 import Foundation
 import PostgresStore
+import StoreTestSupport
 import Testing
 
 /// Unreachable, stopped and restarted servers, and credentials kept out of messages.

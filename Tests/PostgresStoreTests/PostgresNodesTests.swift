@@ -4,6 +4,7 @@ import ConfigStore
 import Foundation
 import PostgresStore
 import Synchronization
+import StoreTestSupport
 import Testing
 
 /// Several stores ("nodes") on one database, each with its own connections, as separate

@@ -4,6 +4,7 @@ import ConfigStore
 import Foundation
 import PostgresStore
 import Synchronization
+import StoreTestSupport
 import Testing
 
 /// Every write notifies `rcs_changes`, inside its transaction.

@@ -3,6 +3,7 @@ import ConfigCore
 import ConfigStore
 import Foundation
 import PostgresStore
+import StoreTestSupport
 import Testing
 
 /// Migrations, the schema's own guarantees, and what only PostgreSQL can be asked to do.

@@ -1,6 +1,7 @@
 import ConfigCore
 import ConfigStore
 import Foundation
+import StoreTestSupport
 import Testing
 
 /// The time of one publish, printed for docs/benchmarks.md. Off unless `RCS_MEASURE_PUBLISH`
@@ -25,8 +26,8 @@ import Testing
     }
 
     @Test(.enabled(if: enabled), arguments: StoreEngine.allCases) func publish(engine: StoreEngine) throws {
-        let contract = try engine.contract()  // owns the data: keep it until the end
-        let result = try withExtendedLifetime(contract) { try Self.measure(contract.fixture.make()) }
+        let fixture = try engine.fixture()  // owns the data: keep it until the end
+        let result = try withExtendedLifetime(fixture) { try Self.measure(fixture.make()) }
         print("\(engine) publish: median \(Int(result.median)) µs, p90 \(Int(result.p90)) µs (200 publishes)")
         #expect(result.median > 0)
     }

@@ -1,11 +1,12 @@
 import ConfigCore
 import ConfigStore
 import Foundation
+import StoreTestSupport
 import Testing
 import TestSupport
 
-/// The behaviour every `TemplateStore` shares, written once against `any TemplateStore`; each
-/// engine's suite runs every case on a fresh fixture.
+/// The behaviour every `TemplateStore` shares, written once against `any TemplateStore`;
+/// `StoreContractTests` runs every case on each engine, on fresh data.
 struct StoreContract {
     let fixture: any StoreFixture
 
@@ -18,10 +19,11 @@ struct StoreContract {
         #expect(!store.isHealthy())
         for call in [{ _ = try store.publishTag(2) }, { _ = try store.heads() }, { _ = try store.projects() }] {
             let error = try #require(throws: StoreError.self) { try call() }
-            guard case .unavailable = error else {
+            guard case .unavailable(let reason) = error else {
                 Issue.record("expected unavailable after close, got \(error)")
                 continue
             }
+            #expect(reason.contains("closed"))
         }
         let reopened = try fixture.make(addProject: false)
         #expect(reopened.isHealthy())

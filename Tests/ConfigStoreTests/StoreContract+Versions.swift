@@ -1,20 +1,15 @@
 import ConfigCore
 import ConfigStore
 import Foundation
-import TestSupport
+import StoreTestSupport
 import Testing
+import TestSupport
 
-@Suite final class ListVersionsTests {
-    private let temporary: TemporaryDirectory
-    private var directory: URL { temporary.url }
-
-    init() throws {
-        temporary = try TemporaryDirectory()
-    }
-
+/// `listVersions`: paging, filters and argument checks.
+extension StoreContract {
     /// Seven versions, published one minute apart starting at `clock`'s start.
-    private func sevenVersions(in directory: URL, clock: ManualClock) throws -> SQLiteTemplateStore {
-        let store = try SQLiteTemplateStore.make(in: directory, clock: clock)
+    private func sevenVersions(clock: ManualClock) throws -> any TemplateStore {
+        let store = try fixture.make(clock: clock)
         for tag in 1...7 {
             try store.publishTag(tag)
             clock.advance(by: 60)
@@ -26,8 +21,8 @@ import Testing
         page.versions.map(\.versionNumber)
     }
 
-    @Test func pagesNewestFirst() throws {
-        let store = try sevenVersions(in: directory, clock: ManualClock())
+    func pagesNewestFirst() throws {
+        let store = try sevenVersions(clock: ManualClock())
         let first = try store.listVersions(project: "p1", namespace: .client, pageSize: 3)
         #expect(numbers(first) == [7, 6, 5])
         #expect(first.versions.allSatisfy { $0.templateJSON.isEmpty })
@@ -49,49 +44,50 @@ import Testing
         #expect(try store.listVersions(project: "nobody", namespace: .client).versions.isEmpty)
     }
 
-    @Test func filtersByEndVersionAndTimeRange() throws {
+    func filtersByEndVersionAndTimeRange() throws {
         let clock = ManualClock()
         let start = clock.now
-        let store = try sevenVersions(in: directory, clock: clock)
+        let store = try sevenVersions(clock: clock)
         func minutes(_ count: Double) -> Date { start.addingTimeInterval(count * 60) }
+        func list(pageSize: Int? = nil, token: String? = nil, end: Int64? = nil, from: Date? = nil, to: Date? = nil) throws -> (
+            versions: [StoredVersion], nextPageToken: String?
+        ) {
+            try store.listVersions(
+                project: "p1", namespace: .client, pageSize: pageSize, pageToken: token, endVersionNumber: end,
+                startTime: from, endTime: to, includeTemplateJSON: false)
+        }
 
-        #expect(numbers(try store.listVersions(project: "p1", namespace: .client, endVersionNumber: 4)) == [4, 3, 2, 1])
-        #expect(numbers(try store.listVersions(project: "p1", namespace: .client, endVersionNumber: 99)).count == 7)
+        #expect(numbers(try list(end: 4)) == [4, 3, 2, 1])
+        #expect(numbers(try list(end: 99)).count == 7)
         // Version n was updated at minute n - 1; startTime inclusive, endTime exclusive.
-        #expect(numbers(try store.listVersions(
-            project: "p1", namespace: .client, startTime: minutes(2), endTime: minutes(5))) == [5, 4, 3])
-        #expect(numbers(try store.listVersions(
-            project: "p1", namespace: .client, startTime: minutes(1.5))) == [7, 6, 5, 4, 3])
+        #expect(numbers(try list(from: minutes(2), to: minutes(5))) == [5, 4, 3])
+        #expect(numbers(try list(from: minutes(1.5))) == [7, 6, 5, 4, 3])
 
         // Filters combine with paging.
-        let first = try store.listVersions(
-            project: "p1", namespace: .client, pageSize: 2, endVersionNumber: 6, startTime: minutes(1))
+        let first = try list(pageSize: 2, end: 6, from: minutes(1))
         #expect(numbers(first) == [6, 5])
-        let second = try store.listVersions(
-            project: "p1", namespace: .client, pageSize: 2, pageToken: first.nextPageToken,
-            endVersionNumber: 6, startTime: minutes(1))
+        let second = try list(pageSize: 2, token: first.nextPageToken, end: 6, from: minutes(1))
         #expect(numbers(second) == [4, 3])
-        let last = try store.listVersions(
-            project: "p1", namespace: .client, pageSize: 2, pageToken: second.nextPageToken,
-            endVersionNumber: 6, startTime: minutes(1))
+        let last = try list(pageSize: 2, token: second.nextPageToken, end: 6, from: minutes(1))
         #expect(numbers(last) == [2])
         #expect(last.nextPageToken == nil)
     }
 
-    @Test func rejectsBadArguments() throws {
-        let store = try SQLiteTemplateStore.make(in: directory)
-        #expect(throws: StoreError.invalidPageToken("garbage")) {
-            try store.listVersions(project: "p1", namespace: .client, pageToken: "garbage")
-        }
-        #expect(throws: StoreError.invalidPageToken("v0")) {
-            try store.listVersions(project: "p1", namespace: .client, pageToken: "v0")
+    func listingRejectsBadArguments() throws {
+        let store = try fixture.make()
+        for token in ["garbage", "v0", "v-1", "1"] {
+            #expect(throws: StoreError.invalidPageToken(token)) {
+                try store.listVersions(project: "p1", namespace: .client, pageToken: token)
+            }
         }
         let pageSize = try #require(throws: StoreError.self) {
             try store.listVersions(project: "p1", namespace: .client, pageSize: 0)
         }
         #expect(pageSize.description.contains("pageSize"))
         let end = try #require(throws: StoreError.self) {
-            try store.listVersions(project: "p1", namespace: .client, endVersionNumber: 0)
+            try store.listVersions(
+                project: "p1", namespace: .client, pageSize: nil, pageToken: nil, endVersionNumber: 0,
+                startTime: nil, endTime: nil, includeTemplateJSON: false)
         }
         #expect(end.description.contains("endVersionNumber"))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import Testing
 
 /// The store contract on every engine, each case on fresh data of its own.
@@ -80,5 +81,12 @@ import Testing
     @Test(.timeLimit(.minutes(2)), arguments: StoreEngine.allCases)
     func concurrentPublishersWithExpectedVersionsSeeMismatchesNotDuplicates(engine: StoreEngine) throws {
         try engine.contract().concurrentPublishersWithExpectedVersionsSeeMismatchesNotDuplicates()
+    }
+}
+
+extension StoreEngine {
+    /// The contract on fresh data of this engine (gone when the contract value is).
+    func contract() throws -> StoreContract {
+        StoreContract(fixture: try fixture())
     }
 }

@@ -1,6 +1,7 @@
 import ConfigCore
 import ConfigStore
 import Foundation
+import StoreTestSupport
 import Testing
 
 /// Canaries: every case starts from a store with retention 3 and version 1 published.

@@ -1,18 +1,18 @@
-import ConfigCore
-import ConfigStore
+public import ConfigCore
+public import ConfigStore
 import Foundation
-import TestSupport
+public import TestSupport
 
 /// Opens stores over one fresh set of data (a database file, a PostgreSQL database). Every call
 /// opens another store on the same data, as another process or node would.
-protocol StoreFixture: Sendable {
+public protocol StoreFixture: Sendable {
     /// A store with the repository's migrations, without projects.
     func open(retention: Int, clock: ManualClock?) throws -> any TemplateStore
 }
 
 extension StoreFixture {
     /// A store with project `p1` (number 1001, "Project One"), created when `addProject`.
-    func make(retention: Int = 300, clock: ManualClock? = nil, addProject: Bool = true) throws -> any TemplateStore {
+    public func make(retention: Int = 300, clock: ManualClock? = nil, addProject: Bool = true) throws -> any TemplateStore {
         let store = try open(retention: retention, clock: clock)
         if addProject {
             try store.upsertProject(StoredProject(id: "p1", number: "1001", displayName: "Project One"))
@@ -24,24 +24,25 @@ extension StoreFixture {
 extension TemplateStore {
     /// Publishes `{"n":<tag>}` to p1 without a version check.
     @discardableResult
-    func publishTag(_ tag: Int, namespace: TemplateNamespace = .client) throws -> StoredVersion {
+    public func publishTag(_ tag: Int, namespace: TemplateNamespace = .client) throws -> StoredVersion {
         try publish(
             project: "p1", namespace: namespace, templateJSON: Array("{\"n\":\(tag)}".utf8), expectedVersion: nil,
             metadata: PublishMetadata(updateUser: "dev@example.com", description: "tag \(tag)"))
     }
 
     /// The version numbers of the whole history of p1/`namespace`, newest first.
-    func versionNumbers(_ namespace: TemplateNamespace = .client) throws -> [Int64] {
+    public func versionNumbers(_ namespace: TemplateNamespace = .client) throws -> [Int64] {
         try listVersions(project: "p1", namespace: namespace).versions.map(\.versionNumber)
     }
 }
 
 extension StoredVersion {
-    var templateText: String { String(decoding: templateJSON, as: UTF8.self) }
+    /// The template bytes as text.
+    public var templateText: String { String(decoding: templateJSON, as: UTF8.self) }
 }
 
 /// Runs `body(thread)` on `threads` real threads at once and waits for all of them.
-func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+public func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let group = DispatchGroup()
     for index in 0..<threads {
         group.enter()

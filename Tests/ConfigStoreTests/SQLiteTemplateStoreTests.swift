@@ -1,0 +1,67 @@
+import ConfigCore
+import ConfigStore
+import Foundation
+import StoreTestSupport
+import TestSupport
+import Testing
+
+/// What only the SQLite store does: its file and directory, its migrations table, and other
+/// connections on the same file. The rest is the store contract (`StoreContractTests`).
+@Suite final class SQLiteTemplateStoreTests {
+    private let temporary: TemporaryDirectory
+    private var directory: URL { temporary.url }
+
+    init() throws {
+        temporary = try TemporaryDirectory()
+    }
+
+    @Test func migratesOnceAndReportsHealthy() throws {
+        let path = directory.appendingPathComponent("nested/dir/store.sqlite").path
+        let store = try SQLiteTemplateStore(databasePath: path, migrationsDirectory: SQLiteFixture.migrations)
+        #expect(store.isHealthy())
+        store.close()
+        #expect(!store.isHealthy())
+
+        let reopened = try SQLiteTemplateStore(databasePath: path, migrationsDirectory: SQLiteFixture.migrations)
+        #expect(reopened.isHealthy())
+        let database = try SQLiteDatabase(path: path)
+        let known = try Migrator(directory: SQLiteFixture.migrations).latestVersion
+        #expect(try Migrator.appliedVersions(in: database) == Array(1...known))
+        #expect(try database.queryFirst("SELECT count(*) FROM schema_migrations") { $0.int64(at: 0) } == Int64(known))
+    }
+
+    @Test func refusesASchemaNewerThanItsMigrations() throws {
+        let path = directory.appendingPathComponent("store.sqlite").path
+        _ = try SQLiteTemplateStore(databasePath: path, migrationsDirectory: SQLiteFixture.migrations)
+        try SQLiteDatabase(path: path).execute(
+            "INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'future', 0)")
+        let known = try Migrator(directory: SQLiteFixture.migrations).latestVersion
+        #expect(throws: MigrationError.schemaTooNew(applied: 9999, known: known)) {
+            try SQLiteTemplateStore(databasePath: path, migrationsDirectory: SQLiteFixture.migrations)
+        }
+    }
+
+    @Test func interruptedTransactionLeavesNoHalfWrittenVersion() throws {
+        let fixture = try SQLiteFixture()
+        let store = try fixture.make()
+        try store.publishTag(1)
+
+        // Another connection writes version 2 and moves the head, then goes away uncommitted.
+        let crashing = try SQLiteDatabase(path: fixture.path)
+        try crashing.execute("BEGIN IMMEDIATE")
+        try crashing.execute(
+            """
+            INSERT INTO template_versions (project, namespace, version_number, template_json, update_time,
+                update_origin, update_type) VALUES ('p1', 'firebase', 2, X'00', 0, 'REST_API', 'INCREMENTAL_UPDATE')
+            """)
+        try crashing.execute("UPDATE template_heads SET active_version = 2")
+        #expect(try store.activeVersion(project: "p1", namespace: .client)?.versionNumber == 1)
+        crashing.close()
+
+        #expect(try store.version(project: "p1", namespace: .client, number: 2) == nil)
+        #expect(try store.heads() == [TemplateKey(project: "p1", namespace: .client): 1])
+        let next = try store.publishTag(2)
+        #expect(next.versionNumber == 2)
+        #expect(try store.version(project: "p1", namespace: .client, number: 2)?.templateText == #"{"n":2}"#)
+    }
+}

@@ -1,0 +1,73 @@
+public import ConfigStore
+public import Foundation
+import PostgresStore
+public import PostgresTestSupport
+public import Testing
+public import TestSupport
+
+/// The engines every store test that is not about one engine runs on.
+public enum StoreEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    public var testDescription: String { rawValue }
+
+    /// Fresh data of this engine (gone when the fixture is).
+    public func fixture() throws -> any StoreFixture {
+        switch self {
+        case .sqlite: try SQLiteFixture()
+        case .postgres: PostgresFixture(database: try TestDatabase())
+        }
+    }
+}
+
+/// Opens `PostgresTemplateStore`s on one test database.
+public struct PostgresFixture: StoreFixture {
+    public let database: TestDatabase
+    /// How long a write waits for listeners: short, since most tests' listeners never
+    /// acknowledge (the tests that need the wait give a long one).
+    public var acknowledgementTimeout: Duration = .milliseconds(100)
+
+    public init(database: TestDatabase, acknowledgementTimeout: Duration = .milliseconds(100)) {
+        self.database = database
+        self.acknowledgementTimeout = acknowledgementTimeout
+    }
+
+    public func open(retention: Int, clock: ManualClock?) throws -> any TemplateStore {
+        try PostgresTemplateStore(
+            url: database.url, migrationsDirectory: PostgresTestServer.migrations, retention: retention,
+            acknowledgementTimeout: acknowledgementTimeout, clock: clock.function)
+    }
+
+    /// A store on `url` with the repository's migrations.
+    public static func store(url: String) throws -> any TemplateStore {
+        try PostgresTemplateStore(url: url, migrationsDirectory: PostgresTestServer.migrations)
+    }
+}
+
+/// Opens `SQLiteTemplateStore`s on one file in a directory removed when the fixture goes away.
+public struct SQLiteFixture: StoreFixture {
+    /// The repository's `migrations/sqlite`.
+    public static let migrations = PostgresTestServer.repository.appendingPathComponent("migrations/sqlite")
+
+    private let directory: TemporaryDirectory
+
+    public init() throws {
+        directory = try TemporaryDirectory("rcs-contract")
+    }
+
+    /// The database file.
+    public var path: String { directory.url.appendingPathComponent("store.sqlite").path }
+
+    public func open(retention: Int, clock: ManualClock?) throws -> any TemplateStore {
+        try SQLiteTemplateStore(
+            databasePath: path, migrationsDirectory: Self.migrations, retention: retention, clock: clock.function)
+    }
+}
+
+extension ManualClock? {
+    /// The clock as a store takes it: this one, or the wall clock.
+    public var function: @Sendable () -> Date {
+        guard let clock = self else { return { Date() } }
+        return { clock.now }
+    }
+}
