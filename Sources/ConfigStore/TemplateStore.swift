@@ -54,10 +54,8 @@ public protocol TemplateStore: AnyObject, Sendable {
         microPercent: Int64, seed: String, promoteAt: Date?, metadata: PublishMetadata
     ) throws(StoreError) -> (version: StoredVersion, canary: StoredCanary)
 
-    /// The running canary, if any.
-    func canary(project: String, namespace: TemplateNamespace) throws(StoreError) -> StoredCanary?
-
-    /// The active version's number and the running canary, in one read.
+    /// The active version's number and the running canary, in one read (what a worker compares
+    /// with what it serves).
     func headState(
         project: String, namespace: TemplateNamespace
     ) throws(StoreError) -> (active: Int64?, canary: StoredCanary?)
@@ -84,9 +82,6 @@ public protocol TemplateStore: AnyObject, Sendable {
     /// The active version with its template, or nil before the first publish.
     func activeVersion(project: String, namespace: TemplateNamespace) throws(StoreError) -> StoredVersion?
 
-    /// The active version's number only (a cheap head check).
-    func activeVersionNumber(project: String, namespace: TemplateNamespace) throws(StoreError) -> Int64?
-
     /// One version with its template, or nil when it was never published or was pruned.
     func version(project: String, namespace: TemplateNamespace, number: Int64) throws(StoreError) -> StoredVersion?
 
@@ -103,9 +98,6 @@ public protocol TemplateStore: AnyObject, Sendable {
     ///   refuses.
     func upsertProject(_ project: StoredProject) throws(StoreError)
 
-    /// The project with this id, or else with this number.
-    func project(idOrNumber: String) throws(StoreError) -> StoredProject?
-
     /// Every project, by id.
     func projects() throws(StoreError) -> [StoredProject]
 
@@ -119,10 +111,7 @@ public protocol TemplateStore: AnyObject, Sendable {
     /// The API key hashes of `project`, oldest first.
     func apiKeyHashes(project: String) throws(StoreError) -> [String]
 
-    /// The ids of the projects that accept the API key with this hash.
-    func projectIDs(forAPIKeyHash keyHash: String) throws(StoreError) -> [String]
-
-    // MARK: Changes and health
+    // MARK: Changes
 
     /// The active version of every template that has one.
     func heads() throws(StoreError) -> [TemplateKey: Int64]
@@ -136,10 +125,6 @@ public protocol TemplateStore: AnyObject, Sendable {
     /// change token and the workers' own announcements suffice (one machine).
     /// - Parameter name: names the connection on the server (e.g. the node), for operators.
     func makeChangeListener(name: String) -> (any StoreChangeListener)?
-
-    /// Whether the store is reachable and its schema is exactly the known migrations.
-    /// Blocking like every method (for /readyz, off the loop).
-    func isHealthy() -> Bool
 
     /// Releases the connections. Later calls throw `StoreError.unavailable`. Idempotent.
     func close()

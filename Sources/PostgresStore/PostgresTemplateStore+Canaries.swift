@@ -50,11 +50,6 @@ extension PostgresTemplateStore {
         }
     }
 
-    /// The running canary, or nil.
-    public func canary(project: String, namespace: TemplateNamespace) throws(StoreError) -> StoredCanary? {
-        try read { connection in try Self.canary(project: project, namespace: namespace, on: connection) }
-    }
-
     /// The active version's number and the running canary, read by one statement (one snapshot).
     public func headState(
         project: String, namespace: TemplateNamespace

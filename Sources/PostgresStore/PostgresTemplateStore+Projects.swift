@@ -37,15 +37,6 @@ extension PostgresTemplateStore {
         }
     }
 
-    /// The project whose ID or number is `idOrNumber`; an ID match wins.
-    public func project(idOrNumber: String) throws(StoreError) -> StoredProject? {
-        try read { connection in
-            try connection.queryFirst(
-                "SELECT \(Self.projectColumns) FROM projects WHERE id = $1 OR number = $1 ORDER BY id = $1 DESC LIMIT 1",
-                [.text(idOrNumber)], row: Self.decodeProject)
-        }
-    }
-
     /// Every project, by ID.
     public func projects() throws(StoreError) -> [StoredProject] {
         try read { connection in
@@ -88,15 +79,6 @@ extension PostgresTemplateStore {
         try read { connection in
             try connection.query(
                 "SELECT key_hash FROM api_keys WHERE project = $1 ORDER BY created_at, key_hash COLLATE \"C\"", [.text(project)]
-            ) { $0.text(at: 0) }
-        }
-    }
-
-    /// The IDs of the projects that accept the API key with this hash.
-    public func projectIDs(forAPIKeyHash keyHash: String) throws(StoreError) -> [String] {
-        try read { connection in
-            try connection.query(
-                "SELECT project FROM api_keys WHERE key_hash = $1 ORDER BY project COLLATE \"C\"", [.text(keyHash)]
             ) { $0.text(at: 0) }
         }
     }

@@ -18,16 +18,6 @@ extension PostgresTemplateStore {
         }
     }
 
-    /// The active version's number, or nil before the first publish.
-    public func activeVersionNumber(project: String, namespace: TemplateNamespace) throws(StoreError) -> Int64? {
-        try read { connection in
-            try connection.queryFirst(
-                "SELECT active_version FROM template_heads WHERE project = $1 AND namespace = $2",
-                [.text(project), .text(namespace.rawValue)]
-            ) { $0.int64(at: 0) }
-        }
-    }
-
     /// Version `number`, or nil if it was never published or has been pruned.
     public func version(
         project: String, namespace: TemplateNamespace, number: Int64

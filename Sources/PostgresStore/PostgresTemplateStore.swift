@@ -38,7 +38,6 @@ public final class PostgresTemplateStore: TemplateStore {
     public let retention: Int
     /// Where the store connects, printable (no password).
     public let settings: PostgresConnectionSettings
-    let migrator: PostgresMigrator
     let clock: @Sendable () -> Date
     let onNotice: @Sendable (String) -> Void
     /// How long a write waits for the nodes' listeners to apply it.
@@ -91,7 +90,6 @@ public final class PostgresTemplateStore: TemplateStore {
         self.settings = settings
         self.acknowledgementTimeout = acknowledgementTimeout
         self.retention = retention
-        self.migrator = migrator
         self.clock = clock
         self.onNotice = onNotice
         pool = PostgresConnectionPool(size: connections) { () throws(PostgresError) in
@@ -99,15 +97,10 @@ public final class PostgresTemplateStore: TemplateStore {
         }
     }
 
-    /// Closes the connections. Later calls throw `StoreError.unavailable` and `isHealthy()`
-    /// returns false. Idempotent; waits for calls in progress.
+    /// Closes the connections. Later calls throw `StoreError.unavailable`. Idempotent; waits
+    /// for calls in progress.
     public func close() {
         pool.close()
-    }
-
-    /// Whether the server answers and the schema is exactly the known migrations (for /readyz).
-    public func isHealthy() -> Bool {
-        (try? read { connection in try self.migrator.isUpToDate(connection) }) ?? false
     }
 
     // MARK: Changes

@@ -15,17 +15,18 @@ import Testing
         temporary = try TemporaryDirectory()
     }
 
-    @Test func migratesOnceAndReportsHealthy() throws {
+    @Test func createsItsDirectoryAndMigratesOnce() throws {
         let path = directory.appendingPathComponent("nested/dir/store.sqlite").path
         let store = try SQLiteTemplateStore(databasePath: path, migrationsDirectory: SQLiteFixture.migrations)
-        #expect(store.isHealthy())
+        #expect(try store.projects() == [])
         store.close()
-        #expect(!store.isHealthy())
 
         let reopened = try SQLiteTemplateStore(databasePath: path, migrationsDirectory: SQLiteFixture.migrations)
-        #expect(reopened.isHealthy())
+        #expect(try reopened.projects() == [])
         let database = try SQLiteDatabase(path: path)
-        let known = try Migrator(directory: SQLiteFixture.migrations).latestVersion
+        let migrator = try Migrator(directory: SQLiteFixture.migrations)
+        #expect(try migrator.isUpToDate(database))
+        let known = migrator.latestVersion
         #expect(try Migrator.appliedVersions(in: database) == Array(1...known))
         #expect(try database.queryFirst("SELECT count(*) FROM schema_migrations") { $0.int64(at: 0) } == Int64(known))
     }

@@ -32,8 +32,6 @@ extension StoreContract {
             microPercent: 5_000_000, seed: "s2", promoteAt: promoteAt, metadata: Self.admin)
         #expect(canary.canaryVersion == 2 && canary.microPercent == 5_000_000 && canary.seed == "s2")
         #expect(canary.promoteAt == promoteAt && canary.startTime == version.updateTime)
-        #expect(try store.activeVersionNumber(project: "p1", namespace: .client) == 1)
-        #expect(try store.canary(project: "p1", namespace: .client) == canary)
         let state = try store.headState(project: "p1", namespace: .client)
         #expect(state.active == 1 && state.canary == canary)
         let stored = try #require(try store.version(project: "p1", namespace: .client, number: 2))
@@ -43,7 +41,6 @@ extension StoreContract {
 
         let none = try store.headState(project: "p1", namespace: .server)
         #expect(none.active == nil && none.canary == nil)
-        #expect(try store.canary(project: "p1", namespace: .server) == nil)
     }
 
     func publishesAndRollbacksWaitWhileACanaryRuns() throws {
@@ -66,7 +63,7 @@ extension StoreContract {
         let raised = try store.setCanaryShare(project: "p1", namespace: .client, expectedCanary: 2,
                                               microPercent: 30_000_000, updateUser: "lead@example.com")
         #expect(raised.microPercent == 30_000_000 && raised.updateUser == "lead@example.com" && raised.seed == "s2")
-        #expect(try store.canary(project: "p1", namespace: .client) == raised)
+        #expect(try store.headState(project: "p1", namespace: .client).canary == raised)
         #expect(throws: StoreError.self) {
             try store.setCanaryShare(project: "p1", namespace: .client, expectedCanary: 2,
                                      microPercent: 10_000_000, updateUser: nil)
@@ -94,8 +91,8 @@ extension StoreContract {
         #expect(promoted.versionNumber == 3 && promoted.templateText == "{\"n\":2}")
         #expect(promoted.canaryAction == .promotion && promoted.canarySource == 2 && promoted.rollbackSource == nil)
         #expect(promoted.updateUser == "ops@example.com" && promoted.description == "Promote canary version 2 to every instance")
-        #expect(try store.activeVersionNumber(project: "p1", namespace: .client) == 3)
-        #expect(try store.canary(project: "p1", namespace: .client) == nil)
+        let state = try store.headState(project: "p1", namespace: .client)
+        #expect(state.active == 3 && state.canary == nil)
         #expect(try store.publishTag(4).versionNumber == 4)
     }
 
@@ -110,7 +107,7 @@ extension StoreContract {
         #expect(aborted.updateType == .rollback && aborted.rollbackSource == 1)
         #expect(aborted.canaryAction == .abort && aborted.canarySource == 2)
         #expect(aborted.description == "Abort canary version 2: back to version 1")
-        #expect(try store.activeVersionNumber(project: "p1", namespace: .client) == 3)
+        #expect(try store.headState(project: "p1", namespace: .client).active == 3)
         #expect(throws: StoreError.noCanary) {
             try store.abortCanary(project: "p1", namespace: .client, expectedCanary: nil, metadata: Self.admin)
         }

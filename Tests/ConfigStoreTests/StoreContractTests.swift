@@ -4,8 +4,8 @@ import Testing
 
 /// The store contract on every engine, each case on fresh data of its own.
 @Suite struct StoreContractTests {
-    @Test(arguments: StoreEngine.allCases) func healthyUntilClosedThenUnavailable(engine: StoreEngine) throws {
-        try engine.contract().healthyUntilClosedThenUnavailable()
+    @Test(arguments: StoreEngine.allCases) func answersUntilClosedThenUnavailable(engine: StoreEngine) throws {
+        try engine.contract().answersUntilClosedThenUnavailable()
     }
     @Test(arguments: StoreEngine.allCases) func projectsAndAPIKeys(engine: StoreEngine) throws {
         try engine.contract().projectsAndAPIKeys()

@@ -110,8 +110,11 @@ import Testing
             }
         }
         #expect(failures.withLock { $0 } == [])
+        #expect(stores.withLock { $0 }.count == 4)
         for store in stores.withLock({ $0 }) {
-            #expect(store.isHealthy())
+            #expect(try store.projects() == [])
         }
+        let migrator = PostgresMigrator(try Migrator(directory: PostgresTestServer.migrations))
+        #expect(try migrator.isUpToDate(database.connect()))
     }
 }

@@ -97,13 +97,13 @@ import Testing
         let blocked = try database.connect()
         try waitUntilCommitWaits(on: blocked)
         #expect(try listener.waitForNotifications(timeout: .milliseconds(300)).isEmpty)
-        #expect(try store.activeVersionNumber(project: "p1", namespace: .client) == nil)
+        #expect(try store.headState(project: "p1", namespace: .client).active == nil)
 
         try gate.execute("SELECT pg_advisory_unlock(4242)")
         let delivered = try listener.waitForNotifications(timeout: .seconds(10))
         #expect(delivered.map { $0.payload.split(separator: "\t", maxSplits: 1).last.map(String.init) } == ["p1\tfirebase\t1"])
         // Delivered after the commit: the version is already visible to everyone.
-        #expect(try store.activeVersionNumber(project: "p1", namespace: .client) == 1)
+        #expect(try store.headState(project: "p1", namespace: .client).active == 1)
         published.wait()
         #expect(outcome.withLock { $0 } == "published 1")
     }

@@ -21,9 +21,10 @@ import Testing
     }
 
     @Test func migratesOnceAndRecordsEveryMigration() throws {
-        let store = try PostgresFixture(database: database).make()
-        #expect(store.isHealthy())
+        _ = try PostgresFixture(database: database).make()
         let connection = try database.connect()
+        let migrator = PostgresMigrator(try Migrator(directory: PostgresTestServer.migrations))
+        #expect(try migrator.isUpToDate(connection))
         let known = try Migrator(directory: PostgresTestServer.migrations).latestVersion
         #expect(try PostgresMigrator.appliedVersions(on: connection) == Array(1...known))
         #expect(try tables(connection) == [
@@ -44,10 +45,11 @@ import Testing
         }
     }
 
-    @Test func aStoreWhoseSchemaChangedUnderItIsNotHealthy() throws {
-        let store = try PostgresFixture(database: database).make()
-        try database.connect().execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'future', 0)")
-        #expect(!store.isHealthy())
+    @Test func aSchemaChangedUnderTheStoreIsNoLongerUpToDate() throws {
+        _ = try PostgresFixture(database: database).make()
+        let connection = try database.connect()
+        try connection.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'future', 0)")
+        #expect(try !PostgresMigrator(Migrator(directory: PostgresTestServer.migrations)).isUpToDate(connection))
     }
 
     @Test func aFailingMigrationLeavesNoTraceAndNamesTheFile() throws {

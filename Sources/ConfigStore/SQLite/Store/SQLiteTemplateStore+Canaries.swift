@@ -12,7 +12,7 @@ extension SQLiteTemplateStore {
     ///   - promoteAt: when to promote it by itself, if ever.
     ///   - metadata: as for `publish`; the version records `canary_action` `CANARY`.
     /// - Throws: `StoreError.versionMismatch`, `StoreError.canaryRunning`,
-    ///   `StoreError.invalidArgument`, `StoreError.projectNotFound`, `SQLiteError`.
+    ///   `StoreError.invalidArgument`, `StoreError.projectNotFound`, `StoreError.unavailable`.
     public func publishCanary(
         project: String, namespace: TemplateNamespace, templateJSON: [UInt8], expectedVersion: Int64?,
         microPercent: Int64, seed: String, promoteAt: Date?, metadata: PublishMetadata
@@ -52,11 +52,6 @@ extension SQLiteTemplateStore {
                  .integer(promoteAt.map(Self.milliseconds))])
             return (version, canary)
         }
-    }
-
-    /// The running canary, or nil.
-    public func canary(project: String, namespace: TemplateNamespace) throws(StoreError) -> StoredCanary? {
-        try read { database in try Self.canary(project: project, namespace: namespace, in: database) }
     }
 
     /// The active version's number and the running canary: what a worker compares with what

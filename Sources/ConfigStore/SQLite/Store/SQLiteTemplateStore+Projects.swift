@@ -29,15 +29,6 @@ extension SQLiteTemplateStore {
         }
     }
 
-    /// The project whose ID or number is `idOrNumber` (clients send either); an ID match wins.
-    public func project(idOrNumber: String) throws(StoreError) -> StoredProject? {
-        try read { database in
-            try database.queryFirst(
-                "SELECT \(Self.projectColumns) FROM projects WHERE id = ?1 OR number = ?1 ORDER BY id = ?1 DESC LIMIT 1",
-                [.text(idOrNumber)], row: Self.decodeProject)
-        }
-    }
-
     /// Every project, by ID.
     public func projects() throws(StoreError) -> [StoredProject] {
         try read { database in
@@ -76,15 +67,6 @@ extension SQLiteTemplateStore {
             try database.query(
                 "SELECT key_hash FROM api_keys WHERE project = ? ORDER BY created_at, key_hash", [.text(project)]
             ) { $0.text(at: 0) }
-        }
-    }
-
-    /// The IDs of the projects that accept the API key with this hash.
-    public func projectIDs(forAPIKeyHash keyHash: String) throws(StoreError) -> [String] {
-        try read { database in
-            try database.query("SELECT project FROM api_keys WHERE key_hash = ? ORDER BY project", [.text(keyHash)]) {
-                $0.text(at: 0)
-            }
         }
     }
 

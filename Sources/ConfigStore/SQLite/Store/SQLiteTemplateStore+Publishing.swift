@@ -13,8 +13,8 @@ extension SQLiteTemplateStore {
     ///     skip the check (`If-Match: *`).
     ///   - metadata: user, description, origin and `INCREMENTAL_UPDATE` / `FORCED_UPDATE`.
     /// - Throws: `StoreError.versionMismatch(current:)`, `StoreError.canaryRunning` while a
-    ///   canary runs, `StoreError.projectNotFound`, `StoreError.invalidArgument`, `SQLiteError`
-    ///   (e.g. busy after the busy timeout).
+    ///   canary runs, `StoreError.projectNotFound`, `StoreError.invalidArgument`,
+    ///   `StoreError.unavailable` (e.g. busy after the busy timeout).
     @discardableResult
     public func publish(
         project: String, namespace: TemplateNamespace, templateJSON: [UInt8], expectedVersion: Int64?,

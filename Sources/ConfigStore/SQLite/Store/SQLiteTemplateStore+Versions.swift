@@ -17,17 +17,6 @@ extension SQLiteTemplateStore {
         }
     }
 
-    /// The active version's number, or nil before the first publish: a cheap check of whether
-    /// a loaded template is still the newest.
-    public func activeVersionNumber(project: String, namespace: TemplateNamespace) throws(StoreError) -> Int64? {
-        try read { database in
-            try database.queryFirst(
-                "SELECT active_version FROM template_heads WHERE project = ? AND namespace = ?",
-                [.text(project), .text(namespace)]
-            ) { $0.int64(at: 0) }
-        }
-    }
-
     /// Version `number`, or nil if it was never published or has been pruned.
     public func version(project: String, namespace: TemplateNamespace, number: Int64) throws(StoreError) -> StoredVersion? {
         try read { database in

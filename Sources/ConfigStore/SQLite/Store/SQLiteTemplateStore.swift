@@ -21,7 +21,6 @@ public final class SQLiteTemplateStore: TemplateStore {
     public let retention: Int
     /// The database file.
     public let databasePath: String
-    let migrator: Migrator
     let clock: @Sendable () -> Date
     let writer: Mutex<SQLiteDatabase>
     let reader: Mutex<SQLiteDatabase>
@@ -69,7 +68,6 @@ public final class SQLiteTemplateStore: TemplateStore {
 
         self.databasePath = databasePath
         self.retention = retention
-        self.migrator = migrator
         self.clock = clock
         self.writer = Mutex(writer)
         self.reader = Mutex(reader)
@@ -77,18 +75,11 @@ public final class SQLiteTemplateStore: TemplateStore {
     }
 
     /// Closes the connections. Later calls throw `StoreError.unavailable` ("database is
-    /// closed") and `isHealthy()` returns false. Idempotent; also done on deinit.
+    /// closed"). Idempotent; also done on deinit.
     public func close() {
         feed.withLock { $0.close() }
         reader.withLock { $0.close() }
         writer.withLock { $0.close() }
-    }
-
-    /// Whether the store is open and its schema is exactly the known migrations (for /readyz).
-    public func isHealthy() -> Bool {
-        reader.withLock { database in
-            do { return try database.isOpen && migrator.isUpToDate(database) } catch { return false }
-        }
     }
 
     // MARK: Change feed
