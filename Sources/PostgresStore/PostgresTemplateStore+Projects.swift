@@ -6,8 +6,6 @@ extension PostgresTemplateStore {
     /// commit), so that its number check sees any project another node just committed.
     static let projectWriteLockKey: Int64 = 0x5243_535F_5052_4F4A  // "RCS_PROJ"
 
-    private static let projectColumns = "id, number, display_name, percent_seed"
-
     /// Creates the project, or updates the number, name and seed of the one with this ID.
     /// - Throws: `invalidArgument` for an id or number `ProjectIdentity` refuses,
     ///   `projectNumberTaken` when another project has the number, `unavailable`.
@@ -40,7 +38,9 @@ extension PostgresTemplateStore {
     /// Every project, by ID.
     public func projects() throws(StoreError) -> [StoredProject] {
         try read { connection in
-            try connection.query("SELECT \(Self.projectColumns) FROM projects ORDER BY id COLLATE \"C\"", row: Self.decodeProject)
+            try connection.query("SELECT \(StoreColumns.project) FROM projects ORDER BY id COLLATE \"C\"") {
+                StoreColumns.decodeProject($0)
+            }
         }
     }
 
@@ -49,7 +49,7 @@ extension PostgresTemplateStore {
     public func addAPIKey(project: String, keyHash: String, name: String) throws(StoreError) {
         let createdAt = TemplateStoreRules.milliseconds(clock())
         try write { connection in
-            try Self.requireProject(project, on: connection)
+            try PostgresTemplateConnection(connection: connection).requireProject(project)
             do {
                 try connection.execute(
                     """
@@ -81,14 +81,5 @@ extension PostgresTemplateStore {
                 "SELECT key_hash FROM api_keys WHERE project = $1 ORDER BY created_at, key_hash COLLATE \"C\"", [.text(project)]
             ) { $0.text(at: 0) }
         }
-    }
-
-    static func requireProject(_ id: String, on connection: PostgresConnection) throws {
-        let exists = try connection.queryFirst("SELECT 1 FROM projects WHERE id = $1", [.text(id)]) { _ in true }
-        guard exists != nil else { throw StoreError.projectNotFound(id) }
-    }
-
-    private static func decodeProject(_ row: PostgresRow) -> StoredProject {
-        StoredProject(id: row.text(at: 0), number: row.text(at: 1), displayName: row.text(at: 2), percentSeed: row.text(at: 3))
     }
 }

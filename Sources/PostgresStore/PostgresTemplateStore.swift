@@ -2,31 +2,18 @@ import ConfigCore
 public import ConfigStore
 public import Foundation
 
-/// `TemplateStore` on a PostgreSQL server, so that several nodes can share one database.
+/// `TemplateStore` on a PostgreSQL server, so that several nodes can share one database;
+/// docs/postgresql.md tells how it keeps the contract across nodes.
 ///
-/// Threading: every method is synchronous and blocks the calling thread (keep it off event-loop
-/// threads). The store owns a small pool of connections (`PostgresConnectionPool`); a connection
-/// that broke is replaced on its next use, so a restarted server costs failed calls, not a
-/// restart.
-///
-/// Concurrency between nodes: every write to a template first locks that template's row of
-/// `template_heads` (`SELECT ... FOR UPDATE`) in a READ COMMITTED transaction, so writers of one
-/// template run one after the other on any number of nodes, each seeing the version the previous
-/// one committed: version numbers stay gap-free and of two publishers expecting the same version
-/// exactly one wins. Writes to different templates run in parallel.
-///
-/// Changes: every write transaction increments `store_revision` (see `changeToken()`) and sends
-/// `pg_notify('rcs_changes', payload)`, delivered to listeners only if and when it commits, in
-/// commit order. The payload is `StoreChange.payload`: `project<TAB>namespace<TAB>version` for a
-/// template write (the version it wrote: the new active one, or the canary's) and `projects` for
-/// a project or API key write. A notification is a hint to re-read; a listener that was
-/// disconnected must re-read everything, since notifications sent meanwhile are lost
-/// (`makeChangeListener(name:)`).
-///
-/// Durability: a write returns after `COMMIT`, which with the server's default
-/// `synchronous_commit = on` means after the commit is flushed to disk.
+/// Every method blocks its thread (keep it off event loops) and runs on a small pool of
+/// connections, each replaced on its next use after it broke. Every write to a template first
+/// locks the template's `template_heads` row, so that its writers run one after the other on
+/// any number of nodes; every write transaction increments `store_revision` (the change token)
+/// and, when it commits, notifies `notificationChannel`. The rules of each template operation
+/// are `TemplateVersioning`'s; this type gives them its connections.
 public final class PostgresTemplateStore: TemplateStore {
-    /// The channel every write notifies, with `StoreChange.payload` as the payload.
+    /// The channel every write notifies when it commits, with the new `store_revision`, a tab
+    /// and `StoreChange.payload` as the payload.
     public static let notificationChannel = "rcs_changes"
     /// The channel a listener notifies after it recorded an acknowledgement, so that a writer
     /// waiting for it wakes at once instead of polling.
@@ -109,7 +96,7 @@ public final class PostgresTemplateStore: TemplateStore {
     public func heads() throws(StoreError) -> [TemplateKey: Int64] {
         try read { connection in
             let rows = try connection.query("SELECT project, namespace, active_version FROM template_heads") { row in
-                (TemplateKey(project: row.text(at: 0), namespace: try Self.namespace(row.text(at: 1))), row.int64(at: 2))
+                (TemplateKey(project: row.text(at: 0), namespace: try StoreColumns.namespace(row.text(at: 1))), row.int64(at: 2))
             }
             return Dictionary(rows, uniquingKeysWith: { first, _ in first })
         }
@@ -189,25 +176,5 @@ public final class PostgresTemplateStore: TemplateStore {
             guard behind > 0, remaining > .zero else { return }
             _ = try connection.waitForNotifications(timeout: remaining)
         }
-    }
-
-    /// `updateTime` for a new version written now: never before `previous`.
-    func nextUpdateTime(after previous: Int64?) -> Int64 {
-        TemplateStoreRules.nextUpdateTime(now: clock(), after: previous)
-    }
-
-    /// A namespace read back from a table.
-    static func namespace(_ raw: String) throws(StoreError) -> TemplateNamespace {
-        guard let namespace = TemplateNamespace(rawValue: raw) else {
-            throw StoreError.unavailable("the database holds an unknown namespace '\(raw)'")
-        }
-        return namespace
-    }
-}
-
-extension StoreChange {
-    /// The change that writing `version` makes.
-    init(_ version: StoredVersion) {
-        self = .template(TemplateKey(project: version.project, namespace: version.namespace), version: version.versionNumber)
     }
 }

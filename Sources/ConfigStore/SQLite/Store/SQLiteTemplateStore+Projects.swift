@@ -1,7 +1,7 @@
 import ConfigCore
-extension SQLiteTemplateStore {
-    private static let projectColumns = "id, number, display_name, percent_seed"
 
+/// Projects and their API key hashes.
+extension SQLiteTemplateStore {
     /// Creates the project, or updates the number, name and seed of the one with this ID.
     /// - Throws: `StoreError.invalidArgument` for an empty/long ID or a number that is not
     ///   1 to 32 digits; `StoreError.projectNumberTaken` when another project has the number.
@@ -9,7 +9,7 @@ extension SQLiteTemplateStore {
         if let problem = ProjectIdentity.problem(id: project.id, number: project.number) {
             throw StoreError.invalidArgument(problem)
         }
-        let createdAt = Self.milliseconds(clock())
+        let createdAt = TemplateStoreRules.milliseconds(clock())
         try write { database in
             let owner = try database.queryFirst("SELECT id FROM projects WHERE number = ?", [.text(project.number)]) {
                 $0.text(at: 0)
@@ -32,16 +32,16 @@ extension SQLiteTemplateStore {
     /// Every project, by ID.
     public func projects() throws(StoreError) -> [StoredProject] {
         try read { database in
-            try database.query("SELECT \(Self.projectColumns) FROM projects ORDER BY id", row: Self.decodeProject)
+            try database.query("SELECT \(StoreColumns.project) FROM projects ORDER BY id") { StoreColumns.decodeProject($0) }
         }
     }
 
     /// Records an API key hash for `project` (re-adding renames it).
     /// - Throws: `StoreError.projectNotFound` for an unknown project ID.
     public func addAPIKey(project: String, keyHash: String, name: String) throws(StoreError) {
-        let createdAt = Self.milliseconds(clock())
+        let createdAt = TemplateStoreRules.milliseconds(clock())
         try write { database in
-            try Self.requireProject(project, in: database)
+            try SQLiteTemplateConnection(database: database).requireProject(project)
             try database.execute(
                 """
                 INSERT INTO api_keys (project, key_hash, name, created_at) VALUES (?, ?, ?, ?)
@@ -68,14 +68,5 @@ extension SQLiteTemplateStore {
                 "SELECT key_hash FROM api_keys WHERE project = ? ORDER BY created_at, key_hash", [.text(project)]
             ) { $0.text(at: 0) }
         }
-    }
-
-    static func requireProject(_ id: String, in database: SQLiteDatabase) throws {
-        let exists = try database.queryFirst("SELECT 1 FROM projects WHERE id = ?", [.text(id)]) { _ in true }
-        guard exists != nil else { throw StoreError.projectNotFound(id) }
-    }
-
-    private static func decodeProject(_ row: SQLiteStatement) -> StoredProject {
-        StoredProject(id: row.text(at: 0), number: row.text(at: 1), displayName: row.text(at: 2), percentSeed: row.text(at: 3))
     }
 }

@@ -15,7 +15,8 @@ import Synchronization
 ///   never writes, every commit, including this store's own, is "another connection's" change
 ///   to it.
 ///
-/// A publish returns only after its commit is durable (`synchronous=FULL`).
+/// A publish returns only after its commit is durable (`synchronous=FULL`). The rules of each
+/// template operation are `TemplateVersioning`'s; this type gives them its connections.
 public final class SQLiteTemplateStore: TemplateStore {
     /// How many versions are kept per (project, namespace); the active one is always kept.
     public let retention: Int
@@ -100,7 +101,7 @@ public final class SQLiteTemplateStore: TemplateStore {
     public func heads() throws(StoreError) -> [TemplateKey: Int64] {
         try read { database in
             let rows = try database.query("SELECT project, namespace, active_version FROM template_heads") {
-                (TemplateKey(project: $0.text(at: 0), namespace: try Self.namespace($0.text(at: 1))), $0.int64(at: 2))
+                (TemplateKey(project: $0.text(at: 0), namespace: try StoreColumns.namespace($0.text(at: 1))), $0.int64(at: 2))
             }
             return Dictionary(rows, uniquingKeysWith: { first, _ in first })
         }
@@ -136,29 +137,5 @@ public final class SQLiteTemplateStore: TemplateStore {
     static func storeError(_ error: any Error) -> StoreError {
         if let error = error as? StoreError { return error }
         return .unavailable("\(error)")
-    }
-
-    /// `updateTime` for a new version: now, in ms, but never before `previous` so that time
-    /// filters agree with version order even if the wall clock steps back.
-    func nextUpdateTime(after previous: Int64?) -> Int64 {
-        TemplateStoreRules.nextUpdateTime(now: clock(), after: previous)
-    }
-
-    static func milliseconds(_ date: Date) -> Int64 { TemplateStoreRules.milliseconds(date) }
-
-    static func date(milliseconds: Int64) -> Date { TemplateStoreRules.date(milliseconds: milliseconds) }
-
-    static func namespace(_ text: String) throws(StoreError) -> TemplateNamespace {
-        guard let namespace = TemplateNamespace(rawValue: text) else {
-            throw StoreError.unavailable("the database holds an unknown namespace '\(text)'")
-        }
-        return namespace
-    }
-
-    static func canaryAction(_ text: String) throws(StoreError) -> CanaryAction {
-        guard let action = CanaryAction(rawValue: text) else {
-            throw StoreError.unavailable("the database holds an unknown canary action '\(text)'")
-        }
-        return action
     }
 }

@@ -1,0 +1,73 @@
+package import ConfigCore
+
+/// A result row as the store reads it. SQLite's statement and PostgreSQL's row both read so,
+/// which lets the engines select the same columns and decode them with one piece of code.
+package protocol StoreRow {
+    func int64(at column: Int) -> Int64
+    func optionalInt64(at column: Int) -> Int64?
+    func text(at column: Int) -> String
+    func optionalText(at column: Int) -> String?
+    func bytes(at column: Int) -> [UInt8]
+}
+
+/// The columns both engines select for projects, versions and canaries, and how their rows decode.
+package enum StoreColumns {
+    /// Of `projects`.
+    package static let project = "id, number, display_name, percent_seed"
+
+    /// A row of `project`.
+    package static func decodeProject(_ row: some StoreRow) -> StoredProject {
+        StoredProject(id: row.text(at: 0), number: row.text(at: 1), displayName: row.text(at: 2), percentSeed: row.text(at: 3))
+    }
+
+    /// Of `template_versions v`. The namespace is not read back: every query of versions
+    /// filters on one.
+    package static func version(includeTemplateJSON: Bool) -> String {
+        "v.project, v.version_number, v.update_time, v.update_user, v.description, "
+            + "v.update_origin, v.update_type, v.rollback_source, v.canary_action, v.canary_source"
+            + (includeTemplateJSON ? ", v.template_json" : "")
+    }
+
+    /// Of `template_canaries c`.
+    package static let canary =
+        "c.canary_version, c.micro_percent, c.seed, c.started_at, c.updated_at, c.update_user, c.promote_at"
+
+    /// A row of `version(includeTemplateJSON:)` from a query of `namespace`.
+    package static func decodeVersion(
+        _ row: some StoreRow, namespace: TemplateNamespace, includeTemplateJSON: Bool
+    ) throws(StoreError) -> StoredVersion {
+        StoredVersion(
+            project: row.text(at: 0), namespace: namespace, versionNumber: row.int64(at: 1),
+            updateTime: TemplateStoreRules.date(milliseconds: row.int64(at: 2)), updateUser: row.optionalText(at: 3),
+            description: row.optionalText(at: 4), updateOrigin: row.text(at: 5),
+            updateType: UpdateType(rawValue: row.text(at: 6)), rollbackSource: row.optionalInt64(at: 7),
+            canaryAction: try row.optionalText(at: 8).map(canaryAction), canarySource: row.optionalInt64(at: 9),
+            templateJSON: includeTemplateJSON ? row.bytes(at: 10) : [])
+    }
+
+    /// The canary of `key` whose `canary` columns start at column `first`.
+    package static func decodeCanary(_ row: some StoreRow, from first: Int, of key: TemplateKey) -> StoredCanary {
+        StoredCanary(
+            project: key.project, namespace: key.namespace, canaryVersion: row.int64(at: first),
+            microPercent: row.int64(at: first + 1), seed: row.text(at: first + 2),
+            startTime: TemplateStoreRules.date(milliseconds: row.int64(at: first + 3)),
+            updateTime: TemplateStoreRules.date(milliseconds: row.int64(at: first + 4)),
+            updateUser: row.optionalText(at: first + 5),
+            promoteAt: row.optionalInt64(at: first + 6).map(TemplateStoreRules.date(milliseconds:)))
+    }
+
+    /// A namespace read back from a table.
+    package static func namespace(_ raw: String) throws(StoreError) -> TemplateNamespace {
+        guard let namespace = TemplateNamespace(rawValue: raw) else {
+            throw StoreError.unavailable("the database holds an unknown namespace '\(raw)'")
+        }
+        return namespace
+    }
+
+    private static func canaryAction(_ raw: String) throws(StoreError) -> CanaryAction {
+        guard let action = CanaryAction(rawValue: raw) else {
+            throw StoreError.unavailable("the database holds an unknown canary action '\(raw)'")
+        }
+        return action
+    }
+}

@@ -1,0 +1,140 @@
+package import ConfigCore
+package import Foundation
+
+/// The version bookkeeping of `TemplateStore`, written once for every engine: each write holds
+/// the template's head, checks what the caller expected, appends the next version, moves the
+/// head and prunes; listings page the same way everywhere. The engine brings its connections
+/// and SQL (`TemplateStoreEngine`); each store's `TemplateStore` methods forward here.
+package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
+    let engine: Engine
+    /// Versions kept per template (at least 1).
+    let retention: Int
+    /// The source of `updateTime`.
+    let clock: @Sendable () -> Date
+
+    package init(engine: Engine, retention: Int, clock: @escaping @Sendable () -> Date) {
+        self.engine = engine
+        self.retention = retention
+        self.clock = clock
+    }
+
+    // MARK: Publishing
+
+    /// See `TemplateStore.publish`.
+    package func publish(
+        project: String, namespace: TemplateNamespace, templateJSON: [UInt8], expectedVersion: Int64?,
+        metadata: PublishMetadata
+    ) throws(StoreError) -> StoredVersion {
+        try TemplateStoreRules.validatePublish(updateType: metadata.updateType)
+        let key = TemplateKey(project: project, namespace: namespace)
+        return try engine.writeTemplates { connection in
+            let head = try lockHeadForNewVersion(of: key, expecting: expectedVersion, creatingIt: true, on: connection)
+            let version = StoredVersion(
+                project: project, namespace: namespace, versionNumber: head.number + 1,
+                updateTime: nextUpdateTime(after: head.updateTime), updateUser: metadata.updateUser,
+                description: metadata.description, updateOrigin: metadata.updateOrigin, updateType: metadata.updateType,
+                rollbackSource: nil, templateJSON: templateJSON)
+            return try append(version, of: key, on: connection)
+        }
+    }
+
+    /// See `TemplateStore.rollback`.
+    package func rollback(
+        project: String, namespace: TemplateNamespace, to target: Int64, metadata: PublishMetadata
+    ) throws(StoreError) -> StoredVersion {
+        let key = TemplateKey(project: project, namespace: namespace)
+        return try engine.writeTemplates { connection in
+            let head = try lockHeadForNewVersion(of: key, expecting: nil, creatingIt: false, on: connection)
+            if target == head.number, target > 0 {
+                throw StoreError.rollbackTargetNotOlder(target: target, current: head.number)
+            }
+            guard target < head.number, let source = try connection.version(of: key, number: target) else {
+                throw StoreError.versionNotFound(target)
+            }
+            let version = StoredVersion(
+                project: project, namespace: namespace, versionNumber: head.number + 1,
+                updateTime: nextUpdateTime(after: head.updateTime), updateUser: metadata.updateUser,
+                description: metadata.description ?? TemplateStoreRules.rollbackDescription(target: target),
+                updateOrigin: metadata.updateOrigin, updateType: .rollback, rollbackSource: target,
+                templateJSON: source.templateJSON)
+            return try append(version, of: key, on: connection)
+        }
+    }
+
+    // MARK: Reading
+
+    /// See `TemplateStore.activeVersion`.
+    package func activeVersion(project: String, namespace: TemplateNamespace) throws(StoreError) -> StoredVersion? {
+        let key = TemplateKey(project: project, namespace: namespace)
+        return try engine.readTemplates { connection in try connection.activeVersion(of: key) }
+    }
+
+    /// See `TemplateStore.version`.
+    package func version(
+        project: String, namespace: TemplateNamespace, number: Int64
+    ) throws(StoreError) -> StoredVersion? {
+        let key = TemplateKey(project: project, namespace: namespace)
+        return try engine.readTemplates { connection in try connection.version(of: key, number: number) }
+    }
+
+    /// See `TemplateStore.headState`.
+    package func headState(
+        project: String, namespace: TemplateNamespace
+    ) throws(StoreError) -> (active: Int64?, canary: StoredCanary?) {
+        let key = TemplateKey(project: project, namespace: namespace)
+        return try engine.readTemplates { connection in try connection.headState(of: key) }
+    }
+
+    /// See `TemplateStore.listVersions`: the page's rows plus one, which tells whether a next
+    /// page exists; its token names that row.
+    package func listVersions(
+        project: String, namespace: TemplateNamespace, query: VersionQuery
+    ) throws(StoreError) -> (versions: [StoredVersion], nextPageToken: String?) {
+        try TemplateStoreRules.validateListing(pageSize: query.pageSize, endVersionNumber: query.endVersionNumber)
+        let tokenNewest = try TemplateStoreRules.decodePageToken(query.pageToken)
+        let selection = VersionSelection(
+            newest: min(query.endVersionNumber ?? .max, tokenNewest ?? .max),
+            updatedFrom: query.startTime.map(TemplateStoreRules.milliseconds) ?? .min,
+            updatedBefore: query.endTime.map(TemplateStoreRules.milliseconds) ?? .max,
+            limit: query.pageSize.map { Int64($0) + 1 }, includeTemplateJSON: query.includeTemplateJSON)
+        let key = TemplateKey(project: project, namespace: namespace)
+        var versions = try engine.readTemplates { connection in try connection.versions(of: key, selection) }
+        guard let pageSize = query.pageSize, versions.count > pageSize else { return (versions, nil) }
+        let next = versions.removeLast()
+        return (versions, TemplateStoreRules.encodePageToken(next.versionNumber))
+    }
+
+    // MARK: Steps
+
+    /// Holds the head of `key` for a write that appends a version: checks the version the
+    /// caller expected (nil: any) and that no canary runs.
+    func lockHeadForNewVersion(
+        of key: TemplateKey, expecting expected: Int64?, creatingIt: Bool, on connection: Engine.Connection
+    ) throws -> TemplateHead {
+        let head = try connection.lockHead(of: key, creatingIt: creatingIt)
+        if let expected, expected != head.number {
+            throw StoreError.versionMismatch(current: head.number)
+        }
+        if let canary = try connection.canary(of: key) {
+            throw StoreError.canaryRunning(version: canary.canaryVersion)
+        }
+        return head
+    }
+
+    /// Inserts `version`, makes it active and prunes what retention no longer keeps.
+    func append(
+        _ version: StoredVersion, of key: TemplateKey, on connection: Engine.Connection
+    ) throws -> (result: StoredVersion, change: StoreChange) {
+        try connection.insert(version)
+        try connection.setHead(of: key, to: version.versionNumber)
+        // Numbers are gap-free, so keeping the newest `retention` numbers keeps exactly that many,
+        // and the new (active) version is always among them.
+        try connection.deleteVersions(of: key, through: version.versionNumber - Int64(retention))
+        return (version, .template(key, version: version.versionNumber))
+    }
+
+    /// `updateTime` for a version written now: never before `previous` (milliseconds).
+    func nextUpdateTime(after previous: Int64?) -> Date {
+        TemplateStoreRules.date(milliseconds: TemplateStoreRules.nextUpdateTime(now: clock(), after: previous))
+    }
+}
