@@ -37,7 +37,8 @@ public final class PostgresTemplateStore: TemplateStore {
     ///     `application_name` settings are added where it gives none.
     ///   - migrationsDirectory: the PostgreSQL migrations (`migrations/postgres`).
     ///   - retention: versions kept per (project, namespace), at least 1.
-    ///   - connections: the pool size, at least 1.
+    ///   - connections: the pool size: how many threads may call the store at once, at least 1
+    ///     (a server's worker has 3).
     ///   - acknowledgementTimeout: how long a write waits for the listeners of the nodes
     ///     connected to the database to apply it (see `write`).
     ///   - clock: the source of `updateTime`.

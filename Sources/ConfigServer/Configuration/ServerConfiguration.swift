@@ -62,6 +62,13 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         }
     }
 
+    /// Settings that no longer exist, and why: a file that still sets one is told so, not that
+    /// it misspelt a setting.
+    static let removedSettings = [
+        "store.connections": "a worker uses one PostgreSQL connection for each of its "
+            + "\(StoreComposition.serialStoreUsersPerWorker) threads that call the store, and never more at once",
+    ]
+
     /// Overlays `file` on `defaults`, object by object; arrays and scalars replace.
     private static func merge(_ file: [String: Any], over defaults: [String: Any], path: String) throws -> [String: Any] {
         var result = defaults
@@ -69,7 +76,12 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
             // Keys starting with '$' are comments.
             if key.hasPrefix("$") { continue }
             let keyPath = path.isEmpty ? key : "\(path).\(key)"
-            guard let defaultValue = defaults[key] else { throw ConfigurationError("unknown setting '\(keyPath)'") }
+            guard let defaultValue = defaults[key] else {
+                if let reason = removedSettings[keyPath] {
+                    throw ConfigurationError("the setting '\(keyPath)' was removed: \(reason); delete it from the file")
+                }
+                throw ConfigurationError("unknown setting '\(keyPath)'")
+            }
             if let nested = value as? [String: Any], let nestedDefault = defaultValue as? [String: Any] {
                 result[key] = try merge(nested, over: nestedDefault, path: keyPath)
             } else {
@@ -104,7 +116,6 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         guard store.acknowledgementSeconds >= 0, store.acknowledgementSeconds <= 60 else {
             throw ConfigurationError("store.acknowledgementSeconds must be between 0 and 60")
         }
-        guard (1...64).contains(store.connections) else { throw ConfigurationError("store.connections must be between 1 and 64") }
         guard (1...3600).contains(store.heartbeatSeconds) else {
             throw ConfigurationError("store.heartbeatSeconds must be between 1 and 3600")
         }

@@ -62,8 +62,6 @@ public struct StoreSettings: Sendable, Codable, Equatable {
     /// heartbeat query, and how long that query may take before the connection is dropped
     /// and made again (seconds).
     public var heartbeatSeconds = 10
-    /// For `postgres`: connections each worker keeps for reads and writes.
-    public var connections = 4
     /// For `postgres`: how long a write waits for every connected node to apply it before it
     /// answers anyway (seconds; docs/scaling.md).
     public var acknowledgementSeconds = 2.0

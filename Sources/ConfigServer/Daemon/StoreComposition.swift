@@ -4,6 +4,11 @@ import PostgresStore
 
 /// The one place that names the store implementations: the server sees `any TemplateStore`.
 enum StoreComposition {
+    /// The threads of a worker that call the store, each one call at a time: its store queue,
+    /// its reload queue and the node's store listener. The PostgreSQL pool is this size, since
+    /// a worker can use no more connections at once.
+    static let serialStoreUsersPerWorker = 3
+
     /// Opens the configured store and brings its schema up to date.
     /// - Parameter logger: receives the database server's notices (PostgreSQL).
     /// - Throws: `ConfigurationError` when migrations are missing, `MigrationError` for a schema
@@ -20,7 +25,7 @@ enum StoreComposition {
         case .postgres:
             return try PostgresTemplateStore(
                 url: configuration.store.url, migrationsDirectory: migrations, retention: configuration.templates.retention,
-                connections: configuration.store.connections,
+                connections: serialStoreUsersPerWorker,
                 acknowledgementTimeout: .milliseconds(Int(configuration.store.acknowledgementSeconds * 1000)),
                 onNotice: { notice in logger.notice("database notice", metadata: ["notice": "\(notice)"]) })
         }
