@@ -167,3 +167,40 @@ import Testing
         #expect(adoption.text.contains("{\"versionNumber\":\"1\",\"heldClients\":1"))
     }
 }
+
+/// A fan-out written a few streams at a time: every stream hears of the version, and a newer
+/// publish while slices of the older one are still waiting tells each stream the newer version
+/// last (never an older one after it).
+@Suite(.timeLimit(.minutes(1))) final class FanOutSliceTests {
+    let server: TestServer
+
+    init() throws {
+        server = try TestServer { $0.realtime.fanOutSliceStreams = 2 }
+    }
+
+    func versions(on client: TestClient, until last: String) throws -> [String] {
+        var seen: [String] = []
+        while seen.last != last {
+            let chunk = String(decoding: try #require(try client.readChunk()), as: UTF8.self)
+            seen.append(String(chunk.split(separator: "\"")[3]))
+        }
+        return seen
+    }
+
+    @Test func everyStreamHearsAndTheNewestVersionComesLast() throws {
+        try server.publish(Templates.single("a"))
+        var streams: [TestClient] = []
+        for _ in 0..<9 {
+            let client = try server.client()
+            try client.send(TestServer.streamRequest(lastKnown: "1"))
+            #expect(try client.readHead().status == 200)
+            streams.append(client)
+        }
+        try server.publish(Templates.single("b"))
+        try server.publish(Templates.single("c"))
+        for stream in streams {
+            let seen = try versions(on: stream, until: "3")
+            #expect(seen == ["2", "3"] || seen == ["3"], "\(seen)")
+        }
+    }
+}

@@ -131,6 +131,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         }
         guard http.maxStreamBacklogBytes > 0 else { throw ConfigurationError("http.maxStreamBacklogBytes must be positive") }
         guard realtime.heartbeatSeconds > 0 else { throw ConfigurationError("realtime.heartbeatSeconds must be positive") }
+        guard realtime.fanOutSliceStreams > 0 else { throw ConfigurationError("realtime.fanOutSliceStreams must be positive") }
     }
 
     /// Whether `host` is a loopback address, where the quick-start defaults are acceptable:

@@ -43,6 +43,9 @@ public struct RealtimeSettings: Sendable, Codable, Equatable {
     public var retryIntervalSeconds = 60
     /// Invalidation messages per second per worker; 0 = as fast as possible.
     public var notificationsPerSecond = 0
+    /// Streams a fan-out writes before the loop answers what else waits (a publisher's answer,
+    /// requests), then the next as many.
+    public var fanOutSliceStreams = 1024
     public init() {}
 }
 

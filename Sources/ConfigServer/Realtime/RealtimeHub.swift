@@ -28,6 +28,24 @@ final class RealtimeHub: @unchecked Sendable {
     private var pending: [(ResponseStream, Int64)] = []
     private let adoption = AdoptionStats()
     private var lastInvalidation: (version: Int64, chunk: EncodedChunk)?
+    /// Fan-outs still being written, oldest first (see ``FanOut``).
+    private var fanOuts: [FanOut] = []
+    /// How many fan-outs each template started: a slice of an older one checks each stream,
+    /// which a newer fan-out may have moved past the slice's version.
+    private var fanOutGenerations: [TemplateKey: Int] = [:]
+
+    /// One message to many streams, written a slice at a time: between two slices the loop
+    /// answers what waits (a publisher's answer, requests), so nothing waits for a whole
+    /// fan-out of tens of thousands of streams.
+    private struct FanOut {
+        let key: TemplateKey
+        let generation: Int
+        let version: Int64
+        let chunk: EncodedChunk
+        let streams: [ResponseStream]
+        var next = 0
+    }
+
 
     init(settings: RealtimeSettings, loop: EventLoop, templates: TemplateRegistry, admission: StreamAdmission,
          metrics: ServerMetrics, logger: Logger) {
@@ -128,13 +146,16 @@ final class RealtimeHub: @unchecked Sendable {
         }
         metrics.recordInvalidations(moved.count)
         if let canary { metrics.recordCanaryInvalidations(moved.lazy.filter { $0.version == canary.version }.count) }
-        // Two versions at most (the canary's and the active one): each framed once.
-        var chunks: [Int64: EncodedChunk] = [:]
+        // Two versions at most (the canary's and the active one): one fan-out each.
+        var byVersion: [Int64: [ResponseStream]] = [:]
         for (stream, version) in moved {
             adoption.held(version: version, delta: 1, key: key)
-            let chunk = chunks[version] ?? EncodedChunk(Self.message(version: version, retryAfter: nil))
-            chunks[version] = chunk
-            stream.write(chunk)
+            byVersion[version, default: []].append(stream)
+        }
+        let generation = nextFanOutGeneration(key)
+        for (version, streams) in byVersion.sorted(by: { $0.key < $1.key }) {
+            startFanOut(FanOut(key: key, generation: generation, version: version,
+                               chunk: EncodedChunk(Self.message(version: version, retryAfter: nil)), streams: streams))
         }
     }
 
@@ -149,8 +170,8 @@ final class RealtimeHub: @unchecked Sendable {
             return
         }
         // The hot loop of a publish: the table is brought up to date in one pass over packed
-        // arrays, then one pre-framed message is sent to each stream in a loop that does
-        // nothing else, so the sends run back to back.
+        // arrays, then one pre-framed message is sent to each stream, a slice at a time, in a
+        // loop that does nothing else, so the sends run back to back.
         let (streams, from) = held.advance(key, to: version)
         guard !streams.isEmpty else { return }
         for (old, count) in from {
@@ -158,10 +179,38 @@ final class RealtimeHub: @unchecked Sendable {
         }
         adoption.held(version: version, delta: streams.count, key: key)
         metrics.recordInvalidations(streams.count)
-        let chunk = invalidation(version)
-        for stream in streams {
-            stream.write(chunk)
+        startFanOut(FanOut(key: key, generation: nextFanOutGeneration(key), version: version,
+                           chunk: invalidation(version), streams: streams))
+    }
+
+    private func nextFanOutGeneration(_ key: TemplateKey) -> Int {
+        let generation = fanOutGenerations[key, default: 0] + 1
+        fanOutGenerations[key] = generation
+        return generation
+    }
+
+    /// Writes the first slice at once when no fan-out is under way, else after those before.
+    private func startFanOut(_ fanOut: FanOut) {
+        fanOuts.append(fanOut)
+        if fanOuts.count == 1 { writeFanOutSlice() }
+    }
+
+    /// Writes one slice, then leaves the rest for after what the loop has waiting.
+    private func writeFanOutSlice() {
+        var budget = settings.fanOutSliceStreams
+        while budget > 0, var fanOut = fanOuts.first {
+            let end = min(fanOut.streams.count, fanOut.next + budget)
+            // A newer fan-out of the template may have taken a stream further meanwhile.
+            let current = fanOutGenerations[fanOut.key] == fanOut.generation
+            for index in fanOut.next..<end {
+                let stream = fanOut.streams[index]
+                if current || held.entry(stream)?.lastKnown == fanOut.version { stream.write(fanOut.chunk) }
+            }
+            budget -= end - fanOut.next
+            fanOut.next = end
+            if end == fanOut.streams.count { fanOuts.removeFirst() } else { fanOuts[0] = fanOut }
         }
+        if !fanOuts.isEmpty { loop.execute { [self] in writeFanOutSlice() } }
     }
 
     private func send(_ stream: ResponseStream, version: Int64) {
