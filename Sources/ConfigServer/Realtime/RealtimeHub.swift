@@ -46,7 +46,6 @@ final class RealtimeHub: @unchecked Sendable {
         var next = 0
     }
 
-
     init(settings: RealtimeSettings, loop: EventLoop, templates: TemplateRegistry, admission: StreamAdmission,
          metrics: ServerMetrics, logger: Logger) {
         self.settings = settings
