@@ -125,6 +125,29 @@ import Testing
         let response = try server.request("OPTIONS", "/v1/projects/demo/namespaces/firebase:fetch")
         #expect(response.status == 204)
         #expect(response.header("Access-Control-Allow-Headers")?.contains("X-Goog-Api-Key") == true)
+        #expect(response.header("Access-Control-Allow-Origin") == "*")
+    }
+
+    /// Every answer of the routes browsers call carries the browser fields exactly once
+    /// (answers, errors, preflights, cached fetch answers, streams); the management API none.
+    @Test func browserFieldsAreOnEveryBrowserAnswerOnce() throws {
+        try server.publish(Templates.single("a"))
+        let body = "{\"appInstanceId\":\"c\",\"appId\":\"1:424242:web:ab\"}"
+        var answers = [
+            try fetch(body), try fetch(body),
+            try server.request("OPTIONS", "/v1/projects/demo/namespaces/firebase:streamFetchInvalidations"),
+            try server.request("POST", "/v1/projects/nope/namespaces/firebase:streamFetchInvalidations", body: "{}"),
+            try server.request("GET", "/v1/projects/demo/namespaces/firebase:fetch"),
+        ]
+        let stream = try server.client()
+        try stream.send(TestServer.streamRequest(lastKnown: "1"))
+        answers.append(try stream.readHead())
+        for answer in answers {
+            let origins = answer.headers.filter { $0.0.lowercased() == "access-control-allow-origin" }
+            #expect(origins.map(\.1) == ["*"], "\(answer.status): \(answer.headers)")
+        }
+        let admin = try server.admin("GET", "/v1/projects/demo/remoteConfig")
+        #expect(admin.status == 200 && admin.header("Access-Control-Allow-Origin") == nil)
     }
 
     @Test func serverTemplatesEvaluateStructuredConditions() throws {

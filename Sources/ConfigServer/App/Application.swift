@@ -92,8 +92,7 @@ public final class Application: HTTPRequestHandler, Sendable {
             adoption: AdoptionEndpoint(realtime: realtime, templates: templates, peerGather: peerGather),
             fetch: FetchEndpoint(templates: templates, throttle: throttle, realtime: realtime, metrics: metrics,
                                  maxBodyBytes: maxBodyBytes),
-            stream: StreamEndpoint(projects: projects, access: access, realtime: realtime, metrics: metrics,
-                                   maxBodyBytes: maxBodyBytes),
+            stream: StreamEndpoint(realtime: realtime, maxBodyBytes: maxBodyBytes),
             console: ConsoleEndpoint())
     }
 

@@ -13,7 +13,8 @@ struct FetchAnswer: Sendable {
     /// `etag-{projectNumber}-{namespace}-fetch-{hash}`; the hash covers the entries and the
     /// version, so every publish gives SDKs a new ETag and version (spec §3.5).
     let etag: String
-    /// The response's fields, encoded once: CORS, `Cache-Control`, `ETag`, `Content-Type`.
+    /// The response's fields, encoded once: `Cache-Control`, `ETag`, `Content-Type` (the
+    /// exchange adds the browser fields).
     let fields: [UInt8]
     let templateVersion: Int64
 
@@ -104,7 +105,6 @@ struct FetchAnswer: Sendable {
 
     private static func fields(etag: String) -> [UInt8] {
         var headers = HTTPHeaders()
-        CORS.addFields(to: &headers)
         headers.add(name: "Cache-Control", value: "no-store")
         headers.add(name: "ETag", value: etag)
         headers.add(name: "Content-Type", value: HTTPResponse.jsonContentType)

@@ -18,6 +18,14 @@ struct APIError: Error {
         .json(ErrorBody.encode(status: status, message: message, canonicalStatus: canonicalStatus), status: status, headers: headers)
     }
 
+    /// The error as the stream endpoint answers it: the body wrapped in an array (spec §1.4).
+    var streamResponse: HTTPResponse {
+        var body: [UInt8] = [UInt8(ascii: "[")]
+        body += ErrorBody.encode(status: status, message: message, canonicalStatus: canonicalStatus)
+        body.append(UInt8(ascii: "]"))
+        return .json(body, status: status, headers: headers)
+    }
+
     static func badRequest(_ message: String) -> APIError { APIError(400, message) }
     static func notFound(_ message: String) -> APIError { APIError(404, message) }
     static func methodNotAllowed(_ allowed: [HTTPMethod]) -> APIError {

@@ -37,14 +37,31 @@ struct Exchange: Sendable {
         }
     }
 
+    /// The one way out for every answer of every endpoint, now or later: the fields browser
+    /// SDKs need on the routes they call (``CORS``), then the route's metrics.
     func respond(_ response: HTTPResponse) {
+        var response = response
+        if isCalledByBrowsers { CORS.addFields(to: &response.headers) }
         router.respond(responder, route: routeName, response, receivedNanos: context.receivedNanos)
     }
 
+    /// Answers `error` in the route's shape: Google's error body, wrapped in an array on the
+    /// stream (spec §1.4).
     func fail(_ error: APIError) {
-        var error = error
-        if isCalledByBrowsers { CORS.addFields(to: &error.headers) }
-        respond(error.response)
+        if case .stream = route {
+            respond(error.streamResponse)
+        } else {
+            respond(error.response)
+        }
+    }
+
+    /// Starts the stream's chunked answer (loop thread), wrapped as ``respond(_:)`` wraps the
+    /// others; nil when the client is gone.
+    func startStream(headers: HTTPHeaders, onClose: @escaping () -> Void) -> ResponseStream? {
+        var headers = headers
+        if isCalledByBrowsers { CORS.addFields(to: &headers) }
+        router.recordStreamStarted(route: routeName)
+        return responder.startStream(headers: headers, onClose: onClose)
     }
 
     /// Answers once `target` was read again (read-your-writes, docs/consistency.md).

@@ -70,7 +70,7 @@ final class RealtimeHub: @unchecked Sendable {
     /// Answers a stream request whose project and body were checked (spec §4.7). `instance`
     /// (the request's `appInstanceId`, empty when none) decides whether a running canary's
     /// version is the one the client should know.
-    func open(_ responder: Responder, key: TemplateKey, lastKnown: Int64, instance: String) {
+    func open(_ exchange: Exchange, key: TemplateKey, lastKnown: Int64, instance: String) {
         loop.preconditionInLoop()
         let target = templates.streamTarget(key, instance: instance)
         guard let bucket = admission.acquire(project: key.project) else {
@@ -78,13 +78,13 @@ final class RealtimeHub: @unchecked Sendable {
             // exception); a fresh one is told when to come back; both are then closed.
             let stale = !target.isCurrent(lastKnown)
             if stale { metrics.recordStaleException() } else { metrics.recordRefusal() }
-            guard let stream = responder.startStream(headers: Self.streamHeaders, onClose: {}) else { return }
+            guard let stream = exchange.startStream(headers: Self.streamHeaders, onClose: {}) else { return }
             stream.write(chunk: Self.message(version: stale ? target.version : lastKnown, retryAfter: jitteredRetry()))
             stream.finish()
             return
         }
         var opened: ResponseStream?
-        let stream = responder.startStream(headers: Self.streamHeaders) { [weak self] in
+        let stream = exchange.startStream(headers: Self.streamHeaders) { [weak self] in
             guard let self, let opened else { return }
             self.closed(opened)
         }
@@ -315,7 +315,6 @@ final class RealtimeHub: @unchecked Sendable {
         headers.add(name: "Content-Type", value: HTTPResponse.jsonContentType)
         headers.add(name: "Cache-Control", value: "no-store")
         headers.add(name: "X-Accel-Buffering", value: "no")
-        CORS.addFields(to: &headers)
         return headers
     }()
 

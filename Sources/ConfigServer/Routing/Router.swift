@@ -8,7 +8,8 @@ import Logging
 
 /// Maps each request's `Route` to its endpoint, after the checks the route needs (the method,
 /// admin credentials or a client API key, a project and namespace that exist), once what it
-/// reads is current (loop thread). The stream checks its own: its errors are shaped apart.
+/// reads is current (loop thread). Every answer leaves through `Exchange.respond`, which adds
+/// what every answer of the route carries.
 final class Router: Sendable {
     let endpoints: Endpoints
     private let access: AccessControl
@@ -109,7 +110,11 @@ final class Router: Sendable {
             try endpoints.fetch.answer(exchange, project: project, namespace: namespace)
         case .stream(let project, let namespace):
             if method == .options { return exchange.respond(CORS.preflight()) }
-            try endpoints.stream.open(exchange, project: project, namespace: namespace)
+            try exchange.allow(.post)
+            let project = try projects.resolve(project)
+            let namespace = try TemplateNamespace.named(namespace)
+            try access.requireClientKey(exchange, project: project)
+            try endpoints.stream.open(exchange, key: TemplateKey(project: project.id, namespace: namespace))
         case .console(let file):
             endpoints.console.serve(exchange, file: file)
         }
@@ -164,6 +169,11 @@ final class Router: Sendable {
             try endpoints.canaries.end(exchange, project: project, key: key, identity: identity,
                                        promote: method == .promote)
         }
+    }
+
+    /// A stream's answer started (its time is that of the whole stream, not recorded).
+    func recordStreamStarted(route: String) {
+        metrics.recordRequest(route: route, status: 200)
     }
 
     /// Answers and records the answer's route, status and time since the request arrived.
