@@ -14,7 +14,10 @@ enum CORS {
     static func addFields(to headers: inout HTTPHeaders) {
         // Most answers (a cached fetch answer's fields are pre-encoded) have no other fields:
         // they share this one value instead of building their own.
-        guard headers.count > 0 else { return headers = fields }
+        guard headers.count > 0 else {
+            headers = fields
+            return
+        }
         for field in fields { headers.add(name: field.name, value: field.value) }
     }
 
