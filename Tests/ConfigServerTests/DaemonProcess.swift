@@ -14,12 +14,16 @@ final class DaemonProcess {
     }
 
     /// Starts the daemon and waits until it says it listens (at most `startSeconds`).
+    /// - Parameters:
+    ///   - launched: runs with the supervisor's pid as soon as it runs, before it starts workers.
+    ///   - logged: runs with the log so far each time it grows, until the daemon listens.
     init(dataDir: String, workers: Int, config: String = "config/remote-config.json", extraEnvironment: [String: String] = [:],
-         startSeconds: Double = 60) throws {
+         startSeconds: Double = 60, launched: (pid_t) throws -> Void = { _ in }, logged: (String) -> Void = { _ in }) throws {
         Self.prepare(process, arguments: Self.arguments(dataDir: dataDir, workers: workers, config: config),
                      extraEnvironment: extraEnvironment, standardError: output)
         try process.run()
-        (port, log.text) = try waitForPort(workers: workers, deadline: Date(timeIntervalSinceNow: startSeconds))
+        try launched(process.processIdentifier)
+        (port, log.text) = try waitForPort(workers: workers, deadline: Date(timeIntervalSinceNow: startSeconds), logged: logged)
         // Keep draining the log so a chatty server never blocks on a full pipe; keep it for
         // tests that read it.
         let handle = output.fileHandleForReading
@@ -53,13 +57,19 @@ final class DaemonProcess {
     /// that is expected to refuse to start, or, with `sigtermWhenLogged`, to be stopped by a
     /// SIGTERM sent the moment it logs a line containing that text.
     /// - Throws: when it has not exited within `seconds` (it is killed then).
+    /// - Parameter launched: as for `init`.
     static func runUntilExit(arguments: [String], extraEnvironment: [String: String] = [:], sigtermWhenLogged trigger: String? = nil,
-                             seconds: Double = 30) throws -> (status: Int32, log: String) {
+                             seconds: Double = 30, launched: (pid_t) throws -> Void = { _ in }) throws -> (status: Int32, log: String) {
         let process = Process()
         let errors = Pipe()
         prepare(process, arguments: arguments, extraEnvironment: extraEnvironment, standardError: errors)
         try process.run()
         let pid = process.processIdentifier
+        do { try launched(pid) } catch {
+            Glibc.kill(pid, SIGKILL)
+            process.waitUntilExit()
+            throw error
+        }
         let deadline = DispatchWorkItem { Glibc.kill(pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: deadline)
         var log = ""
@@ -118,7 +128,7 @@ final class DaemonProcess {
 
     /// Reads the log until the line that says where the server (or its supervisor) listens.
     /// - Returns: the port and the log read so far.
-    private func waitForPort(workers: Int, deadline: Date) throws -> (port: Int, log: String) {
+    private func waitForPort(workers: Int, deadline: Date, logged: (String) -> Void) throws -> (port: Int, log: String) {
         var text = ""
         let handle = output.fileHandleForReading
         while true {
@@ -133,6 +143,7 @@ final class DaemonProcess {
             let data = handle.availableData
             guard !data.isEmpty else { throw TestFailure("server exited before listening: \(text)") }
             text += String(decoding: data, as: UTF8.self)
+            logged(text)
             for line in text.split(separator: "\n") where line.contains("listening") && (workers == 1 || line.contains("workers=")) {
                 if let range = line.range(of: "address=127.0.0.1:") {
                     let digits = line[range.upperBound...].prefix { $0.isNumber }

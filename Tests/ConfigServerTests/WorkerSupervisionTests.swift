@@ -1,3 +1,5 @@
+import CLinuxIO
+@testable import ConfigServer
 import ConfigStore
 import Dispatch
 import Foundation
@@ -69,11 +71,15 @@ import Testing
         #expect(failed.isEmpty, "\(failed.count) of 30 starts with \(workers) workers failed:\n\(failed.joined(separator: "\n"))")
     }
 
-    /// `RCS_TEST_FAIL_WORKER_START=1:2`: worker 1 exits twice before it serves; the supervisor
-    /// restarts it and says `listening` only when it serves.
+    /// Worker 1 cannot bind its peer socket (another process holds the name) and exits, twice,
+    /// before it serves; the supervisor restarts it and says `listening` only when it serves.
     @Test func aWorkerThatExitsDuringStartUpIsRestartedBeforeTheServerListens() throws {
         let dataDir = freshDataDir()
-        let daemon = try DaemonProcess(dataDir: dataDir, workers: 2, extraEnvironment: ["RCS_TEST_FAIL_WORKER_START": "1:2"])
+        var hold: PeerNameHold?
+        let daemon = try DaemonProcess(dataDir: dataDir, workers: 2, launched: { hold = try PeerNameHold(group: $0, worker: 1) }) { log in
+            // Each restart is logged before its delay (0.1 s, then 0.2 s): the third start finds the name free.
+            if Self.lines(of: log, containing: "worker exited; restarting", "worker=1").count == 2 { hold?.release() }
+        }
         #expect(Self.shortfall(daemon, workers: 2) == nil)
         let log = try daemon.log(containing: "workers=2")
         let restarts = Self.lines(of: log, containing: "worker exited; restarting", "worker=1", "exit status 1")
@@ -132,11 +138,35 @@ import Testing
     /// other worker and exits non-zero, naming the worker and its last exit.
     @Test func aWorkerThatNeverStartsStopsTheDaemonWithTheReason() throws {
         let dataDir = freshDataDir()
-        let result = try DaemonProcess.runUntilExit(arguments: DaemonProcess.arguments(dataDir: dataDir, workers: 2),
-                                                    extraEnvironment: ["RCS_TEST_FAIL_WORKER_START": "1:1000"])
+        var hold: PeerNameHold?
+        defer { hold?.release() }
+        let result = try DaemonProcess.runUntilExit(arguments: DaemonProcess.arguments(dataDir: dataDir, workers: 2)) {
+            hold = try PeerNameHold(group: $0, worker: 1)
+        }
         #expect(result.status != 0)
         #expect(result.log.contains("worker 1 failed to start 5 times in a row (last: exit status 1)"), "\(result.log)")
         #expect(Self.lines(of: result.log, containing: "worker=0", "stopped").count == 1, "the other worker was stopped: \(result.log)")
         #expect(!result.log.contains("workers=2 [ConfigServer] listening"))
     }
+}
+
+/// Holds the abstract socket name a worker of the group binds for its peers, so that the worker
+/// fails to start as it would if another process had taken it: a real start-up failure, made
+/// from outside the server.
+final class PeerNameHold {
+    private var fd: Int32
+
+    /// - Parameter group: the supervisor's pid (the group's name).
+    init(group: pid_t, worker: Int) throws {
+        fd = rcs_dgram_bind(PeerChannel.name(group: "\(group)", worker: worker))
+        guard fd >= 0 else { throw TestFailure("cannot hold worker \(worker)'s peer name (errno \(errno)): it started first") }
+    }
+
+    func release() {
+        guard fd >= 0 else { return }
+        close(fd)
+        fd = -1
+    }
+
+    deinit { release() }
 }

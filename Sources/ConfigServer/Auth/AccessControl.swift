@@ -41,8 +41,6 @@ final class AccessControl: Sendable {
         }
     }
 
-    var hasAdminTokens: Bool { !adminDigests.isEmpty }
-
     /// The identity behind a bearer token, or nil. Every configured token is compared, so the
     /// time taken does not tell which one nearly matched.
     func admin(bearer token: String) -> AdminIdentity? {

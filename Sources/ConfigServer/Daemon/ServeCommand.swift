@@ -42,7 +42,6 @@ public struct ServeCommand: ParsableCommand {
         if let worker = WorkerEnvironment(environment) {
             settings.port = worker.port
             do {
-                if worker.mustFailForTest { throw ConfigurationError("start failure injected by RCS_TEST_FAIL_WORKER_START") }
                 try WorkerProcess.run(settings, membership: worker.membership, readyFD: worker.readyFD, logger: logger)
             } catch {
                 // The supervisor restarts the worker, or stops the server if it never starts.
@@ -139,9 +138,6 @@ struct WorkerEnvironment {
     let port: Int
     /// Where the worker reports that it serves (its pid), or nil.
     let readyFD: Int32?
-    /// Test only: `RCS_TEST_FAIL_WORKER_START=index:count` makes worker `index` exit before it
-    /// serves on `count` starts in a row, so tests can watch the supervisor restart it.
-    let mustFailForTest: Bool
 
     init?(_ environment: [String: String]) {
         guard let index = environment["RCS_WORKER_INDEX"].flatMap(Int.init),
@@ -152,9 +148,6 @@ struct WorkerEnvironment {
         membership = .init(group: group, index: index, workers: workers, sharedFD: fd)
         self.port = port
         readyFD = environment["RCS_WORKER_READY_FD"].flatMap(Int32.init)
-        let failedStarts = environment["RCS_WORKER_FAILED_STARTS"].flatMap(Int.init) ?? 0
-        let injected = environment["RCS_TEST_FAIL_WORKER_START"]?.split(separator: ":").compactMap { Int($0) } ?? []
-        mustFailForTest = injected.count == 2 && injected[0] == index && failedStarts < injected[1]
     }
 }
 

@@ -218,7 +218,6 @@ final class Supervisor {
         environment["RCS_WORKER_SHARED_FD"] = "\(sharedFD)"
         environment["RCS_WORKER_PORT"] = "\(port)"
         environment["RCS_WORKER_READY_FD"] = "\(readyFD)"
-        environment["RCS_WORKER_FAILED_STARTS"] = "\(slots[index].failedStarts)"
         let arguments = CommandLine.arguments
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

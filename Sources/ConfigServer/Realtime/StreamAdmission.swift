@@ -60,12 +60,6 @@ final class StreamAdmission: @unchecked Sendable {
         rcs_atomic_add(slots, -1)
     }
 
-    /// Streams held by the whole group.
-    var heldByGroup: Int64 { rcs_atomic_load(slots) }
-
-    /// Streams held by this worker.
-    var heldHere: Int64 { rcs_atomic_load(slots + (1 + worker) * Self.blockSlots) }
-
     /// Returns a dead worker's places to the group (supervisor only, before restarting it).
     static func reclaim(worker: Int, region: UnsafeMutableRawPointer) {
         let slots = region.assumingMemoryBound(to: Int64.self)
