@@ -28,8 +28,12 @@ public final class EventLoop: @unchecked Sendable {
     private let epollFD: Int32
     private let wakeFD: Int32
     private let inbox = Mutex<[@Sendable () -> Void]>([])
+    /// Set with each `execute`: a long batch of events looks at the inbox between events.
+    private let inboxPending = Atomic<Bool>(false)
     private let stopRequested = Atomic<Bool>(false)
     private var sources: [(any EventSource)?]
+    /// The registered sources that say they are urgent (see `dispatch`).
+    private var urgentSources: [any EventSource] = []
     private var tickHandlers: [() -> Void] = []
     private var timers: [(due: Int64, work: () -> Void)] = []
     private var deferred: [() -> Void] = []
@@ -107,6 +111,7 @@ public final class EventLoop: @unchecked Sendable {
             queue.append(work)
             return queue.count == 1
         }
+        inboxPending.store(true, ordering: .releasing)
         if wasEmpty { rcs_eventfd_signal(wakeFD) }
     }
 
@@ -127,9 +132,10 @@ public final class EventLoop: @unchecked Sendable {
         timers.append((now + seconds, work))
     }
 
-    /// Runs `work` at the end of this loop iteration (loop thread only): lets a source that
-    /// stopped reading for fairness resume without waiting for a new edge.
-    func deferUntilEndOfIteration(_ work: @escaping () -> Void) {
+    /// Runs `work` at the end of this loop iteration, after its events and the work handed over
+    /// (loop thread only): lets a source that stopped reading for fairness resume without
+    /// waiting for a new edge, and bulk work go on a piece per iteration.
+    public func deferUntilEndOfIteration(_ work: @escaping () -> Void) {
         preconditionInLoop()
         deferred.append(work)
     }
@@ -148,6 +154,7 @@ public final class EventLoop: @unchecked Sendable {
             sources[fd] = nil
             throw SocketError("epoll_ctl")
         }
+        if source.isUrgent { urgentSources.append(source) }
     }
 
     /// Forgets `source`; closing the descriptor removes it from epoll.
@@ -155,6 +162,7 @@ public final class EventLoop: @unchecked Sendable {
         preconditionInLoop()
         let fd = Int(source.fd)
         if fd < sources.count, sources[fd] === source { sources[fd] = nil }
+        urgentSources.removeAll { $0 === source }
     }
 
     /// Stops watching a descriptor that stays open (a paused listener).
@@ -185,9 +193,7 @@ public final class EventLoop: @unchecked Sendable {
                 rcs_epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout)
             }
             now = rcs_monotonic_seconds()
-            if count > 0 {
-                for index in 0..<Int(count) { dispatch(events[index]) }
-            }
+            if count > 0 { dispatch(events.prefix(Int(count))) }
             runInbox()
             runDeferred()
             let millis = rcs_monotonic_millis()
@@ -201,17 +207,31 @@ public final class EventLoop: @unchecked Sendable {
         finished.signal()
     }
 
-    private func dispatch(_ event: rcs_event) {
-        if event.data == Self.wakeToken {
-            rcs_eventfd_drain(wakeFD)
-            return
+    /// Handles a batch of events in order. Every `urgentCheckInterval` events it also polls the
+    /// urgent sources (a listening socket: a publish waiting to be accepted) and runs the work
+    /// other threads handed over (a response a store job computed), so that neither waits for
+    /// a whole batch of a busy loop. Bulk work cut in pieces (`deferUntilEndOfIteration`) waits
+    /// for the end of the iteration.
+    private func dispatch(_ batch: ArraySlice<rcs_event>) {
+        for (index, event) in batch.enumerated() {
+            if event.data == Self.wakeToken {
+                rcs_eventfd_drain(wakeFD)
+            } else {
+                let fd = Int32(truncatingIfNeeded: event.data & 0xFFFF_FFFF)
+                let generation = UInt32(truncatingIfNeeded: event.data >> 32)
+                source(fd: fd, generation: generation)?.handle(events: event.events)
+            }
+            if index % Self.urgentCheckInterval == Self.urgentCheckInterval - 1 {
+                for source in urgentSources { source.handle(events: UInt32(RCS_EPOLLIN)) }
+                if inboxPending.load(ordering: .acquiring) { runInbox() }
+            }
         }
-        let fd = Int32(truncatingIfNeeded: event.data & 0xFFFF_FFFF)
-        let generation = UInt32(truncatingIfNeeded: event.data >> 32)
-        source(fd: fd, generation: generation)?.handle(events: event.events)
     }
 
+    private static let urgentCheckInterval = 16
+
     private func runInbox() {
+        inboxPending.store(false, ordering: .releasing)
         let work = inbox.withLock { queue -> [@Sendable () -> Void] in
             let taken = queue
             queue.removeAll(keepingCapacity: false)

@@ -110,9 +110,13 @@ public final class HTTPServer: @unchecked Sendable {
 
     // MARK: Accepting (loop thread)
 
+    /// Accepts what waits, at most `acceptsPerEvent`. A connection whose request may wait (the
+    /// handler says, from its first bytes) is read when its turn comes among the ready ones;
+    /// any other is read at once, so that a publish or a health check is not queued behind a
+    /// flood of SDK requests.
     fileprivate func acceptConnections(from listener: Listener) {
         var peer = [CChar](repeating: 0, count: 64)
-        for _ in 0..<128 {
+        for _ in 0..<Self.acceptsPerEvent {
             let fd = rcs_accept(listener.fd, &peer, peer.count)
             if fd < 0 {
                 switch errno {
@@ -129,11 +133,21 @@ public final class HTTPServer: @unchecked Sendable {
                 refuse(fd)
                 continue
             }
-            open(fd: fd, peer: address)
+            open(fd: fd, peer: address, readNow: !requestMayWait(fd))
         }
     }
 
-    private func open(fd: Int32, peer: String) {
+    static let acceptsPerEvent = 1024
+
+    /// Whether what `fd` has received so far starts a request the handler lets wait.
+    private func requestMayWait(_ fd: Int32) -> Bool {
+        let buffer = loop.readBuffer
+        let count = recv(fd, buffer.baseAddress, min(buffer.count, 512), Int32(MSG_PEEK | MSG_DONTWAIT))
+        guard count > 0 else { return false }
+        return handler.mayWait(requestStart: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+    }
+
+    private func open(fd: Int32, peer: String, readNow: Bool) {
         let generation = nextGeneration
         nextGeneration = nextGeneration == UInt32.max ? 1 : nextGeneration + 1
         let connection = HTTPConnection(fd: fd, generation: generation, peer: peer, server: self)
@@ -147,7 +161,8 @@ public final class HTTPServer: @unchecked Sendable {
         connection.index = connections.count
         connections.append(connection)
         connectionCount += 1
-        connection.readAndProcess()
+        // Otherwise registering it queued its readiness behind the connections ready before it.
+        if readNow { connection.readAndProcess() }
     }
 
     /// At the connection limit a client gets a short 503 rather than a hanging accept queue.
@@ -239,6 +254,8 @@ private final class Listener: EventSource {
         self.fd = fd
         self.server = server
     }
+
+    var isUrgent: Bool { true }
 
     func handle(events: UInt32) {
         server.acceptConnections(from: self)

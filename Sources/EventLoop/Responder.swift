@@ -10,10 +10,17 @@ public protocol HTTPRequestHandler: Sendable {
     /// How the server writes the errors it answers by itself (read once, when the server is
     /// made); ``ErrorBodyFormat/plainText`` unless the handler names its own.
     var errorBodyFormat: ErrorBodyFormat { get }
+
+    /// Whether a request that starts with `requestStart` (what a new connection has sent so
+    /// far: part of its request line, or more) may wait its turn behind the connections already
+    /// ready. Every other new connection is read at once. None may wait unless the handler says.
+    func mayWait(requestStart: UnsafeRawBufferPointer) -> Bool
 }
 
 extension HTTPRequestHandler {
     public var errorBodyFormat: ErrorBodyFormat { .plainText }
+
+    public func mayWait(requestStart: UnsafeRawBufferPointer) -> Bool { false }
 }
 
 /// Where a request came from.

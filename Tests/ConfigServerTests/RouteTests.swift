@@ -41,4 +41,20 @@ import Testing
     func otherPathsDoNot(_ path: String) {
         #expect(Route(path: path) == nil)
     }
+
+    /// Fetches and streams may wait behind other ready connections; everything else is read
+    /// at once, and so is a request whose first line has not all arrived.
+    @Test func clientRequestsAreToldApartFromTheirFirstLine() {
+        func isClient(_ text: String) -> Bool {
+            Array(text.utf8).withUnsafeBytes { Route.isClientRequest($0) }
+        }
+        #expect(isClient("POST /v1/projects/123/namespaces/firebase:fetch HTTP/1.1\r\nHost: x\r\n"))
+        #expect(isClient("POST /v1/projects/p/namespaces/firebase:fetch?key=k HTTP/1.1\r\n"))
+        #expect(isClient("POST /v1/projects/p/namespaces/firebase:streamFetchInvalidations HTTP/1.1\r\n"))
+        #expect(!isClient("PUT /v1/projects/p/remoteConfig HTTP/1.1\r\n"))
+        #expect(!isClient("GET /v1/projects/p/remoteConfig:listVersions HTTP/1.1\r\n"))
+        #expect(!isClient("GET /healthz HTTP/1.1\r\n"))
+        #expect(!isClient("POST /v1/projects/p/namespaces/firebase:fet"), "a cut line is read at once")
+        #expect(!isClient("GET /console/ HTTP/1.1\r\nReferer: /x:fetch\r\n"), "only the request line counts")
+    }
 }

@@ -125,4 +125,11 @@ public final class Application: HTTPRequestHandler, Sendable {
     /// Google's error body also for what the HTTP server answers by itself (a malformed or slow
     /// request, a connection beyond the limit): clients parse every error the same way.
     public var errorBodyFormat: ErrorBodyFormat { ErrorBody.format }
+
+    /// SDK requests (fetches, streams) wait their turn on a new connection; the management
+    /// API, the console and health checks are read at once, so that a flood of SDK requests
+    /// (every client fetching after a publish) never holds up a publish.
+    public func mayWait(requestStart: UnsafeRawBufferPointer) -> Bool {
+        Route.isClientRequest(requestStart)
+    }
 }

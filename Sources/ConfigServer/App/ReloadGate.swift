@@ -38,9 +38,18 @@ final class ReloadGate: Sendable {
             // Whoever joined after the read began is answered too: each waiter checks again
             // on the loop and waits for another reload if something newer was acknowledged.
             let waiters = waiting.withLock { $0.removeValue(forKey: target) ?? [] }
-            loop.execute {
-                for waiter in waiters { waiter(reloaded) }
-            }
+            loop.execute { [loop] in Self.resume(waiters[...], reloaded: reloaded, on: loop) }
         }
+    }
+
+    /// Requests resumed per loop iteration: after a publish thousands of fetches may wait on
+    /// one reload, and the loop answers new connections and other work between the slices.
+    static let resumeSlice = 64
+
+    private static func resume(_ waiters: ArraySlice<Waiter>, reloaded: Bool, on loop: EventLoop) {
+        for waiter in waiters.prefix(resumeSlice) { waiter(reloaded) }
+        let rest = waiters.dropFirst(resumeSlice)
+        guard !rest.isEmpty else { return }
+        loop.deferUntilEndOfIteration { resume(rest, reloaded: reloaded, on: loop) }
     }
 }

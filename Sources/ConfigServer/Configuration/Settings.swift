@@ -45,7 +45,7 @@ public struct RealtimeSettings: Sendable, Codable, Equatable {
     public var notificationsPerSecond = 0
     /// Streams a fan-out writes before the loop answers what else waits (a publisher's answer,
     /// requests), then the next as many.
-    public var fanOutSliceStreams = 1024
+    public var fanOutSliceStreams = 256
     public init() {}
 }
 

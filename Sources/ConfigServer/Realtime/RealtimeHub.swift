@@ -209,7 +209,8 @@ final class RealtimeHub: @unchecked Sendable {
             fanOut.next = end
             if end == fanOut.streams.count { fanOuts.removeFirst() } else { fanOuts[0] = fanOut }
         }
-        if !fanOuts.isEmpty { loop.execute { [self] in writeFanOutSlice() } }
+        // After what the loop has waiting: new connections, requests, answers.
+        if !fanOuts.isEmpty { loop.deferUntilEndOfIteration { [self] in writeFanOutSlice() } }
     }
 
     private func send(_ stream: ResponseStream, version: Int64) {

@@ -133,3 +133,17 @@ private struct PathSegments {
                 String(decoding: UnsafeBufferPointer(rebasing: bytes[(colon + 1)..<range.upperBound]), as: UTF8.self))
     }
 }
+
+extension Route {
+    private static let clientMethods = [Array(":fetch".utf8), Array(":streamFetchInvalidations".utf8)]
+
+    /// Whether `start`, the first bytes of a request, is a fetch or a stream of the client API
+    /// (its request line names one of their custom methods); false when the line is cut short.
+    static func isClientRequest(_ start: UnsafeRawBufferPointer) -> Bool {
+        let line = start.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }
+        guard line.count < start.count else { return false }
+        return line.indices.contains { index in
+            line[index] == UInt8(ascii: ":") && clientMethods.contains { line[index...].starts(with: $0) }
+        }
+    }
+}
