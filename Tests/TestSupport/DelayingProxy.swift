@@ -4,7 +4,10 @@ import Synchronization
 
 /// A TCP proxy on loopback that holds every byte coming back from the upstream server for
 /// `delay` before passing it on, in order, as a slow network or a busy peer would. Bytes to the
-/// upstream pass at once. Tests point a client at `port` instead of the server's.
+/// upstream pass at once. Tests point a client at `port` instead of the server's; with
+/// `onlyConnectionsSending`, only the connections whose client sends those bytes in its first
+/// two chunks (a PostgreSQL startup message naming an `application_name`, after the SSL
+/// request) are delayed.
 public final class DelayingProxy: @unchecked Sendable {
     // @unchecked: `listener` is set once in init; each proxied connection's descriptors belong
     // to its two pump threads (the last to end closes them) and are listed in `connections`.
@@ -12,13 +15,15 @@ public final class DelayingProxy: @unchecked Sendable {
     private let listener: Int32
     private let upstreamPort: Int
     private let delay: Duration
+    private let marker: [UInt8]?
     private let connections = Mutex<Set<Int32>>([])
     private let stopped = Atomic(false)
 
     /// Listens on 127.0.0.1 (any free port) and forwards to `127.0.0.1:upstreamPort`.
-    public init(upstreamPort: Int, delay: Duration) throws {
+    public init(upstreamPort: Int, delay: Duration, onlyConnectionsSending marker: String? = nil) throws {
         self.upstreamPort = upstreamPort
         self.delay = delay
+        self.marker = marker.map { Array($0.utf8) }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = Self.loopback(port: 0)
         let bound = withUnsafePointer(to: &address) {
@@ -76,6 +81,7 @@ public final class DelayingProxy: @unchecked Sendable {
             }
             connections.withLock { $0.formUnion([client, upstream]) }
             let pumps = PumpCount()
+            let delayed = DelayChoice(delayed: marker == nil)
             let finished: @Sendable () -> Void = { [self] in
                 guard pumps.ended() else { return }
                 connections.withLock { $0.subtract([client, upstream]) }
@@ -83,19 +89,24 @@ public final class DelayingProxy: @unchecked Sendable {
                 close(upstream)
             }
             Thread { [self] in
-                pump(from: client, to: upstream, delay: nil)
+                pump(from: client, to: upstream, delay: nil) { [marker] bytes in
+                    // Before the bytes go on: the server answers only after it got them.
+                    if let marker { delayed.consider(bytes, marker: marker) }
+                }
                 finished()
             }.start()
             Thread { [self] in
-                pump(from: upstream, to: client, delay: delay)
+                pump(from: upstream, to: client, delay: { [delay] in delayed.isDelayed ? delay : .zero })
                 finished()
             }.start()
         }
     }
 
-    /// Copies until either side closes; with a delay, a writer thread sends each chunk `delay`
-    /// after it was read, in order. Returns once nothing more will be written.
-    private func pump(from source: Int32, to destination: Int32, delay: Duration?) {
+    /// Copies until either side closes, showing each chunk to `observe`; with a delay, a writer
+    /// thread sends each chunk `delay()` after it was read, in order. Returns once nothing more
+    /// will be written.
+    private func pump(from source: Int32, to destination: Int32, delay: (@Sendable () -> Duration)?,
+                      observe: @Sendable ([UInt8]) -> Void = { _ in }) {
         let queue = DelayedChunks()
         let written = DispatchSemaphore(value: 0)
         if let delay {
@@ -114,8 +125,9 @@ public final class DelayingProxy: @unchecked Sendable {
             let count = read(source, &buffer, buffer.count)
             guard count > 0 else { break }
             let chunk = Array(buffer[0..<count])
+            observe(chunk)
             if let delay {
-                queue.append(chunk, due: ContinuousClock.now + delay)
+                queue.append(chunk, due: ContinuousClock.now + delay())
             } else if !Self.writeAll(chunk, to: destination) {
                 break
             }
@@ -137,6 +149,24 @@ public final class DelayingProxy: @unchecked Sendable {
             offset += written
         }
         return true
+    }
+}
+
+/// Whether one connection's answers are held back, decided from the first chunks its client
+/// sent (later traffic, a query that names the marker, say, changes nothing).
+private final class DelayChoice: Sendable {
+    private let delayed: Atomic<Bool>
+    private let chunksSeen = Atomic(0)
+
+    init(delayed: Bool) { self.delayed = Atomic(delayed) }
+
+    var isDelayed: Bool { delayed.load(ordering: .sequentiallyConsistent) }
+
+    func consider(_ bytes: [UInt8], marker: [UInt8]) {
+        guard chunksSeen.add(1, ordering: .sequentiallyConsistent).oldValue < 2 else { return }
+        if bytes.indices.contains(where: { bytes[$0...].starts(with: marker) }) {
+            delayed.store(true, ordering: .sequentiallyConsistent)
+        }
     }
 }
 
