@@ -22,6 +22,17 @@ import Testing
         }
     }
 
+    @Test func adminTokensMayHoldRolesOnProjects() throws {
+        let loaded = try load(#"{"adminTokens": [{"name": "dash", "token": "t", "roles": {"demo": "viewer"}}]}"#)
+        try loaded.validate()
+        #expect(loaded.adminTokens.first?.roles == ["demo": "viewer"])
+        let unknown = error { try load(#"{"adminTokens": [{"name": "x", "token": "t", "roles": {"demo": "superuser"}}]}"#).validate() }
+        #expect(unknown?.contains("the role 'superuser' on project 'demo' is not one of 'viewer', 'editor', 'publisher', 'admin'") == true,
+                "\(unknown ?? "")")
+        // An owner is a token without roles, never a role on one project.
+        #expect(error { try load(#"{"adminTokens": [{"name": "x", "token": "t", "roles": {"demo": "owner"}}]}"#).validate() } != nil)
+    }
+
     @Test func theShippedConfigLoadsAndDeclaresTheExampleProject() throws {
         let configuration = try ServerConfiguration.load(from: "config/remote-config.json")
         try configuration.validate()

@@ -17,9 +17,10 @@ struct ProjectAdminEndpoint: Sendable {
         let displayName: String
     }
 
-    /// `GET /v1/projects`.
-    func list(_ exchange: Exchange) {
-        let list = projects.all.map { ProjectJSON(projectId: $0.id, projectNumber: $0.number, displayName: $0.displayName) }
+    /// `GET /v1/projects`: the projects `identity` holds a role on (every one for an owner).
+    func list(_ exchange: Exchange, visibleTo identity: AccessControl.AdminIdentity) {
+        let list = projects.all.filter { identity.role(on: $0.id) != nil }
+            .map { ProjectJSON(projectId: $0.id, projectNumber: $0.number, displayName: $0.displayName) }
         exchange.respond(.json(Self.encode(["projects": list])))
     }
 

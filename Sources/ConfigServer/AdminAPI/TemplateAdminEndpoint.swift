@@ -46,7 +46,7 @@ struct TemplateAdminEndpoint: Sendable {
         // A validation checks the If-Match too (spec §2.9: a misformatted ETag fails it).
         let expected = try Self.expectedVersion(ifMatch: ifMatch, project: project)
         let canaryShare = try CanaryAdminEndpoint.canaryShare(exchange)
-        if Self.isTrue(exchange.uri.parameter("validateOnly")) {
+        if Self.isValidateOnly(exchange) {
             let etag = TemplateETag.validateOnly(projectNumber: project.number).description
             exchange.respond(.template(Array(TemplateJSON.encode(template)), etag: etag))
             return
@@ -98,7 +98,9 @@ struct TemplateAdminEndpoint: Sendable {
         return etag.versionNumber
     }
 
-    private static func isTrue(_ value: String?) -> Bool {
-        value?.lowercased() == "true" || value == "1"
+    /// Whether a `PUT` only validates (`validateOnly=true`): it publishes nothing.
+    static func isValidateOnly(_ exchange: Exchange) -> Bool {
+        let value = exchange.uri.parameter("validateOnly")
+        return value?.lowercased() == "true" || value == "1"
     }
 }

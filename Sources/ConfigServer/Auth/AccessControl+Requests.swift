@@ -20,6 +20,25 @@ extension AccessControl {
         return identity
     }
 
+    /// The admin behind the request's credentials, if it holds `needed` on `project` (for
+    /// `owner`, on the server): else a 403 in Google's shape that names the missing role.
+    func require(_ needed: Role, on project: StoredProject?, _ exchange: Exchange) throws -> AdminIdentity {
+        let identity = try requireAdmin(exchange)
+        guard needed != .owner else {
+            guard identity.isOwner else {
+                throw APIError(403, "This call needs the role 'owner' of the server; '\(identity.name)' does not hold it.")
+            }
+            return identity
+        }
+        guard let project else { return identity }
+        let held = identity.role(on: project.id)
+        guard let held, held >= needed else {
+            let holds = held.map { "holds '\($0)' there" } ?? "holds no role there"
+            throw APIError(403, "This call needs the role '\(needed)' on project '\(project.id)'; '\(identity.name)' \(holds).")
+        }
+        return identity
+    }
+
     /// Fetch and real-time need one of the project's API keys (or an admin token), unless the
     /// server is configured to need none.
     func requireClientKey(_ exchange: Exchange, project: StoredProject) throws {
@@ -31,7 +50,7 @@ extension AccessControl {
             }
             return
         }
-        if headers["Authorization"] != nil, (try? requireAdmin(exchange)) != nil { return }
+        if headers["Authorization"] != nil, (try? require(.viewer, on: project, exchange)) != nil { return }
         throw APIError(401, "Missing API key: send 'X-Goog-Api-Key' or '?key='.")
     }
 }

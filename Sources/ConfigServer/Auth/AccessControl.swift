@@ -13,6 +13,16 @@ final class AccessControl: Sendable {
     struct AdminIdentity: Sendable, Equatable {
         /// Recorded as the `updateUser` of what this token publishes.
         let name: String
+        /// Project id → role; nil for an owner of the whole server.
+        var roles: [String: Role]? = nil
+
+        /// The role held on `project` (an owner holds `owner` everywhere), nil for none.
+        func role(on project: String) -> Role? {
+            guard let roles else { return .owner }
+            return roles[project]
+        }
+
+        var isOwner: Bool { roles == nil }
     }
 
     private let adminDigests: [(digest: SecretDigest, identity: AdminIdentity)]
@@ -33,10 +43,11 @@ final class AccessControl: Sendable {
     init(adminTokens: [AdminTokenDeclaration], apiKeyRequired: Bool = true) {
         self.apiKeyRequired = apiKeyRequired
         adminDigests = adminTokens.compactMap { declaration in
-            if let token = declaration.token { return (SecretDigest(secret: token), AdminIdentity(name: declaration.name)) }
-            if let hex = declaration.sha256, let digest = SecretDigest(hex: hex) {
-                return (digest, AdminIdentity(name: declaration.name))
-            }
+            // Validated with the configuration: every role name is known.
+            let roles = declaration.roles.map { $0.compactMapValues(Role.init(name:)) }
+            let identity = AdminIdentity(name: declaration.name, roles: roles)
+            if let token = declaration.token { return (SecretDigest(secret: token), identity) }
+            if let hex = declaration.sha256, let digest = SecretDigest(hex: hex) { return (digest, identity) }
             return nil
         }
     }

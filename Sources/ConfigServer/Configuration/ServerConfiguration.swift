@@ -125,6 +125,12 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         for token in adminTokens where token.token == nil && token.sha256 == nil {
             throw ConfigurationError("admin token '\(token.name)' needs 'token' or 'sha256'")
         }
+        for token in adminTokens {
+            for (project, role) in token.roles ?? [:] where !Role.projectRoles.contains(where: { $0.description == role }) {
+                throw ConfigurationError("admin token '\(token.name)': the role '\(role)' on project '\(project)' is not one of "
+                    + "\(Role.projectRoles.map { "'\($0)'" }.joined(separator: ", ")) (leave 'roles' out for an owner)")
+            }
+        }
         // A stream lives at most this long (less its jitter), and must end before 300 s.
         guard realtime.maxLifetimeSeconds > 0, realtime.maxLifetimeSeconds < 300 else {
             throw ConfigurationError("realtime.maxLifetimeSeconds must be 1...299 (streams end before 300 s; iOS gives up at 330 s)")
@@ -154,11 +160,15 @@ public struct AdminTokenDeclaration: Sendable, Codable, Equatable {
     public var token: String?
     /// Lower-case hex SHA-256 of the token.
     public var sha256: String?
+    /// Project id → role (`viewer`, `editor`, `publisher`, `admin`) on that project only; nil for
+    /// an owner of the whole server.
+    public var roles: [String: String]?
 
-    public init(name: String, token: String? = nil, sha256: String? = nil) {
+    public init(name: String, token: String? = nil, sha256: String? = nil, roles: [String: String]? = nil) {
         self.name = name
         self.token = token
         self.sha256 = sha256
+        self.roles = roles
     }
 }
 

@@ -75,23 +75,23 @@ final class Router: Sendable {
             try endpoints.health.ready(exchange)
         case .metrics:
             try exchange.allow(.get)
-            _ = try access.requireAdmin(exchange)
+            _ = try authorize(exchange, project: nil)
             endpoints.metrics.answer(exchange)
         case .openAPI:
             try exchange.allow(.get)
             exchange.respond(.json(OpenAPIDocument.json))
         case .projects:
             try exchange.allow(.get, or: .post)
-            _ = try access.requireAdmin(exchange)
+            let identity = try authorize(exchange, project: nil)
             if method == .get {
-                endpoints.projects.list(exchange)
+                endpoints.projects.list(exchange, visibleTo: identity)
             } else {
                 try endpoints.projects.create(exchange)
             }
         case .apiKeys(let project):
             let project = try projects.resolve(project)
             try exchange.allow(.post)
-            _ = try access.requireAdmin(exchange)
+            _ = try authorize(exchange, project: project)
             try endpoints.projects.createAPIKey(exchange, project: project)
         case .template(let project, let namespace, let customMethod):
             let project = try projects.resolve(project)
@@ -99,8 +99,9 @@ final class Router: Sendable {
             try dispatchTemplate(exchange, project: project, namespace: namespace, customMethod: customMethod)
         case .serverTemplate(let project):
             try exchange.allow(.get)
-            _ = try access.requireAdmin(exchange)
-            try endpoints.versions.serverTemplate(exchange, project: try projects.resolve(project))
+            let project = try projects.resolve(project)
+            _ = try authorize(exchange, project: project)
+            try endpoints.versions.serverTemplate(exchange, project: project)
         case .fetch(let project, let namespace):
             if method == .options { return exchange.respond(CORS.preflight()) }
             try exchange.allow(.post)
@@ -120,10 +121,19 @@ final class Router: Sendable {
         }
     }
 
-    /// `…/remoteConfig[:method]`: every one needs an admin.
+    /// The admin behind the request, holding the role `RoutePermissions` names for the call
+    /// on `project` (the server's role for calls beyond one project).
+    private func authorize(_ exchange: Exchange, project: StoredProject?) throws -> AccessControl.AdminIdentity {
+        let method = exchange.request.head.method
+        let validateOnly = TemplateAdminEndpoint.isValidateOnly(exchange)
+        let role = RoutePermissions.role(for: exchange.route, method: method, validateOnly: validateOnly) ?? .owner
+        return try access.require(role, on: project, exchange)
+    }
+
+    /// `…/remoteConfig[:method]`: each needs the role `RoutePermissions` names.
     private func dispatchTemplate(_ exchange: Exchange, project: StoredProject, namespace: TemplateNamespace,
                                   customMethod: String?) throws {
-        let identity = try access.requireAdmin(exchange)
+        let identity = try authorize(exchange, project: project)
         let key = TemplateKey(project: project.id, namespace: namespace)
         let isGet = exchange.request.head.method == .get
         guard let customMethod else {

@@ -1,0 +1,35 @@
+/// What a principal may do (docs/access.md). Each role holds every right of those below it; the
+/// first four are held per project, `owner` on the whole server.
+enum Role: Int, Comparable, CaseIterable, Sendable, CustomStringConvertible {
+    /// Templates, history, diff, evaluate, adoption.
+    case viewer
+    /// A viewer who may also validate templates (and, later, propose changes).
+    case editor
+    /// An editor who may also publish, roll back and step canaries.
+    case publisher
+    /// A publisher who may also manage the project's client API keys.
+    case admin
+    /// Every right on every project, and creating projects; the config file's admin tokens
+    /// (and `RCS_ADMIN_TOKEN`) without roles are owners.
+    case owner
+
+    /// The roles a project can grant: every one but `owner`.
+    static let projectRoles: [Role] = [.viewer, .editor, .publisher, .admin]
+
+    init?(name: String) {
+        guard let role = Self.allCases.first(where: { $0.description == name }) else { return nil }
+        self = role
+    }
+
+    var description: String {
+        switch self {
+        case .viewer: "viewer"
+        case .editor: "editor"
+        case .publisher: "publisher"
+        case .admin: "admin"
+        case .owner: "owner"
+        }
+    }
+
+    static func < (lhs: Role, rhs: Role) -> Bool { lhs.rawValue < rhs.rawValue }
+}

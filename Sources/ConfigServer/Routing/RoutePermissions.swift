@@ -1,0 +1,33 @@
+import HTTP1
+
+/// The role every call of the management API needs, in one table (docs/access.md): a refusal
+/// names it.
+enum RoutePermissions {
+    /// What `method` on `route` needs; nil for calls that need no admin credentials (health,
+    /// the OpenAPI document, the console's files, and the client API, which takes API keys).
+    /// - Parameter validateOnly: a template `PUT` with `validateOnly=true` publishes nothing.
+    static func role(for route: Route, method: HTTPMethod, validateOnly: Bool = false) -> Role? {
+        switch route {
+        case .health, .ready, .openAPI, .console, .fetch, .stream:
+            return nil
+        case .metrics:
+            return .owner
+        case .projects:
+            // Listing shows each caller the projects it holds a role on.
+            return method == .get ? .viewer : .owner
+        case .apiKeys:
+            return .admin
+        case .serverTemplate:
+            return .viewer
+        case .template(_, _, nil):
+            guard method == .put else { return .viewer }
+            return validateOnly ? .editor : .publisher
+        case .template(_, _, let custom?):
+            switch TemplateMethod(rawValue: custom) {
+            case .rollback?, .promote?, .abort?: return .publisher
+            case .canary?: return method == .get ? .viewer : .publisher
+            case .listVersions?, .diff?, .evaluate?, .adoption?, .downloadDefaults?, nil: return .viewer
+            }
+        }
+    }
+}
