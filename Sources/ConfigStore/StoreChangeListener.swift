@@ -4,7 +4,7 @@ import ConfigCore
 public enum StoreChange: Sendable, Hashable {
     /// A template's head or canary moved; `version` is the newest version it names.
     case template(TemplateKey, version: Int64)
-    /// Projects or API keys changed.
+    /// Projects, API keys or access records (principals, memberships, tokens) changed.
     case projects
 
     /// Reads a notification payload: `project<TAB>namespace<TAB>version`, or `projects`.

@@ -111,6 +111,19 @@ public protocol TemplateStore: AnyObject, Sendable {
     /// The API key hashes of `project`, oldest first.
     func apiKeyHashes(project: String) throws(StoreError) -> [String]
 
+    // MARK: Access records
+
+    /// Writes a principal, membership or token record (replacing the one with the same kind and
+    /// id). Announced like a project change: every worker and node reads the records again.
+    /// - Throws: `invalidArgument` for an id that is empty or longer than 512 bytes.
+    func putAccessRecord(_ kind: StoredAccessRecord.Kind, id: String, record: [UInt8]) throws(StoreError)
+
+    /// Deletes a record; whether it was there.
+    func deleteAccessRecord(_ kind: StoredAccessRecord.Kind, id: String) throws(StoreError) -> Bool
+
+    /// Every access record, by kind and id.
+    func accessRecords() throws(StoreError) -> [StoredAccessRecord]
+
     // MARK: Changes
 
     /// The active version of every template that has one.

@@ -42,6 +42,13 @@ package enum TemplateStoreRules {
         }
     }
 
+    /// An access record's id: 1 to 512 bytes.
+    package static func validateAccessRecordID(_ id: String) throws(StoreError) {
+        guard (1...512).contains(id.utf8.count) else {
+            throw StoreError.invalidArgument("an access record's id must be 1 to 512 bytes, got \(id.utf8.count)")
+        }
+    }
+
     // MARK: Descriptions
 
     package static func rollbackDescription(target: Int64) -> String { "Rollback to version \(target)" }

@@ -64,6 +64,31 @@ struct StoreContract {
         }
     }
 
+    func accessRecordsAreKeptByKindAndID() throws {
+        let clock = ManualClock()
+        let store = try fixture.make(clock: clock)
+        #expect(try store.accessRecords().isEmpty)
+        let before = try store.changeToken()
+        try store.putAccessRecord(.principal, id: "svc-ci", record: Array(#"{"n":1}"#.utf8) + [0, 0xFF])
+        try store.putAccessRecord(.token, id: "a1", record: Array("t".utf8))
+        try store.putAccessRecord(.principal, id: "svc-ci", record: Array(#"{"n":2}"#.utf8))
+        #expect(try store.changeToken() != before, "every worker hears of a record written")
+        let records = try store.accessRecords()
+        #expect(records.map { "\($0.kind.rawValue)/\($0.id)" } == ["principal/svc-ci", "token/a1"])
+        #expect(records.first?.record == Array(#"{"n":2}"#.utf8), "a record is replaced whole, bytes as given")
+        #expect(records.first?.updateTime == clock.now)
+        #expect(try store.deleteAccessRecord(.token, id: "a1"))
+        #expect(try !store.deleteAccessRecord(.token, id: "a1"))
+        #expect(try store.accessRecords().count == 1)
+        for id in ["", String(repeating: "x", count: 513)] {
+            let error = try #require(throws: StoreError.self) { try store.putAccessRecord(.membership, id: id, record: []) }
+            guard case .invalidArgument = error else {
+                Issue.record("expected invalidArgument, got \(error)")
+                continue
+            }
+        }
+    }
+
     func publishNumbersVersionsFromOneAndMovesTheHead() throws {
         let clock = ManualClock()
         let store = try fixture.make(clock: clock)

@@ -20,6 +20,18 @@ package enum StoreColumns {
         StoredProject(id: row.text(at: 0), number: row.text(at: 1), displayName: row.text(at: 2), percentSeed: row.text(at: 3))
     }
 
+    /// Of `access_records`.
+    package static let accessRecord = "kind, id, record, update_time"
+
+    /// A row of `accessRecord`.
+    package static func decodeAccessRecord(_ row: some StoreRow) throws(StoreError) -> StoredAccessRecord {
+        guard let kind = StoredAccessRecord.Kind(rawValue: row.text(at: 0)) else {
+            throw StoreError.unavailable("the database holds an unknown access record kind '\(row.text(at: 0))'")
+        }
+        return StoredAccessRecord(kind: kind, id: row.text(at: 1), record: row.bytes(at: 2),
+                                  updateTime: TemplateStoreRules.date(milliseconds: row.int64(at: 3)))
+    }
+
     /// Of `template_versions v`. The namespace is not read back: every query of versions
     /// filters on one.
     package static func version(includeTemplateJSON: Bool) -> String {
