@@ -58,7 +58,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         let endpoints = Self.endpoints(
             configuration: configuration, store: store, templates: templates, projects: projects, access: access,
             counters: counters, realtime: realtime, updates: updates, metrics: metrics, peerGather: peerGather,
-            storeHealth: storeHealth)
+            storeHealth: storeHealth, projectLoader: projectLoader)
         router = Router(endpoints: endpoints, access: access, projects: projects, readYourWrites: readYourWrites,
                         metrics: metrics, logger: logger, storeQueue: storeQueue)
         try projectLoader.loadDeclared()
@@ -68,7 +68,8 @@ public final class Application: HTTPRequestHandler, Sendable {
     private static func endpoints(
         configuration: ServerConfiguration, store: any TemplateStore, templates: TemplateRegistry,
         projects: ProjectDirectory, access: AccessControl, counters: ChangeCounters, realtime: RealtimeHub,
-        updates: TemplateUpdates, metrics: ServerMetrics, peerGather: PeerGather, storeHealth: StoreHealth
+        updates: TemplateUpdates, metrics: ServerMetrics, peerGather: PeerGather, storeHealth: StoreHealth,
+        projectLoader: ProjectLoader
     ) -> Endpoints {
         let maxBodyBytes = configuration.http.maxBodyBytes
         var limits = TemplateLimits.firebase
@@ -83,6 +84,8 @@ public final class Application: HTTPRequestHandler, Sendable {
             metrics: MetricsEndpoint(metrics: metrics, peerGather: peerGather),
             projects: ProjectAdminEndpoint(store: store, projects: projects, access: access, counters: counters,
                                            maxBodyBytes: maxBodyBytes),
+            access: AccessAdminEndpoint(store: store, access: access, counters: counters, projectLoader: projectLoader,
+                                        maxBodyBytes: maxBodyBytes),
             templates: TemplateAdminEndpoint(store: store, templates: templates,
                                              validator: TemplateValidator(limits: limits), updates: updates,
                                              canaries: canaries),

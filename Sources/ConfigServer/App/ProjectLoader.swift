@@ -1,9 +1,9 @@
 import ConfigStore
 import Synchronization
 
-/// Reads the projects and their API keys from the store into the worker's `ProjectDirectory`
-/// and `AccessControl`, and tells whether they are as new as every change any worker
-/// acknowledged (docs/consistency.md).
+/// Reads the projects, their API keys and the access records (principals, memberships, tokens)
+/// from the store into the worker's `ProjectDirectory` and `AccessControl`, and tells whether
+/// they are as new as every change any worker acknowledged (docs/consistency.md).
 final class ProjectLoader: Sendable {
     private let store: any TemplateStore
     private let projects: ProjectDirectory
@@ -50,6 +50,7 @@ final class ProjectLoader: Sendable {
             digests += declared.map(SecretDigest.init(secret:))
             access.setAPIKeyDigests(digests, project: project.id)
         }
+        access.setStoredAccess(StoredAccess(try store.accessRecords()))
         checked.max(counter, ordering: .sequentiallyConsistent)
     }
 }

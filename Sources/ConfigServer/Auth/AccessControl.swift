@@ -39,6 +39,8 @@ final class AccessControl: Sendable {
     /// Keys remembered per project: enough for the builds of an app in the field.
     private static let rememberedKeysPerProject = 4
     private let apiKeys = Mutex(APIKeys())
+    /// The principals, memberships and tokens of the store (API-made), read by `ProjectLoader`.
+    private let stored = Mutex(StoredAccess())
 
     init(adminTokens: [AdminTokenDeclaration], apiKeyRequired: Bool = true) {
         self.apiKeyRequired = apiKeyRequired
@@ -52,10 +54,24 @@ final class AccessControl: Sendable {
         }
     }
 
-    /// The identity behind a bearer token, or nil. Every configured token is compared, so the
-    /// time taken does not tell which one nearly matched.
+    /// Replaces what the store's records say (after every change of them).
+    func setStoredAccess(_ access: StoredAccess) {
+        stored.withLock { $0 = access }
+    }
+
+    /// The principals, memberships and tokens last read from the store.
+    var storedAccess: StoredAccess { stored.withLock { $0 } }
+
+    /// The identity behind a bearer token, or nil. A token made through the API is found by the
+    /// id its secret carries, then its digest compared in constant time; every configured token
+    /// is compared, so the time taken does not tell which one nearly matched.
     func admin(bearer token: String) -> AdminIdentity? {
         let presented = SecretDigest(secret: token)
+        if let id = AccessToken.id(inSecret: token) {
+            guard let (record, identity) = stored.withLock({ $0.identity(forTokenID: id, now: Date()) }),
+                  let digest = SecretDigest(hex: record.sha256), digest.matches(presented) else { return nil }
+            return identity
+        }
         var found: AdminIdentity?
         for entry in adminDigests where entry.digest.matches(presented) {
             found = found ?? entry.identity

@@ -28,6 +28,9 @@ struct Exchange: Sendable {
         case .openAPI: "openapi"
         case .projects: "projects"
         case .apiKeys: "apiKeys"
+        case .principals: "principals"
+        case .tokens: "tokens"
+        case .members: "members"
         case .template(_, _, let method):
             method.map { TemplateMethod(rawValue: $0).map { "remoteConfig:\($0.rawValue)" } ?? "remoteConfig:unknown" } ?? "remoteConfig"
         case .serverTemplate: "serverRemoteConfig"

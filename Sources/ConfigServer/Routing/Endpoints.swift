@@ -3,6 +3,7 @@ struct Endpoints: Sendable {
     let health: HealthEndpoint
     let metrics: MetricsEndpoint
     let projects: ProjectAdminEndpoint
+    let access: AccessAdminEndpoint
     let templates: TemplateAdminEndpoint
     let versions: VersionAdminEndpoint
     let canaries: CanaryAdminEndpoint

@@ -15,6 +15,12 @@ enum Route: Equatable {
     case projects
     /// `/v1/projects/{project}/apiKeys`
     case apiKeys(project: String)
+    /// `/v1/principals`: people and service accounts.
+    case principals
+    /// `/v1/tokens[/{id}]`
+    case tokens(id: String?)
+    /// `/v1/projects/{project}/members[/{principal}]`
+    case members(project: String, principal: String?)
     /// `/v1/projects/{project}[/namespaces/{ns}]/remoteConfig[:method]`
     case template(project: String, namespace: String, method: String?)
     /// `/v1/projects/{project}/namespaces/firebase-server/serverRemoteConfig`
@@ -35,7 +41,15 @@ enum Route: Equatable {
         case "/metrics": self = .metrics; return
         case "/openapi.json": self = .openAPI; return
         case "/v1/projects": self = .projects; return
+        case "/v1/principals": self = .principals; return
+        case "/v1/tokens": self = .tokens(id: nil); return
         default: break
+        }
+        if path.hasPrefix("/v1/tokens/") {
+            let id = path.dropFirst("/v1/tokens/".count)
+            guard !id.isEmpty, !id.contains("/") else { return nil }
+            self = .tokens(id: String(id))
+            return
         }
         var path = path
         if let route = path.withUTF8(Self.parseProjectPath) {
@@ -63,8 +77,12 @@ enum Route: Equatable {
         switch segments.count {
         case 5:
             if segments.is(4, "apiKeys") { return .apiKeys(project: project) }
+            if segments.is(4, "members") { return .members(project: project, principal: nil) }
             guard let method = templateMethod(segments, 4) else { return nil }
             return .template(project: project, namespace: "firebase", method: method)
+        case 6 where segments.is(4, "members"):
+            let principal = segments.text(5)
+            return principal.isEmpty ? nil : .members(project: project, principal: principal)
         case 6 where segments.is(4, "namespaces"):
             let (namespace, method) = segments.splitAtColon(5)
             switch method {

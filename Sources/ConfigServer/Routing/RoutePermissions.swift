@@ -10,8 +10,10 @@ enum RoutePermissions {
         switch route {
         case .health, .ready, .openAPI, .console, .fetch, .stream:
             return nil
-        case .metrics:
+        case .metrics, .principals, .tokens:
             return .owner
+        case .members:
+            return .admin
         case .projects:
             // Listing shows each caller the projects it holds a role on.
             return method == .get ? .viewer : .owner

@@ -88,6 +88,29 @@ final class Router: Sendable {
             } else {
                 try endpoints.projects.create(exchange)
             }
+        case .principals:
+            try exchange.allow(.get, or: .post)
+            _ = try authorize(exchange, project: nil)
+            try method == .get ? endpoints.access.listPrincipals(exchange) : endpoints.access.createPrincipal(exchange)
+        case .tokens(let id):
+            _ = try authorize(exchange, project: nil)
+            if let id {
+                try exchange.allow(.delete)
+                try endpoints.access.revokeToken(exchange, id: id)
+            } else {
+                try exchange.allow(.get, or: .post)
+                try method == .get ? endpoints.access.listTokens(exchange) : endpoints.access.createToken(exchange)
+            }
+        case .members(let project, let principal):
+            let project = try projects.resolve(project)
+            _ = try authorize(exchange, project: project)
+            if let principal {
+                try exchange.allow(.put, or: .delete)
+                try endpoints.access.setMember(exchange, project: project, principal: principal)
+            } else {
+                try exchange.allow(.get)
+                try endpoints.access.listMembers(exchange, project: project)
+            }
         case .apiKeys(let project):
             let project = try projects.resolve(project)
             try exchange.allow(.post)

@@ -1,0 +1,185 @@
+import ConfigCore
+import ConfigStore
+import Foundation
+import HTTP1
+
+/// Principals, their roles on projects, and their tokens (docs/access.md). Every change is
+/// written to the store, then read back by every worker and node before it answers again.
+struct AccessAdminEndpoint: Sendable {
+    let store: any TemplateStore
+    let access: AccessControl
+    let counters: ChangeCounters
+    let projectLoader: ProjectLoader
+    let maxBodyBytes: Int
+
+    /// `POST /v1/principals` `{"kind": "service"|"person", "displayName", "email", "id", "owner"}`.
+    func createPrincipal(_ exchange: Exchange) throws {
+        let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
+        guard let kind = Principal.Kind(rawValue: body.string("kind") ?? "service") else {
+            throw APIError.badRequest("kind must be 'service' or 'person'.")
+        }
+        let displayName = try Self.text(body.string("displayName"), field: "displayName", limit: 100)
+        let email = try body.string("email").map { email in
+            guard UpdateUserEmail.isPlausibleAddress(email), email.utf8.count <= 254 else {
+                throw APIError.badRequest("email must be an email address, got '\(email)'.")
+            }
+            return email
+        }
+        let id: String
+        switch kind {
+        case .person:
+            guard let email else { throw APIError.badRequest("A person needs an 'email'.") }
+            id = email
+        case .service:
+            id = try body.string("id").map { try Self.serviceID($0) } ?? Self.serviceID(from: displayName)
+        }
+        guard access.storedAccess.principals[id] == nil else { throw APIError(409, "Principal '\(id)' already exists.") }
+        let principal = Principal(id: id, kind: kind, displayName: displayName, email: email,
+                                  owner: body.string("owner") == "true", createTime: Timestamp(Date()))
+        let record = try Self.encode(principal)
+        exchange.answerFromStore { [self] in
+            try store.putAccessRecord(.principal, id: id, record: record)
+            try changed()
+            return .json(record)
+        }
+    }
+
+    /// `GET /v1/principals`.
+    func listPrincipals(_ exchange: Exchange) throws {
+        let principals = access.storedAccess.principals.values.sorted { $0.id < $1.id }
+        exchange.respond(.json(try Self.encode(["principals": principals])))
+    }
+
+    /// `GET /v1/projects/{p}/members`: each principal's role on the project.
+    func listMembers(_ exchange: Exchange, project: StoredProject) throws {
+        let roles = access.storedAccess.roles
+        let members = roles.compactMap { principal, projects in
+            projects[project.id].map { Membership(principal: principal, project: project.id, role: $0.description) }
+        }.sorted { $0.principal < $1.principal }
+        exchange.respond(.json(try Self.encode(["members": members])))
+    }
+
+    /// `PUT /v1/projects/{p}/members/{principal}` `{"role": …}` or `DELETE`.
+    func setMember(_ exchange: Exchange, project: StoredProject, principal: String) throws {
+        guard access.storedAccess.principals[principal] != nil else {
+            throw APIError.notFound("No principal '\(principal)'.")
+        }
+        let recordID = Membership.recordID(project: project.id, principal: principal)
+        guard exchange.request.head.method == .put else {
+            return exchange.answerFromStore { [self] in
+                guard try store.deleteAccessRecord(.membership, id: recordID) else {
+                    throw APIError.notFound("'\(principal)' holds no role on project '\(project.id)'.")
+                }
+                try changed()
+                return HTTPResponse(status: 204)
+            }
+        }
+        let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
+        guard let name = body.string("role"), let role = Role(name: name), Role.projectRoles.contains(role) else {
+            throw APIError.badRequest("role must be one of \(Role.projectRoles.map { "'\($0)'" }.joined(separator: ", ")).")
+        }
+        let record = try Self.encode(Membership(principal: principal, project: project.id, role: role.description))
+        exchange.answerFromStore { [self] in
+            try store.putAccessRecord(.membership, id: recordID, record: record)
+            try changed()
+            return .json(record)
+        }
+    }
+
+    /// `POST /v1/tokens` `{"principal", "name", "expireTime"}`: the secret is in this answer only.
+    func createToken(_ exchange: Exchange) throws {
+        let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
+        guard let principal = body.string("principal"), access.storedAccess.principals[principal] != nil else {
+            throw APIError.notFound("A token needs the 'principal' it acts for, an existing one.")
+        }
+        let name = try Self.text(body.string("name"), field: "name", limit: 100)
+        let expireTime = try body.string("expireTime").map { text in
+            guard let time = Timestamp(rfc3339: text), time.date > Date() else {
+                throw APIError.badRequest("expireTime must be an RFC 3339 time in the future, got '\(text)'.")
+            }
+            return time
+        }
+        let (id, secret) = AccessToken.mint()
+        let token = AccessToken(id: id, principal: principal, name: name, sha256: SecretDigest(secret: secret).hex,
+                                createTime: Timestamp(Date()), expireTime: expireTime, revokeTime: nil)
+        let record = try Self.encode(token)
+        let answer = try Self.encode(TokenAnswer(token, secret: secret))
+        exchange.answerFromStore { [self] in
+            try store.putAccessRecord(.token, id: id, record: record)
+            try changed()
+            return .json(answer)
+        }
+    }
+
+    /// `GET /v1/tokens`: every token, without its secret or hash.
+    func listTokens(_ exchange: Exchange) throws {
+        let tokens = access.storedAccess.tokens.values.sorted { $0.createTime < $1.createTime }.map { TokenAnswer($0, secret: nil) }
+        exchange.respond(.json(try Self.encode(["tokens": tokens])))
+    }
+
+    /// `DELETE /v1/tokens/{id}`: revoked on every worker and node before the answer.
+    func revokeToken(_ exchange: Exchange, id: String) throws {
+        guard var token = access.storedAccess.tokens[id] else { throw APIError.notFound("No token '\(id)'.") }
+        guard token.revokeTime == nil else { return exchange.respond(HTTPResponse(status: 204)) }
+        token.revokeTime = Timestamp(Date())
+        let record = try Self.encode(token)
+        exchange.answerFromStore { [self] in
+            try store.putAccessRecord(.token, id: id, record: record)
+            try changed()
+            return HTTPResponse(status: 204)
+        }
+    }
+
+    /// After a commit, before the answer: every worker reads the records again before it
+    /// answers (read-your-writes), this one at once.
+    private func changed() throws {
+        counters.bumpProjects()
+        try projectLoader.reload()
+    }
+
+    /// A token as the API shows it: never its hash; its secret only when it was just made.
+    private struct TokenAnswer: Encodable {
+        let id: String
+        let principal: String
+        let name: String
+        let createTime: Timestamp
+        let expireTime: Timestamp?
+        let revokeTime: Timestamp?
+        let token: String?
+
+        init(_ token: AccessToken, secret: String?) {
+            id = token.id
+            principal = token.principal
+            name = token.name
+            createTime = token.createTime
+            expireTime = token.expireTime
+            revokeTime = token.revokeTime
+            self.token = secret
+        }
+    }
+
+    private static func text(_ value: String?, field: String, limit: Int) throws -> String {
+        guard let value, !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw APIError.badRequest("\(field) is required.") }
+        guard value.count <= limit else { throw APIError.badRequest("\(field) must be at most \(limit) characters.") }
+        return value
+    }
+
+    /// `svc-` and lower-case letters, digits and `-`, at most 64 characters.
+    private static func serviceID(_ id: String) throws -> String {
+        guard id.hasPrefix("svc-"), (5...64).contains(id.count),
+              id.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" })
+        else { throw APIError.badRequest("A service account's id is 'svc-' then lower-case letters, digits and '-', at most 64 characters; got '\(id)'.") }
+        return id
+    }
+
+    private static func serviceID(from displayName: String) throws -> String {
+        let slug = String(displayName.lowercased().unicodeScalars.map { ("a"..."z").contains($0) || ("0"..."9").contains($0) ? Character($0) : "-" })
+        return try serviceID("svc-" + slug.prefix(60))
+    }
+
+    private static func encode(_ value: some Encodable) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(value))
+    }
+}

@@ -1,0 +1,110 @@
+import ConfigCore
+import ConfigStore
+import Foundation
+
+/// A person or a service account that tokens act for (docs/access.md).
+struct Principal: Codable, Sendable, Equatable {
+    enum Kind: String, Codable, Sendable {
+        case person, service
+    }
+
+    /// `svc-…` for a service account, the email address for a person.
+    var id: String
+    var kind: Kind
+    var displayName: String
+    var email: String?
+    /// Holds every role on every project, and creates projects.
+    var owner: Bool
+    var createTime: Timestamp
+
+    /// What versions it publishes record as `updateUser.email`.
+    var updateUser: String { email ?? id }
+}
+
+/// A principal's role on one project.
+struct Membership: Codable, Sendable, Equatable {
+    var principal: String
+    var project: String
+    /// A role name of `Role.projectRoles`.
+    var role: String
+
+    /// Its record's id.
+    var recordID: String { Self.recordID(project: project, principal: principal) }
+
+    static func recordID(project: String, principal: String) -> String { "\(project)\t\(principal)" }
+}
+
+/// A token a principal acts with: the secret is never stored, only its SHA-256.
+struct AccessToken: Codable, Sendable, Equatable {
+    /// Also the second part of the secret (`rcs_pat_<id>_<random>`), which finds the record.
+    var id: String
+    var principal: String
+    var name: String
+    var sha256: String
+    var createTime: Timestamp
+    var expireTime: Timestamp?
+    var revokeTime: Timestamp?
+
+    /// What a secret starts with: secret scanners can spot a leaked one.
+    static let secretPrefix = "rcs_pat_"
+
+    /// A new token's id and secret.
+    static func mint() -> (id: String, secret: String) {
+        var generator = SystemRandomNumberGenerator()
+        func hex(_ bytes: Int) -> String {
+            (0..<bytes).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        }
+        let id = hex(6)
+        return (id, secretPrefix + id + "_" + hex(20))
+    }
+
+    /// The id named by a presented secret, if it has the form of one.
+    static func id(inSecret secret: String) -> String? {
+        guard secret.hasPrefix(secretPrefix) else { return nil }
+        let rest = secret.dropFirst(secretPrefix.count).split(separator: "_", maxSplits: 1)
+        guard rest.count == 2, rest[0].count == 12 else { return nil }
+        return String(rest[0])
+    }
+
+    func isUsable(at now: Date) -> Bool {
+        revokeTime == nil && (expireTime.map { now < $0.date } ?? true)
+    }
+}
+
+/// The records, decoded: what `AccessControl` looks tokens up in.
+struct StoredAccess: Sendable {
+    var principals: [String: Principal] = [:]
+    /// Principal → project → role.
+    var roles: [String: [String: Role]] = [:]
+    var tokens: [String: AccessToken] = [:]
+    /// Records that could not be read (a newer build's, or damaged): skipped.
+    var unreadable = 0
+
+    init() {}
+
+    init(_ records: [StoredAccessRecord]) {
+        let decoder = JSONDecoder()
+        for record in records {
+            let data = Data(record.record)
+            switch record.kind {
+            case .principal:
+                if let principal = try? decoder.decode(Principal.self, from: data) { principals[principal.id] = principal } else { unreadable += 1 }
+            case .membership:
+                if let membership = try? decoder.decode(Membership.self, from: data), let role = Role(name: membership.role) {
+                    roles[membership.principal, default: [:]][membership.project] = role
+                } else {
+                    unreadable += 1
+                }
+            case .token:
+                if let token = try? decoder.decode(AccessToken.self, from: data) { tokens[token.id] = token } else { unreadable += 1 }
+            }
+        }
+    }
+
+    /// The identity a usable token acts as; nil for an unknown, revoked or expired one.
+    func identity(forTokenID id: String, now: Date) -> (token: AccessToken, identity: AccessControl.AdminIdentity)? {
+        guard let token = tokens[id], token.isUsable(at: now), let principal = principals[token.principal] else { return nil }
+        let identity = AccessControl.AdminIdentity(name: principal.updateUser, roles: principal.owner ? nil : roles[principal.id] ?? [:])
+        return (token, identity)
+    }
+}
