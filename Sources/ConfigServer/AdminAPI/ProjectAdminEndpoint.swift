@@ -53,8 +53,7 @@ struct ProjectAdminEndpoint: Sendable {
     func createAPIKey(_ exchange: Exchange, project: StoredProject) throws {
         let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
         let name = body.string("name") ?? "client"
-        var generator = SystemRandomNumberGenerator()
-        let key = "rcs_" + (0..<24).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let key = "rcs_" + RandomSecret.hex(bytes: 24)
         let digest = SecretDigest(secret: key)
         exchange.answerFromStore { [self] in
             try store.addAPIKey(project: project.id, keyHash: digest.hex, name: name)

@@ -50,12 +50,8 @@ struct AccessToken: Codable, Sendable, Equatable {
 
     /// A new token's id and secret.
     static func mint() -> (id: String, secret: String) {
-        var generator = SystemRandomNumberGenerator()
-        func hex(_ bytes: Int) -> String {
-            (0..<bytes).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-        }
-        let id = hex(6)
-        return (id, secretPrefix + id + "_" + hex(20))
+        let id = RandomSecret.hex(bytes: 6)
+        return (id, secretPrefix + id + "_" + RandomSecret.hex(bytes: 20))
     }
 
     /// The id named by a presented secret, if it has the form of one.
