@@ -29,6 +29,16 @@ struct APIPaths: Sendable {
         return url + "?" + query.map { "\(Self.escape($0.0))=\(Self.escape($0.1))" }.joined(separator: "&")
     }
 
+    /// `/v1/principals` or `/v1/tokens[/{id}]`: server-wide resources.
+    func server(_ resource: String, _ id: String? = nil) -> String {
+        "\(baseURL)/v1/\(resource)" + (id.map { "/\(Self.escape($0))" } ?? "")
+    }
+
+    /// `/v1/projects/{project}/members[/{principal}]`.
+    func members(_ principal: String? = nil) -> String {
+        "\(projectPath)/members" + (principal.map { "/\(Self.escape($0))" } ?? "")
+    }
+
     /// Percent-encodes one path segment or query component.
     static func escape(_ text: String) -> String {
         var allowed = CharacterSet.alphanumerics

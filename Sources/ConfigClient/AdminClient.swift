@@ -109,6 +109,46 @@ public struct AdminClient: Sendable {
         try await send(.post, paths.remoteConfig(":evaluate"), body: context)
     }
 
+    // MARK: Access (docs/access.md)
+
+    /// Every person and service account.
+    public func principals() async throws(ConfigClientError) -> Response {
+        try await send(.get, paths.server("principals"))
+    }
+
+    /// Adds a principal: `fields` are `kind`, `displayName`, `email`, `id`, `owner`.
+    public func createPrincipal(_ fields: [String: String]) async throws(ConfigClientError) -> Response {
+        try await send(.post, paths.server("principals"), body: ClientRequests.encode(fields))
+    }
+
+    /// Each principal's role on the project.
+    public func members() async throws(ConfigClientError) -> Response {
+        try await send(.get, paths.members())
+    }
+
+    /// Gives `principal` `role` on the project, or takes its role away (`role` nil).
+    public func setMember(_ principal: String, role: String?) async throws(ConfigClientError) -> Response {
+        guard let role else { return try await send(.delete, paths.members(principal)) }
+        return try await send(.put, paths.members(principal), body: ClientRequests.encode(["role": role]))
+    }
+
+    /// Every token, without secrets.
+    public func tokens() async throws(ConfigClientError) -> Response {
+        try await send(.get, paths.server("tokens"))
+    }
+
+    /// A token for `principal`; its secret is in this answer only.
+    public func createToken(principal: String, name: String, expireTime: String? = nil) async throws(ConfigClientError) -> Response {
+        var fields = ["principal": principal, "name": name]
+        fields["expireTime"] = expireTime
+        return try await send(.post, paths.server("tokens"), body: ClientRequests.encode(fields))
+    }
+
+    /// Revokes the token with this id.
+    public func revokeToken(_ id: String) async throws(ConfigClientError) -> Response {
+        try await send(.delete, paths.server("tokens", id))
+    }
+
     /// The real-time stream request a client app would send, for watching invalidations.
     /// - Parameters:
     ///   - apiKey: the client API key.

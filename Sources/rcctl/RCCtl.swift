@@ -5,7 +5,7 @@ import Foundation
 struct RCCtl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rcctl",
-        abstract: "Manage Remote Config templates on a Remote Config server.",
+        abstract: "Manage Remote Config templates, and who may change them, on a Remote Config server.",
         discussion: """
             Connection options (--url, --token, --project, --json) follow the subcommand.
 
@@ -16,6 +16,7 @@ struct RCCtl: AsyncParsableCommand {
             GetCommand.self, PublishCommand.self, VersionsCommand.self, RollbackCommand.self, DiffCommand.self,
             EvaluateCommand.self, WatchCommand.self, ImportCommand.self, ExportCommand.self,
             CanaryCommand.self, PromoteCommand.self, AbortCommand.self,
+            PrincipalsCommand.self, MembersCommand.self, TokensCommand.self,
         ]
     )
 

@@ -100,6 +100,8 @@ final class CurlEasy {
         switch request.method {
         case .get:
             _ = rcs_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
+        case .delete:
+            _ = "DELETE".withCString { rcs_curl_setopt_ptr(handle, CURLOPT_CUSTOMREQUEST, $0) }
         case .post, .put:
             let body = request.body ?? Data()
             _ = rcs_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, body.count)

@@ -7,6 +7,7 @@ public struct HTTPRequest: Sendable {
         case get = "GET"
         case post = "POST"
         case put = "PUT"
+        case delete = "DELETE"
     }
 
     /// The request method.

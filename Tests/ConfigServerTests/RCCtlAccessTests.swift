@@ -1,0 +1,47 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `rcctl principals`, `members` and `tokens` end to end: the real binary against the daemon.
+@Suite(.timeLimit(.minutes(2))) final class RCCtlAccessTests {
+    let temporary: TemporaryDirectory
+    let daemon: DaemonProcess
+
+    init() throws {
+        temporary = try TemporaryDirectory("rcctl-access")
+        daemon = try DaemonProcess(dataDir: temporary.url.appendingPathComponent("data").path, workers: 1)
+    }
+
+    func rcctl(_ arguments: String..., token: String? = RCCtlProcess.token) throws -> RCCtlResult {
+        try RCCtlProcess.run(arguments, port: daemon.port, token: token, stdin: nil)
+    }
+
+    @Test func aServiceAccountWithARoleAndATokenThenRevoked() throws {
+        let added = try rcctl("principals", "--add", "Release Bot")
+        #expect(added.status == 0 && added.stdout == "Added svc-release-bot\n", "\(added.stderr)")
+        #expect(try rcctl("principals").stdout.contains("svc-release-bot\tservice\tRelease Bot\n"))
+        #expect(try rcctl("members", "svc-release-bot", "viewer").stdout == "svc-release-bot is viewer\n")
+        #expect(try rcctl("members").stdout == "svc-release-bot\tviewer\n")
+
+        let made = try rcctl("tokens", "--create", "ci", "--for", "svc-release-bot", "--json").json()
+        let id = try #require(made["id"] as? String)
+        let secret = try #require(made["token"] as? String)
+        #expect(try rcctl("tokens").stdout.contains("\(id)\tsvc-release-bot\tci\tactive\n"))
+        // The token reads, and cannot publish: the refusal names the role.
+        #expect(try rcctl("get", token: secret).status == 0)
+        let refused = try rcctl("members", "svc-release-bot", "admin", token: secret)
+        #expect(refused.status == 1 && refused.stderr.contains("needs the role 'admin'"), "\(refused.stderr)")
+
+        #expect(try rcctl("tokens", "--revoke", id).stdout == "Revoked \(id)\n")
+        #expect(try rcctl("get", token: secret).status == 1)
+        #expect(try rcctl("members", "svc-release-bot", "none").stdout == "svc-release-bot holds no role on the project\n")
+        #expect(try rcctl("members").stdout.isEmpty)
+    }
+
+    @Test func badArgumentsAreUsageErrors() throws {
+        #expect(try rcctl("members", "svc-x").status == 2)
+        #expect(try rcctl("tokens", "--create", "x").status == 2)
+        let unknown = try rcctl("members", "svc-nobody", "viewer")
+        #expect(unknown.status == 1 && unknown.stderr.contains("No principal 'svc-nobody'"), "\(unknown.stderr)")
+    }
+}
