@@ -124,6 +124,21 @@ public protocol TemplateStore: AnyObject, Sendable {
     /// Every access record, by kind and id.
     func accessRecords() throws(StoreError) -> [StoredAccessRecord]
 
+    // MARK: Audit log
+
+    /// Appends an entry (its `id` is ignored); returns the id given. Nothing edits or deletes an
+    /// entry but `pruneAudit`.
+    @discardableResult
+    func appendAudit(_ entry: AuditEntry) throws(StoreError) -> Int64
+
+    /// Entries newest first, filtered and paged.
+    /// - Throws: `invalidArgument` for a page size out of 1...1000, `invalidPageToken`.
+    func auditEntries(_ query: AuditQuery) throws(StoreError) -> (entries: [AuditEntry], nextPageToken: String?)
+
+    /// Removes the entries older than `cutoff` (retention); how many.
+    @discardableResult
+    func pruneAudit(before cutoff: Date) throws(StoreError) -> Int
+
     // MARK: Changes
 
     /// The active version of every template that has one.

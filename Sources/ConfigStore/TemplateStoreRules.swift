@@ -49,6 +49,19 @@ package enum TemplateStoreRules {
         }
     }
 
+    /// An audit page: 1 ... 1000 entries, after the entry a token names ("a" and its id).
+    package static func auditPage(_ query: AuditQuery) throws(StoreError) -> (size: Int, before: Int64) {
+        guard (1...1000).contains(query.pageSize) else {
+            throw StoreError.invalidArgument("pageSize must be 1 to 1000, got \(query.pageSize)")
+        }
+        guard let token = query.pageToken, !token.isEmpty else { return (query.pageSize, .max) }
+        guard token.hasPrefix("a"), let id = Int64(token.dropFirst()), id >= 1 else { throw StoreError.invalidPageToken(token) }
+        return (query.pageSize, id)
+    }
+
+    /// The token of the page after one whose last entry is `id`.
+    package static func auditPageToken(after id: Int64) -> String { "a\(id)" }
+
     // MARK: Descriptions
 
     package static func rollbackDescription(target: Int64) -> String { "Rollback to version \(target)" }

@@ -89,6 +89,40 @@ struct StoreContract {
         }
     }
 
+    func theAuditLogAppendsFiltersPagesAndPrunes() throws {
+        let store = try fixture.make()
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        func entry(_ index: Int, actor: String, action: String, project: String?) -> AuditEntry {
+            AuditEntry(time: start.addingTimeInterval(Double(index)), actorID: actor, actorName: actor.uppercased(), origin: "API",
+                       requestID: "r\(index)", clientAddress: "127.0.0.1", action: action, project: project, namespace: nil,
+                       target: nil, versionNumber: index % 2 == 0 ? Int64(index) : nil,
+                       diff: index == 0 ? Array(#"{"d":1}"#.utf8) + [0] : nil, outcome: "ok")
+        }
+        var ids: [Int64] = []
+        for index in 0..<6 {
+            ids.append(try store.appendAudit(entry(index, actor: index < 4 ? "a" : "b", action: index % 3 == 0 ? "x" : "y",
+                                                   project: index == 5 ? nil : "p1")))
+        }
+        #expect(ids == ids.sorted() && Set(ids).count == 6, "ids grow")
+        let all = try store.auditEntries(AuditQuery()).entries
+        #expect(all.map(\.requestID) == ["r5", "r4", "r3", "r2", "r1", "r0"], "newest first")
+        var first = entry(0, actor: "a", action: "x", project: "p1")
+        first.id = ids[0]
+        #expect(all.last == first, "every field back as given, a diff's bytes and all")
+        #expect(all[0].project == nil && all[1].diff == nil && all[1].versionNumber == 4)
+        #expect(try store.auditEntries(AuditQuery(actorID: "a", action: "x")).entries.map(\.requestID) == ["r3", "r0"])
+        #expect(try store.auditEntries(AuditQuery(project: "p1", startTime: start.addingTimeInterval(2),
+                                                  endTime: start.addingTimeInterval(4))).entries.map(\.requestID) == ["r3", "r2"])
+        let page1 = try store.auditEntries(AuditQuery(pageSize: 4))
+        #expect(page1.entries.count == 4)
+        let page2 = try store.auditEntries(AuditQuery(pageSize: 4, pageToken: page1.nextPageToken))
+        #expect(page2.entries.map(\.requestID) == ["r1", "r0"] && page2.nextPageToken == nil)
+        #expect(throws: StoreError.invalidPageToken("nope")) { try store.auditEntries(AuditQuery(pageToken: "nope")) }
+        #expect(throws: StoreError.self) { try store.auditEntries(AuditQuery(pageSize: 0)) }
+        #expect(try store.pruneAudit(before: start.addingTimeInterval(2)) == 2)
+        #expect(try store.auditEntries(AuditQuery()).entries.map(\.requestID) == ["r5", "r4", "r3", "r2"])
+    }
+
     func publishNumbersVersionsFromOneAndMovesTheHead() throws {
         let clock = ManualClock()
         let store = try fixture.make(clock: clock)

@@ -10,6 +10,9 @@ import Testing
     @Test(arguments: StoreEngine.allCases) func projectsAndAPIKeys(engine: StoreEngine) throws {
         try engine.contract().projectsAndAPIKeys()
     }
+    @Test(arguments: StoreEngine.allCases) func theAuditLogAppendsFiltersPagesAndPrunes(engine: StoreEngine) throws {
+        try engine.contract().theAuditLogAppendsFiltersPagesAndPrunes()
+    }
     @Test(arguments: StoreEngine.allCases) func accessRecordsAreKeptByKindAndID(engine: StoreEngine) throws {
         try engine.contract().accessRecordsAreKeptByKindAndID()
     }

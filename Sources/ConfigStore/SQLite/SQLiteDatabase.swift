@@ -195,6 +195,11 @@ public final class SQLiteDatabase {
         return try statement.step() ? row(statement) : nil
     }
 
+    /// The rowid of the last row this connection inserted.
+    var lastInsertedRowID: Int64 {
+        handle.map { sqlite3_last_insert_rowid($0) } ?? 0
+    }
+
     /// Runs SQL text that may hold several statements (a migration file), without caching.
     public func executeScript(_ sql: String) throws {
         let connection = try connection(for: sql)

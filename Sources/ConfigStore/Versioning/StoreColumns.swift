@@ -32,6 +32,31 @@ package enum StoreColumns {
                                   updateTime: TemplateStoreRules.date(milliseconds: row.int64(at: 3)))
     }
 
+    /// Of `audit_log`, then whether `diff` is null as 0 or 1 (`isNull` says how to write that
+    /// in the engine's SQL).
+    package static func auditEntry(isNull: (String) -> String) -> String {
+        "id, time, actor_id, actor_name, origin, request_id, client_address, action, project, "
+            + "namespace, target, version_number, diff, outcome, \(isNull("diff"))"
+    }
+
+    /// A row of `auditEntry`.
+    package static func decodeAuditEntry(_ row: some StoreRow) -> AuditEntry {
+        let diffIsNull = row.int64(at: 14) == 1
+        return AuditEntry(
+            id: row.int64(at: 0), time: TemplateStoreRules.date(milliseconds: row.int64(at: 1)), actorID: row.text(at: 2),
+            actorName: row.text(at: 3), origin: row.text(at: 4), requestID: row.text(at: 5), clientAddress: row.text(at: 6),
+            action: row.text(at: 7), project: row.optionalText(at: 8), namespace: row.optionalText(at: 9),
+            target: row.optionalText(at: 10), versionNumber: row.optionalInt64(at: 11),
+            diff: diffIsNull ? nil : row.bytes(at: 12), outcome: row.text(at: 13))
+    }
+
+    /// The filters of an audit query, as `column = ?` pairs in a fixed order.
+    package static func auditFilters(_ query: AuditQuery) -> [(column: String, value: String)] {
+        [("actor_id", query.actorID), ("action", query.action), ("project", query.project)].compactMap { column, value in
+            value.map { (column, $0) }
+        }
+    }
+
     /// Of `template_versions v`. The namespace is not read back: every query of versions
     /// filters on one.
     package static func version(includeTemplateJSON: Bool) -> String {

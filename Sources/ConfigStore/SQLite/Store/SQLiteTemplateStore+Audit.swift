@@ -1,0 +1,47 @@
+public import Foundation
+
+/// The audit log (`audit_log`).
+extension SQLiteTemplateStore {
+    @discardableResult
+    public func appendAudit(_ entry: AuditEntry) throws(StoreError) -> Int64 {
+        try write { database in
+            try database.execute(
+                """
+                INSERT INTO audit_log (time, actor_id, actor_name, origin, request_id, client_address, action, project,
+                    namespace, target, version_number, diff, outcome)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [.integer(TemplateStoreRules.milliseconds(entry.time)), .text(entry.actorID), .text(entry.actorName),
+                 .text(entry.origin), .text(entry.requestID), .text(entry.clientAddress), .text(entry.action),
+                 .text(entry.project), .text(entry.namespace), .text(entry.target), .integer(entry.versionNumber),
+                 entry.diff.map { .blob($0) } ?? .null, .text(entry.outcome)])
+            return database.lastInsertedRowID
+        }
+    }
+
+    public func auditEntries(_ query: AuditQuery) throws(StoreError) -> (entries: [AuditEntry], nextPageToken: String?) {
+        let (size, before) = try TemplateStoreRules.auditPage(query)
+        let filters = StoreColumns.auditFilters(query)
+        let conditions = ["id < ?", "time >= ?", "time < ?"] + filters.map { "\($0.column) = ?" }
+        let values: [SQLiteValue] = [
+            .integer(before), .integer(query.startTime.map(TemplateStoreRules.milliseconds) ?? .min),
+            .integer(query.endTime.map(TemplateStoreRules.milliseconds) ?? .max),
+        ] + filters.map { .text($0.value) } + [.integer(Int64(size) + 1)]
+        var entries = try read { database in
+            try database.query(
+                "SELECT \(StoreColumns.auditEntry { "\($0) IS NULL" }) FROM audit_log WHERE \(conditions.joined(separator: " AND ")) "
+                    + "ORDER BY id DESC LIMIT ?", values
+            ) { StoreColumns.decodeAuditEntry($0) }
+        }
+        guard entries.count > size else { return (entries, nil) }
+        entries.removeLast()
+        return (entries, entries.last.map { TemplateStoreRules.auditPageToken(after: $0.id) })
+    }
+
+    @discardableResult
+    public func pruneAudit(before cutoff: Date) throws(StoreError) -> Int {
+        try write { database in
+            try database.execute("DELETE FROM audit_log WHERE time < ?", [.integer(TemplateStoreRules.milliseconds(cutoff))])
+        }
+    }
+}
