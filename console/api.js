@@ -36,6 +36,8 @@ export function forgetToken() {
 export async function call(method, path, { body, headers = {} } = {}) {
   const init = { method, headers: { ...headers }, cache: "no-store", credentials: "omit" };
   if (token) init.headers.Authorization = `Bearer ${token}`;
+  // What the server's audit log records as where a change came from.
+  init.headers["X-RCS-Origin"] = "CONSOLE";
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = typeof body === "string" ? body : JSON.stringify(body);

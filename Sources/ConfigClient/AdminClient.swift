@@ -24,6 +24,8 @@ public struct AdminClient: Sendable {
     private let token: String?
     private let transport: any HTTPTransport
     private let timeout: TimeInterval
+    /// Sent as `X-RCS-Origin`: where the server's audit log says a change came from.
+    private let origin: String?
     private var paths: APIPaths { APIPaths(baseURL: baseURL, project: project) }
 
     /// - Parameters:
@@ -32,12 +34,16 @@ public struct AdminClient: Sendable {
     ///   - token: the admin bearer token, or `nil` to send none.
     ///   - transport: how requests are sent; libcurl by default.
     ///   - timeout: seconds allowed per request.
-    public init(baseURL: String, project: String, token: String?, transport: any HTTPTransport = CurlTransport(), timeout: TimeInterval = 60) {
+    ///   - origin: what the server's audit log records as the origin of changes (`CLI` for rcctl;
+    ///     `API` when nil).
+    public init(baseURL: String, project: String, token: String?, transport: any HTTPTransport = CurlTransport(),
+                timeout: TimeInterval = 60, origin: String? = nil) {
         self.baseURL = baseURL
         self.project = project
         self.token = token
         self.transport = transport
         self.timeout = timeout
+        self.origin = origin
     }
 
     /// The current template, or version `version`.
@@ -166,6 +172,7 @@ public struct AdminClient: Sendable {
         headers["Accept"] = "application/json"
         if body != nil { headers["Content-Type"] = "application/json; charset=utf-8" }
         if let token { headers["Authorization"] = "Bearer \(token)" }
+        if let origin { headers["X-RCS-Origin"] = origin }
         let response: HTTPResponse
         do {
             response = try await transport.send(HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: timeout))

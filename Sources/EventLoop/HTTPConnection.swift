@@ -117,7 +117,8 @@ final class HTTPConnection: EventSource {
             logLine = AccessLogLine(method: request.head.method.rawValue, target: target, client: client,
                                     requestID: requestID, startedMillis: rcs_monotonic_millis())
         }
-        let context = RequestContext(peer: peer, loop: server.loop, receivedNanos: rcs_monotonic_nanos())
+        let context = RequestContext(peer: peer, loop: server.loop, receivedNanos: rcs_monotonic_nanos(), requestID: requestID,
+                                     trustedProxies: server.configuration.trustedProxies)
         server.handler.handle(request, context: context, responder: Responder(handle: handle))
     }
 

@@ -31,6 +31,15 @@ public struct RequestContext: Sendable {
     public let loop: EventLoop
     /// When the request was complete and handed to the handler (monotonic nanoseconds).
     public let receivedNanos: Int64
+    /// The request's id (`X-Request-Id` as received when it is a sane one, else made here).
+    public let requestID: String
+    /// The proxies whose `X-Forwarded-For` is believed (`trustedProxies`).
+    let trustedProxies: Set<String>
+
+    /// Who sent the request: the peer, or the client a trusted proxy names.
+    public func client(forwardedFor: [String]) -> String {
+        ClientAddress.resolve(peer: peer, forwardedFor: forwardedFor, trusted: trustedProxies)
+    }
 }
 
 /// Identifies one connection of one server; stale once the connection is closed, even if the

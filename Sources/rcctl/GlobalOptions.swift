@@ -23,6 +23,6 @@ struct GlobalOptions: ParsableArguments {
     var resolvedToken: String? { token ?? environment["RCS_TOKEN"] }
 
     func adminClient() -> AdminClient {
-        AdminClient(baseURL: resolvedURL, project: resolvedProject, token: resolvedToken)
+        AdminClient(baseURL: resolvedURL, project: resolvedProject, token: resolvedToken, origin: "CLI")
     }
 }

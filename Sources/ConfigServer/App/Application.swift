@@ -59,8 +59,10 @@ public final class Application: HTTPRequestHandler, Sendable {
             configuration: configuration, store: store, templates: templates, projects: projects, access: access,
             counters: counters, realtime: realtime, updates: updates, metrics: metrics, peerGather: peerGather,
             storeHealth: storeHealth, projectLoader: projectLoader)
+        let audit = AuditTrail(store: store, access: access, projects: projects, storeQueue: storeQueue, logger: logger,
+                               retentionDays: configuration.audit.retentionDays)
         router = Router(endpoints: endpoints, access: access, projects: projects, readYourWrites: readYourWrites,
-                        metrics: metrics, logger: logger, storeQueue: storeQueue)
+                        metrics: metrics, logger: logger, storeQueue: storeQueue, audit: audit)
         try projectLoader.loadDeclared()
     }
 
@@ -86,6 +88,7 @@ public final class Application: HTTPRequestHandler, Sendable {
                                            maxBodyBytes: maxBodyBytes),
             access: AccessAdminEndpoint(store: store, access: access, counters: counters, projectLoader: projectLoader,
                                         maxBodyBytes: maxBodyBytes),
+            audit: AuditEndpoint(store: store),
             templates: TemplateAdminEndpoint(store: store, templates: templates,
                                              validator: TemplateValidator(limits: limits), updates: updates,
                                              canaries: canaries),

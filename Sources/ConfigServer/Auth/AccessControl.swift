@@ -13,6 +13,8 @@ final class AccessControl: Sendable {
     struct AdminIdentity: Sendable, Equatable {
         /// Recorded as the `updateUser` of what this token publishes.
         let name: String
+        /// The principal's id, or `token:<name>` for a token of the config file.
+        let id: String
         /// Project id → role; nil for an owner of the whole server.
         var roles: [String: Role]? = nil
 
@@ -47,7 +49,7 @@ final class AccessControl: Sendable {
         adminDigests = adminTokens.compactMap { declaration in
             // Validated with the configuration: every role name is known.
             let roles = declaration.roles.map { $0.compactMapValues(Role.init(name:)) }
-            let identity = AdminIdentity(name: declaration.name, roles: roles)
+            let identity = AdminIdentity(name: declaration.name, id: "token:" + declaration.name, roles: roles)
             if let token = declaration.token { return (SecretDigest(secret: token), identity) }
             if let hex = declaration.sha256, let digest = SecretDigest(hex: hex) { return (digest, identity) }
             return nil

@@ -100,7 +100,8 @@ struct StoredAccess: Sendable {
     /// The identity a usable token acts as; nil for an unknown, revoked or expired one.
     func identity(forTokenID id: String, now: Date) -> (token: AccessToken, identity: AccessControl.AdminIdentity)? {
         guard let token = tokens[id], token.isUsable(at: now), let principal = principals[token.principal] else { return nil }
-        let identity = AccessControl.AdminIdentity(name: principal.updateUser, roles: principal.owner ? nil : roles[principal.id] ?? [:])
+        let identity = AccessControl.AdminIdentity(name: principal.updateUser, id: principal.id,
+                                                   roles: principal.owner ? nil : roles[principal.id] ?? [:])
         return (token, identity)
     }
 }

@@ -19,6 +19,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var realtime = RealtimeSettings()
     public var templates = TemplateSettings()
     public var store = StoreSettings()
+    public var audit = AuditSettings()
     /// Start even when listening beyond loopback without a (non-default) admin token.
     public var allowInsecureAdmin = false
     /// Addresses whose `X-Forwarded-For` is believed (e.g. the reverse proxy).
@@ -137,6 +138,9 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         }
         guard http.maxStreamBacklogBytes > 0 else { throw ConfigurationError("http.maxStreamBacklogBytes must be positive") }
         guard realtime.heartbeatSeconds > 0 else { throw ConfigurationError("realtime.heartbeatSeconds must be positive") }
+        guard (1...36_500).contains(audit.retentionDays) else {
+            throw ConfigurationError("audit.retentionDays must be between 1 and 36500")
+        }
         guard realtime.fanOutSliceStreams > 0 else { throw ConfigurationError("realtime.fanOutSliceStreams must be positive") }
     }
 

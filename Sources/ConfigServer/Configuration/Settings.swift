@@ -84,3 +84,10 @@ public struct TemplateSettings: Sendable, Codable, Equatable {
     public var maxConditions = 500
     public init() {}
 }
+
+/// The audit log (docs/access.md).
+public struct AuditSettings: Sendable, Codable, Equatable {
+    /// Entries older than this are removed.
+    public var retentionDays = 400
+    public init() {}
+}

@@ -29,6 +29,7 @@ struct Exchange: Sendable {
         case .projects: "projects"
         case .apiKeys: "apiKeys"
         case .principals: "principals"
+        case .audit: "auditLog"
         case .tokens: "tokens"
         case .members: "members"
         case .template(_, _, let method):
@@ -45,6 +46,7 @@ struct Exchange: Sendable {
     func respond(_ response: HTTPResponse) {
         var response = response
         if isCalledByBrowsers { CORS.addFields(to: &response.headers) }
+        router.audit.record(self, response)
         router.respond(responder, route: routeName, response, receivedNanos: context.receivedNanos)
     }
 

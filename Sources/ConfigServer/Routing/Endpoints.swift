@@ -4,6 +4,7 @@ struct Endpoints: Sendable {
     let metrics: MetricsEndpoint
     let projects: ProjectAdminEndpoint
     let access: AccessAdminEndpoint
+    let audit: AuditEndpoint
     let templates: TemplateAdminEndpoint
     let versions: VersionAdminEndpoint
     let canaries: CanaryAdminEndpoint

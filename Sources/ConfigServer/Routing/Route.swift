@@ -17,6 +17,8 @@ enum Route: Equatable {
     case apiKeys(project: String)
     /// `/v1/principals`: people and service accounts.
     case principals
+    /// `/v1/auditLog`
+    case audit
     /// `/v1/tokens[/{id}]`
     case tokens(id: String?)
     /// `/v1/projects/{project}/members[/{principal}]`
@@ -42,6 +44,7 @@ enum Route: Equatable {
         case "/openapi.json": self = .openAPI; return
         case "/v1/projects": self = .projects; return
         case "/v1/principals": self = .principals; return
+        case "/v1/auditLog": self = .audit; return
         case "/v1/tokens": self = .tokens(id: nil); return
         default: break
         }

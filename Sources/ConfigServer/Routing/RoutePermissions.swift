@@ -14,6 +14,9 @@ enum RoutePermissions {
             return .owner
         case .members:
             return .admin
+        case .audit:
+            // An owner reads every entry; a project's admin the project's (`?project=`).
+            return .admin
         case .projects:
             // Listing shows each caller the projects it holds a role on.
             return method == .get ? .viewer : .owner

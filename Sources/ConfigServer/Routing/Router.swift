@@ -17,11 +17,13 @@ final class Router: Sendable {
     private let readYourWrites: ReadYourWrites
     private let metrics: ServerMetrics
     let logger: Logger
+    /// Keeps every change made through the management API, and every refusal for a role.
+    let audit: AuditTrail
     /// Where answers that wait on the store are computed (`Exchange.answerFromStore`).
     let storeQueue: DispatchQueue
 
     init(endpoints: Endpoints, access: AccessControl, projects: ProjectDirectory, readYourWrites: ReadYourWrites,
-         metrics: ServerMetrics, logger: Logger, storeQueue: DispatchQueue) {
+         metrics: ServerMetrics, logger: Logger, storeQueue: DispatchQueue, audit: AuditTrail) {
         self.endpoints = endpoints
         self.access = access
         self.projects = projects
@@ -29,6 +31,7 @@ final class Router: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.storeQueue = storeQueue
+        self.audit = audit
     }
 
     func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
@@ -88,6 +91,12 @@ final class Router: Sendable {
             } else {
                 try endpoints.projects.create(exchange)
             }
+        case .audit:
+            try exchange.allow(.get)
+            // Without a project, only an owner reads the log.
+            let project = try exchange.uri.parameter("project").map { try projects.resolve($0) }
+            _ = try project == nil ? access.require(.owner, on: nil, exchange) : authorize(exchange, project: project)
+            try endpoints.audit.answer(exchange, project: project)
         case .principals:
             try exchange.allow(.get, or: .post)
             _ = try authorize(exchange, project: nil)

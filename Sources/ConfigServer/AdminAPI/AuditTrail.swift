@@ -1,0 +1,169 @@
+import ConfigCore
+import ConfigStore
+import Dispatch
+import EventLoop
+import Foundation
+import HTTP1
+import Logging
+import Synchronization
+
+/// Appends an audit entry for every call of the management API that changes something, and for
+/// every refusal for a missing role (docs/access.md, "Audit log"). `Exchange.respond` hands it
+/// each answer; an answer computed on the store queue is recorded there before it is sent, so
+/// the entry is in the log once the caller has the answer.
+final class AuditTrail: Sendable {
+    private let store: any TemplateStore
+    private let access: AccessControl
+    private let projects: ProjectDirectory
+    private let storeQueue: DispatchQueue
+    private let logger: Logger
+    private let retention: TimeInterval
+    /// When this worker last removed entries past the retention.
+    private let lastPrune = Mutex<Date?>(nil)
+
+    init(store: any TemplateStore, access: AccessControl, projects: ProjectDirectory, storeQueue: DispatchQueue, logger: Logger,
+         retentionDays: Int) {
+        self.store = store
+        self.access = access
+        self.projects = projects
+        self.storeQueue = storeQueue
+        self.logger = logger
+        retention = TimeInterval(retentionDays) * 86_400
+    }
+
+    /// Records `response` to `exchange` if the log keeps such a call.
+    func record(_ exchange: Exchange, _ response: HTTPResponse) {
+        // Fetches and streams leave at the first test.
+        guard let action = Self.action(exchange) else { return }
+        let denied = response.status == 403 && response.body.starts(with: Self.refusalStart)
+        guard denied || !Self.isRead(action),
+              let header = exchange.request.head.headers["Authorization"], header.lowercased().hasPrefix("bearer "),
+              let actor = access.admin(bearer: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+        else { return }
+        var entry = AuditEntry(
+            time: Date(), actorID: actor.id, actorName: actor.name, origin: Self.origin(exchange.request.head.headers),
+            requestID: exchange.context.requestID,
+            clientAddress: exchange.context.client(forwardedFor: exchange.request.head.headers.values("X-Forwarded-For")),
+            action: action, outcome: denied ? "denied" : (200..<300).contains(response.status) ? "ok" : "failed \(response.status)")
+        (entry.project, entry.namespace, entry.target) = target(exchange, response)
+        if entry.outcome == "ok", let etag = response.headers["ETag"], Self.makesAVersion(action) {
+            entry.versionNumber = TemplateETag(etag).map(\.versionNumber)
+        }
+        let complete = entry
+        if exchange.context.loop.inLoop {
+            storeQueue.async { [self] in append(complete) }
+        } else {
+            append(complete)
+        }
+    }
+
+    /// Appends `entry` with the diff of the version it made (blocking: store queue).
+    private func append(_ entry: AuditEntry) {
+        var entry = entry
+        if let version = entry.versionNumber, version > 1, let project = entry.project,
+           let namespace = entry.namespace.flatMap(TemplateNamespace.init(rawValue:)) {
+            entry.diff = diff(project: project, namespace: namespace, to: version)
+        }
+        do {
+            try store.appendAudit(entry)
+            try pruneNowAndThen()
+        } catch {
+            logger.error("cannot append to the audit log", metadata: ["action": "\(entry.action)", "error": "\(error)"])
+        }
+    }
+
+    /// The `:diff` answer of `version` against the one before, as JSON.
+    private func diff(project: String, namespace: TemplateNamespace, to version: Int64) -> [UInt8]? {
+        guard let before = try? store.version(project: project, namespace: namespace, number: version - 1),
+              let after = try? store.version(project: project, namespace: namespace, number: version),
+              let from = try? RemoteConfigTemplate.decode(json: Data(before.templateJSON)),
+              let to = try? RemoteConfigTemplate.decode(json: Data(after.templateJSON)) else { return nil }
+        return Array(TemplateJSON.encode(VersionDiff(from: "\(version - 1)", to: "\(version)", diff: TemplateDiff(from: from, to: to))))
+    }
+
+    struct VersionDiff: Encodable {
+        let from: String
+        let to: String
+        let diff: TemplateDiff
+    }
+
+    /// Removes entries past the retention, at most once an hour per worker.
+    private func pruneNowAndThen() throws {
+        let now = Date()
+        let due = lastPrune.withLock { last in
+            guard last.map({ now.timeIntervalSince($0) > 3_600 }) ?? true else { return false }
+            last = now
+            return true
+        }
+        if due { try store.pruneAudit(before: now.addingTimeInterval(-retention)) }
+    }
+
+    /// What the call does, as the log names it; nil for calls it does not keep.
+    static func action(_ exchange: Exchange) -> String? {
+        let method = exchange.request.head.method
+        switch exchange.route {
+        case .template(_, _, nil) where method == .put:
+            if TemplateAdminEndpoint.isValidateOnly(exchange) { return nil }
+            return exchange.uri.parameter("canaryPercent") == nil ? "template.publish" : "canary.start"
+        case .template(_, _, let custom?):
+            switch TemplateMethod(rawValue: custom) {
+            case .rollback?: return "template.rollback"
+            case .canary? where method == .post: return "canary.share"
+            case .promote?: return "canary.promote"
+            case .abort?: return "canary.abort"
+            default: return "template.read"
+            }
+        case .template: return "template.read"
+        case .projects: return method == .post ? "project.create" : "project.list"
+        case .apiKeys: return "apiKey.create"
+        case .principals: return method == .post ? "principal.create" : "principal.list"
+        case .members(_, let principal): return principal == nil ? "member.list" : method == .delete ? "member.remove" : "member.set"
+        case .tokens(let id): return id != nil ? "token.revoke" : method == .post ? "token.create" : "token.list"
+        case .serverTemplate: return "template.read"
+        case .metrics: return "metrics.read"
+        case .health, .ready, .openAPI, .console, .fetch, .stream, .audit: return nil
+        }
+    }
+
+    /// How a refusal for a missing role begins (`AccessControl.require`).
+    private static let refusalStart = Array(#"{"error":{"code": 403,"message":"This call needs the role"#.utf8)
+
+    /// Reads are kept only when refused.
+    private static func isRead(_ action: String) -> Bool {
+        action.hasSuffix(".read") || action.hasSuffix(".list")
+    }
+
+    private static func makesAVersion(_ action: String) -> Bool {
+        ["template.publish", "template.rollback", "canary.start", "canary.promote", "canary.abort"].contains(action)
+    }
+
+    /// The project (its id), namespace and other target the call names.
+    private func target(_ exchange: Exchange, _ response: HTTPResponse) -> (String?, String?, String?) {
+        func id(_ idOrNumber: String) -> String { projects.project(idOrNumber)?.id ?? idOrNumber }
+        switch exchange.route {
+        case .template(let project, let namespace, _): return (id(project), namespace, nil)
+        case .serverTemplate(let project): return (id(project), TemplateNamespace.server.rawValue, nil)
+        case .apiKeys(let project): return (id(project), nil, Self.member("name", of: exchange.request.body))
+        case .members(let project, let principal): return (id(project), nil, principal)
+        case .tokens(let token?): return (nil, nil, token)
+        case .tokens(nil), .principals: return (nil, nil, Self.member("id", of: response.body))
+        case .projects: return (Self.member("projectId", of: response.body), nil, nil)
+        default: return (nil, nil, nil)
+        }
+    }
+
+    /// A text member of a small JSON object, if there is one.
+    private static func member(_ name: String, of body: [UInt8]) -> String? {
+        guard !body.isEmpty, let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return nil }
+        return object[name] as? String
+    }
+
+    /// `CLI` for rcctl, `CONSOLE` for the web console (they say so in `X-RCS-Origin`), else `API`.
+    private static func origin(_ headers: HTTPHeaders) -> String {
+        switch headers["X-RCS-Origin"]?.uppercased() {
+        case "CLI"?: "CLI"
+        case "CONSOLE"?: "CONSOLE"
+        default: "API"
+        }
+    }
+}
