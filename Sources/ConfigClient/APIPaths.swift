@@ -34,6 +34,18 @@ struct APIPaths: Sendable {
         "\(baseURL)/v1/\(resource)" + (id.map { "/\(Self.escape($0))" } ?? "")
     }
 
+    /// `/v1/projects/{project}/apiKeys[/{id}]`.
+    func apiKeys(_ id: String? = nil) -> String {
+        "\(projectPath)/apiKeys" + (id.map { "/\(Self.escape($0))" } ?? "")
+    }
+
+    /// `/v1/auditLog` with a query.
+    func auditLog(query: [(String, String)]) -> String {
+        let url = server("auditLog")
+        guard !query.isEmpty else { return url }
+        return url + "?" + query.map { "\(Self.escape($0.0))=\(Self.escape($0.1))" }.joined(separator: "&")
+    }
+
     /// `/v1/projects/{project}/members[/{principal}]`.
     func members(_ principal: String? = nil) -> String {
         "\(projectPath)/members" + (principal.map { "/\(Self.escape($0))" } ?? "")

@@ -138,6 +138,27 @@ public struct AdminClient: Sendable {
         return try await send(.put, paths.members(principal), body: ClientRequests.encode(["role": role]))
     }
 
+    /// The project's client API keys made through the API, by id and name.
+    public func apiKeys() async throws(ConfigClientError) -> Response {
+        try await send(.get, paths.apiKeys())
+    }
+
+    /// A new client API key; the key is in this answer only.
+    public func createAPIKey(name: String) async throws(ConfigClientError) -> Response {
+        try await send(.post, paths.apiKeys(), body: ClientRequests.encode(["name": name]))
+    }
+
+    /// Revokes the client API key with this id.
+    public func revokeAPIKey(_ id: String) async throws(ConfigClientError) -> Response {
+        try await send(.delete, paths.apiKeys(id))
+    }
+
+    /// A page of the audit log: `query` holds its filters and format (`actor`, `action`,
+    /// `project`, `startTime`, `endTime`, `pageSize`, `pageToken`, `format`).
+    public func auditLog(query: [(String, String)]) async throws(ConfigClientError) -> Response {
+        try await send(.get, paths.auditLog(query: query))
+    }
+
     /// Every token, without secrets.
     public func tokens() async throws(ConfigClientError) -> Response {
         try await send(.get, paths.server("tokens"))

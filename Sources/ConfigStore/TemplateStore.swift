@@ -108,8 +108,8 @@ public protocol TemplateStore: AnyObject, Sendable {
     /// Forgets an API key hash; whether it was there.
     func removeAPIKey(project: String, keyHash: String) throws(StoreError) -> Bool
 
-    /// The API key hashes of `project`, oldest first.
-    func apiKeyHashes(project: String) throws(StoreError) -> [String]
+    /// The API keys (hashes and names) of `project`, oldest first.
+    func apiKeys(project: String) throws(StoreError) -> [StoredAPIKey]
 
     // MARK: Access records
 

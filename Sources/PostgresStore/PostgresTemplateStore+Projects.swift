@@ -74,12 +74,13 @@ extension PostgresTemplateStore {
         }
     }
 
-    /// The API key hashes of `project`, oldest first.
-    public func apiKeyHashes(project: String) throws(StoreError) -> [String] {
+    /// The API keys of `project`, oldest first.
+    public func apiKeys(project: String) throws(StoreError) -> [StoredAPIKey] {
         try read { connection in
             try connection.query(
-                "SELECT key_hash FROM api_keys WHERE project = $1 ORDER BY created_at, key_hash COLLATE \"C\"", [.text(project)]
-            ) { $0.text(at: 0) }
+                "SELECT \(StoreColumns.apiKey) FROM api_keys WHERE project = $1 ORDER BY created_at, key_hash COLLATE \"C\"",
+                [.text(project)]
+            ) { StoreColumns.decodeAPIKey($0) }
         }
     }
 }

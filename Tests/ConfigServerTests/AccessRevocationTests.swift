@@ -57,4 +57,28 @@ import Testing
         #expect(try DaemonTests.admin(nodes[0].port, "DELETE", "/v1/projects/example-project/members/svc-dashboard").status == 204)
         #expect(Set(try Self.reads(nodes[1].port, otherSecret, count: 12)) == [403])
     }
+
+    /// A client API key revoked through one worker is refused by every worker at once; a list
+    /// shows keys by id and name, never the key.
+    @Test func everyWorkerRefusesARevokedAPIKey() throws {
+        let daemon = try DaemonProcess(dataDir: temporary.url.appendingPathComponent("keys").path, workers: 4)
+        #expect(try MultiNodeTests.publish(daemon.port, "v").status == 200)
+        let made = try DaemonTests.admin(daemon.port, "POST", "/v1/projects/example-project/apiKeys", body: #"{"name":"ios"}"#).json()
+        let key = try #require(made["key"] as? String), id = try #require(made["id"] as? String)
+        let list = try DaemonTests.admin(daemon.port, "GET", "/v1/projects/example-project/apiKeys").text
+        #expect(list.contains("\"id\":\"\(id)\"") && list.contains("\"name\":\"ios\"") && !list.contains(key), "\(list)")
+        func fetches(_ count: Int) throws -> Set<Int> {
+            Set(try (0..<count).map { _ in
+                let client = try TestClient(port: daemon.port)
+                try client.send(TestClient.format("POST", "/v1/projects/example-project/namespaces/firebase:fetch",
+                                                  headers: [("X-Goog-Api-Key", key)],
+                                                  body: Array(#"{"appInstanceId":"i","appId":"1:123456789012:ios:a"}"#.utf8)))
+                return try client.readResponse().status
+            })
+        }
+        #expect(try fetches(24) == [200])
+        #expect(try DaemonTests.admin(daemon.port, "DELETE", "/v1/projects/example-project/apiKeys/\(id)").status == 204)
+        #expect(try fetches(40) == [403])
+        #expect(try DaemonTests.admin(daemon.port, "DELETE", "/v1/projects/example-project/apiKeys/\(id)").status == 404)
+    }
 }

@@ -44,4 +44,21 @@ import Testing
         let unknown = try rcctl("members", "svc-nobody", "viewer")
         #expect(unknown.status == 1 && unknown.stderr.contains("No principal 'svc-nobody'"), "\(unknown.stderr)")
     }
+
+    @Test func keysAndTheAuditLog() throws {
+        let made = try rcctl("keys", "--create", "android")
+        #expect(made.status == 0 && made.stdout.hasPrefix("Key "), "\(made.stderr)")
+        let id = String(made.stdout.dropFirst(4).prefix(12))
+        #expect(try rcctl("keys").stdout.hasPrefix("\(id)\tandroid\t"))
+        #expect(try rcctl("keys", "--revoke", id).stdout == "Revoked \(id)\n")
+        #expect(try rcctl("keys").stdout.isEmpty)
+
+        let log = try rcctl("audit")
+        #expect(log.status == 0, "\(log.stderr)")
+        let lines = log.stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].contains("\ttoken:quick-start\tapiKey.revoke\texample-project \(id)\tok"), "\(log.stdout)")
+        #expect(lines[1].contains("\tapiKey.create\texample-project android\tok"), "\(log.stdout)")
+        let csv = try rcctl("audit", "--csv", "--action", "apiKey.create")
+        #expect(csv.stdout.split(separator: "\r\n").count == 2 && csv.stdout.contains(",CLI,"), "\(csv.stdout)")
+    }
 }

@@ -8,7 +8,14 @@ import Testing
         ("/metrics", .metrics),
         ("/openapi.json", .openAPI),
         ("/v1/projects", .projects),
-        ("/v1/projects/p1/apiKeys", .apiKeys(project: "p1")),
+        ("/v1/projects/p1/apiKeys", .apiKeys(project: "p1", id: nil)),
+        ("/v1/projects/p1/apiKeys/0a1b2c3d4e5f", .apiKeys(project: "p1", id: "0a1b2c3d4e5f")),
+        ("/v1/projects/p1/members", .members(project: "p1", principal: nil)),
+        ("/v1/projects/p1/members/svc-ci", .members(project: "p1", principal: "svc-ci")),
+        ("/v1/principals", .principals),
+        ("/v1/tokens", .tokens(id: nil)),
+        ("/v1/tokens/abc", .tokens(id: "abc")),
+        ("/v1/auditLog", .audit),
         ("/v1/projects/p1/remoteConfig", .template(project: "p1", namespace: "firebase", method: nil)),
         ("/v1/projects/p1/remoteConfig:listVersions", .template(project: "p1", namespace: "firebase", method: "listVersions")),
         ("/v1/projects/p1/remoteConfig:", .template(project: "p1", namespace: "firebase", method: "")),
@@ -36,7 +43,7 @@ import Testing
         "/v1/projects/p/namespaces/firebase:get", "/v1/projects/p/namespaces/firebase",
         "/v1/projects/p/spaces/firebase:fetch", "/v1/projects/p/namespaces/firebase/serverRemoteConfig",
         "/v1/projects/p/namespaces/firebase/remoteConfig/extra", "/healthz/", "//v1/projects/p/remoteConfig",
-        "/v1/projects/p/remoteConfig/", "/v1/projects/p/apiKeys/k", "/consoles", "/console.js", "/v1/console/",
+        "/v1/projects/p/remoteConfig/", "/v1/projects/p/apiKeys/", "/v1/tokens/a/b", "/consoles", "/console.js", "/v1/console/",
     ])
     func otherPathsDoNot(_ path: String) {
         #expect(Route(path: path) == nil)

@@ -54,11 +54,11 @@ struct StoreContract {
         try store.addAPIKey(project: "p1", keyHash: "h2", name: "ios")
         try store.addAPIKey(project: "p1", keyHash: "h1", name: "web renamed")
         try store.addAPIKey(project: "a0", keyHash: "h1", name: "shared")
-        #expect(try store.apiKeyHashes(project: "p1") == ["h1", "h2"])
-        #expect(try store.apiKeyHashes(project: "a0") == ["h1"])  // a hash may serve several projects
+        #expect(try store.apiKeys(project: "p1").map(\.keyHash) == ["h1", "h2"])
+        #expect(try store.apiKeys(project: "a0").map(\.keyHash) == ["h1"])  // a hash may serve several projects
         #expect(try store.removeAPIKey(project: "p1", keyHash: "h2"))
         #expect(try !store.removeAPIKey(project: "p1", keyHash: "h2"))
-        #expect(try store.apiKeyHashes(project: "p1") == ["h1"])
+        #expect(try store.apiKeys(project: "p1").map { "\($0.keyHash):\($0.name)" } == ["h1:web renamed"])
         #expect(throws: StoreError.projectNotFound("ghost")) {
             try store.addAPIKey(project: "ghost", keyHash: "h", name: "")
         }
@@ -260,7 +260,7 @@ struct StoreContract {
 
         let reopened = try fixture.make(addProject: false)
         #expect(try reopened.projects() == [StoredProject(id: "p1", number: "1001", displayName: "Project One")])
-        #expect(try reopened.apiKeyHashes(project: "p1") == ["hash"])
+        #expect(try reopened.apiKeys(project: "p1").map(\.keyHash) == ["hash"])
         #expect(try reopened.listVersions(project: "p1", namespace: .client, includeTemplateJSON: true).versions
             == [rolledBack] + published.reversed())
         #expect(try reopened.publishTag(5).versionNumber == 5)

@@ -115,7 +115,7 @@ final class AuditTrail: Sendable {
             }
         case .template: return "template.read"
         case .projects: return method == .post ? "project.create" : "project.list"
-        case .apiKeys: return "apiKey.create"
+        case .apiKeys(_, let id): return id != nil ? "apiKey.revoke" : method == .post ? "apiKey.create" : "apiKey.list"
         case .principals: return method == .post ? "principal.create" : "principal.list"
         case .members(_, let principal): return principal == nil ? "member.list" : method == .delete ? "member.remove" : "member.set"
         case .tokens(let id): return id != nil ? "token.revoke" : method == .post ? "token.create" : "token.list"
@@ -143,7 +143,8 @@ final class AuditTrail: Sendable {
         switch exchange.route {
         case .template(let project, let namespace, _): return (id(project), namespace, nil)
         case .serverTemplate(let project): return (id(project), TemplateNamespace.server.rawValue, nil)
-        case .apiKeys(let project): return (id(project), nil, Self.member("name", of: exchange.request.body))
+        case .apiKeys(let project, let key?): return (id(project), nil, key)
+        case .apiKeys(let project, nil): return (id(project), nil, Self.member("name", of: exchange.request.body))
         case .members(let project, let principal): return (id(project), nil, principal)
         case .tokens(let token?): return (nil, nil, token)
         case .tokens(nil), .principals: return (nil, nil, Self.member("id", of: response.body))

@@ -1,3 +1,4 @@
+import ConfigCore
 import ConfigStore
 import EventLoop
 import Foundation
@@ -9,6 +10,7 @@ struct ProjectAdminEndpoint: Sendable {
     let projects: ProjectDirectory
     let access: AccessControl
     let counters: ChangeCounters
+    let projectLoader: ProjectLoader
     let maxBodyBytes: Int
 
     private struct ProjectJSON: Encodable {
@@ -59,7 +61,42 @@ struct ProjectAdminEndpoint: Sendable {
             try store.addAPIKey(project: project.id, keyHash: digest.hex, name: name)
             counters.bumpProjects()
             access.addAPIKeyDigest(digest, project: project.id)
-            return .json(Self.encode(["name": name, "key": key, "project": project.id]))
+            return .json(Self.encode(["name": name, "key": key, "project": project.id, "id": Self.keyID(digest.hex)]))
+        }
+    }
+
+    /// A key's id in lists and revocations: the start of its hash (never the key).
+    private static func keyID(_ hash: String) -> String { String(hash.prefix(12)) }
+
+    private struct KeyJSON: Encodable {
+        let id: String
+        let name: String
+        let createTime: Timestamp
+    }
+
+    /// `GET /v1/projects/{p}/apiKeys`: the keys made through the API (those of the config file
+    /// are in the file), by id and name; never a key.
+    func listAPIKeys(_ exchange: Exchange, project: StoredProject) throws {
+        exchange.answerFromStore { [self] in
+            let keys = try store.apiKeys(project: project.id).map {
+                KeyJSON(id: Self.keyID($0.keyHash), name: $0.name, createTime: Timestamp($0.createTime))
+            }
+            return .json(Self.encode(["apiKeys": keys]))
+        }
+    }
+
+    /// `DELETE /v1/projects/{p}/apiKeys/{id}`: every worker and node refuses the key once this
+    /// is answered.
+    func revokeAPIKey(_ exchange: Exchange, project: StoredProject, id: String) throws {
+        guard id.count == 12 else { throw APIError.notFound("No API key '\(id)' in project '\(project.id)'.") }
+        exchange.answerFromStore { [self] in
+            guard let key = try store.apiKeys(project: project.id).first(where: { Self.keyID($0.keyHash) == id }),
+                  try store.removeAPIKey(project: project.id, keyHash: key.keyHash) else {
+                throw APIError.notFound("No API key '\(id)' in project '\(project.id)'.")
+            }
+            counters.bumpProjects()
+            try projectLoader.reload()
+            return HTTPResponse(status: 204)
         }
     }
 

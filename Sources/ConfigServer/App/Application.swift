@@ -85,7 +85,7 @@ public final class Application: HTTPRequestHandler, Sendable {
             health: HealthEndpoint(storeHealth: storeHealth),
             metrics: MetricsEndpoint(metrics: metrics, peerGather: peerGather),
             projects: ProjectAdminEndpoint(store: store, projects: projects, access: access, counters: counters,
-                                           maxBodyBytes: maxBodyBytes),
+                                           projectLoader: projectLoader, maxBodyBytes: maxBodyBytes),
             access: AccessAdminEndpoint(store: store, access: access, counters: counters, projectLoader: projectLoader,
                                         maxBodyBytes: maxBodyBytes),
             audit: AuditEndpoint(store: store),

@@ -45,7 +45,7 @@ final class ProjectLoader: Sendable {
         let stored = try store.projects()
         projects.replaceAll(stored)
         for project in stored {
-            var digests = try store.apiKeyHashes(project: project.id).compactMap(SecretDigest.init(hex:))
+            var digests = try store.apiKeys(project: project.id).compactMap { SecretDigest(hex: $0.keyHash) }
             let declared = declarations.first { $0.id == project.id }?.apiKeys ?? []
             digests += declared.map(SecretDigest.init(secret:))
             access.setAPIKeyDigests(digests, project: project.id)

@@ -13,8 +13,8 @@ enum Route: Equatable {
     case openAPI
     /// `/v1/projects`
     case projects
-    /// `/v1/projects/{project}/apiKeys`
-    case apiKeys(project: String)
+    /// `/v1/projects/{project}/apiKeys[/{id}]`
+    case apiKeys(project: String, id: String?)
     /// `/v1/principals`: people and service accounts.
     case principals
     /// `/v1/auditLog`
@@ -79,10 +79,13 @@ enum Route: Equatable {
         guard !project.isEmpty else { return nil }
         switch segments.count {
         case 5:
-            if segments.is(4, "apiKeys") { return .apiKeys(project: project) }
+            if segments.is(4, "apiKeys") { return .apiKeys(project: project, id: nil) }
             if segments.is(4, "members") { return .members(project: project, principal: nil) }
             guard let method = templateMethod(segments, 4) else { return nil }
             return .template(project: project, namespace: "firebase", method: method)
+        case 6 where segments.is(4, "apiKeys"):
+            let id = segments.text(5)
+            return id.isEmpty ? nil : .apiKeys(project: project, id: id)
         case 6 where segments.is(4, "members"):
             let principal = segments.text(5)
             return principal.isEmpty ? nil : .members(project: project, principal: principal)

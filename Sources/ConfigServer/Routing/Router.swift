@@ -120,11 +120,17 @@ final class Router: Sendable {
                 try exchange.allow(.get)
                 try endpoints.access.listMembers(exchange, project: project)
             }
-        case .apiKeys(let project):
+        case .apiKeys(let project, let id):
             let project = try projects.resolve(project)
-            try exchange.allow(.post)
             _ = try authorize(exchange, project: project)
-            try endpoints.projects.createAPIKey(exchange, project: project)
+            if let id {
+                try exchange.allow(.delete)
+                try endpoints.projects.revokeAPIKey(exchange, project: project, id: id)
+            } else {
+                try exchange.allow(.get, or: .post)
+                try method == .get ? endpoints.projects.listAPIKeys(exchange, project: project)
+                    : endpoints.projects.createAPIKey(exchange, project: project)
+            }
         case .template(let project, let namespace, let customMethod):
             let project = try projects.resolve(project)
             let namespace = try TemplateNamespace.named(namespace)

@@ -20,6 +20,14 @@ package enum StoreColumns {
         StoredProject(id: row.text(at: 0), number: row.text(at: 1), displayName: row.text(at: 2), percentSeed: row.text(at: 3))
     }
 
+    /// Of `api_keys`.
+    package static let apiKey = "key_hash, name, created_at"
+
+    /// A row of `apiKey`.
+    package static func decodeAPIKey(_ row: some StoreRow) -> StoredAPIKey {
+        StoredAPIKey(keyHash: row.text(at: 0), name: row.text(at: 1), createTime: TemplateStoreRules.date(milliseconds: row.int64(at: 2)))
+    }
+
     /// Of `access_records`.
     package static let accessRecord = "kind, id, record, update_time"
 

@@ -61,12 +61,12 @@ extension SQLiteTemplateStore {
         }
     }
 
-    /// The API key hashes of `project`, oldest first.
-    public func apiKeyHashes(project: String) throws(StoreError) -> [String] {
+    /// The API keys of `project`, oldest first.
+    public func apiKeys(project: String) throws(StoreError) -> [StoredAPIKey] {
         try read { database in
             try database.query(
-                "SELECT key_hash FROM api_keys WHERE project = ? ORDER BY created_at, key_hash", [.text(project)]
-            ) { $0.text(at: 0) }
+                "SELECT \(StoreColumns.apiKey) FROM api_keys WHERE project = ? ORDER BY created_at, key_hash", [.text(project)]
+            ) { StoreColumns.decodeAPIKey($0) }
         }
     }
 }

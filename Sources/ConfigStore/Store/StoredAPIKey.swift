@@ -1,0 +1,16 @@
+public import Foundation
+
+/// A client API key as stored: its SHA-256 only, with the name it was given.
+public struct StoredAPIKey: Sendable, Equatable {
+    /// Lower-case hex SHA-256 of the key.
+    public var keyHash: String
+    public var name: String
+    public var createTime: Date
+
+    /// - Parameters: see the properties.
+    public init(keyHash: String, name: String, createTime: Date) {
+        self.keyHash = keyHash
+        self.name = name
+        self.createTime = createTime
+    }
+}
