@@ -45,8 +45,8 @@ struct Exchange: Sendable {
     /// SDKs need on the routes they call (``CORS``), then the route's metrics.
     func respond(_ response: HTTPResponse) {
         var response = response
-        if isCalledByBrowsers { CORS.addFields(to: &response.headers) }
-        router.audit.record(self, response)
+        // The client API (the routes browsers call) is never audited: no call on its hot path.
+        if isCalledByBrowsers { CORS.addFields(to: &response.headers) } else { router.audit.record(self, response) }
         router.respond(responder, route: routeName, response, receivedNanos: context.receivedNanos)
     }
 
