@@ -165,10 +165,18 @@ public struct AdminClient: Sendable {
     }
 
     /// A token for `principal`; its secret is in this answer only.
-    public func createToken(principal: String, name: String, expireTime: String? = nil) async throws(ConfigClientError) -> Response {
-        var fields = ["principal": principal, "name": name]
-        fields["expireTime"] = expireTime
-        return try await send(.post, paths.server("tokens"), body: ClientRequests.encode(fields))
+    /// - Parameter roles: project → role, to hold less than the principal does.
+    public func createToken(
+        principal: String, name: String, expireTime: String? = nil, roles: [String: String]? = nil
+    ) async throws(ConfigClientError) -> Response {
+        struct Body: Encodable {
+            let principal: String
+            let name: String
+            let expireTime: String?
+            let roles: [String: String]?
+        }
+        let body = ClientRequests.encode(Body(principal: principal, name: name, expireTime: expireTime, roles: roles))
+        return try await send(.post, paths.server("tokens"), body: body)
     }
 
     /// Revokes the token with this id.

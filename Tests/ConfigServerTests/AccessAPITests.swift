@@ -79,6 +79,26 @@ import Testing
         #expect(try asToken(secret, "GET", "/v1/projects/demo/members").status == 200)
     }
 
+    /// A token limited to fewer roles than its principal holds at most those: the lower of the
+    /// two on each project it names, nothing elsewhere.
+    @Test func aTokenCanHoldLessThanItsPrincipal() throws {
+        _ = try serviceToken(role: "admin")
+        let made = try server.admin("POST", "/v1/tokens", body: #"{"principal":"svc-ci","name":"ro","roles":{"demo":"viewer","other":"admin"}}"#)
+        let json = try made.json()
+        #expect((json["roles"] as? [String: String]) == ["demo": "viewer", "other": "admin"])
+        let secret = try #require(json["token"] as? String)
+        #expect(try asToken(secret, "GET", "/v1/projects/demo/remoteConfig").status == 200)
+        let refused = try asToken(secret, "PUT", "/v1/projects/demo/remoteConfig", headers: [("If-Match", "*")], body: Templates.single("x"))
+        #expect(refused.status == 403 && refused.text.contains("holds 'viewer' there"), "\(refused.text)")
+        // An owner's token limited to a project is no longer an owner.
+        #expect(try server.admin("POST", "/v1/principals", body: #"{"displayName":"Root","owner":true}"#).status == 200)
+        let limited = try #require(try server.admin("POST", "/v1/tokens", body: #"{"principal":"svc-root","name":"l","roles":{"demo":"publisher"}}"#)
+            .json()["token"] as? String)
+        #expect(try asToken(limited, "PUT", "/v1/projects/demo/remoteConfig", headers: [("If-Match", "*")], body: Templates.single("y")).status == 200)
+        #expect(try asToken(limited, "GET", "/v1/tokens").status == 403)
+        #expect(try server.admin("POST", "/v1/tokens", body: #"{"principal":"svc-ci","name":"x","roles":{"demo":"owner"}}"#).status == 400)
+    }
+
     @Test func badInputIsRefusedAndChangesNothing() throws {
         _ = try serviceToken()
         let cases: [(String, String, String, Int)] = [

@@ -61,4 +61,14 @@ import Testing
         let csv = try rcctl("audit", "--csv", "--action", "apiKey.create")
         #expect(csv.stdout.split(separator: "\r\n").count == 2 && csv.stdout.contains(",CLI,"), "\(csv.stdout)")
     }
+
+    @Test func aTokenLimitedToARole() throws {
+        #expect(try rcctl("principals", "--add", "Ops", "--owner").status == 0)
+        let made = try rcctl("tokens", "--create", "ro", "--for", "svc-ops", "--role", "example-project=viewer", "--json").json()
+        #expect((made["roles"] as? [String: String]) == ["example-project": "viewer"])
+        let secret = try #require(made["token"] as? String)
+        #expect(try rcctl("get", token: secret).status == 0)
+        #expect(try rcctl("tokens", token: secret).status == 1, "an owner's token limited to a project is no owner")
+        #expect(try rcctl("tokens", "--create", "x", "--for", "svc-ops", "--role", "viewer").status == 2)
+    }
 }

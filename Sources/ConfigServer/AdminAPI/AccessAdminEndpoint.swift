@@ -86,7 +86,8 @@ struct AccessAdminEndpoint: Sendable {
         }
     }
 
-    /// `POST /v1/tokens` `{"principal", "name", "expireTime"}`: the secret is in this answer only.
+    /// `POST /v1/tokens` `{"principal", "name", "expireTime", "roles"}`: the secret is in this
+    /// answer only; `roles` (project → role) limits the token below its principal's roles.
     func createToken(_ exchange: Exchange) throws {
         let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
         guard let principal = body.string("principal"), access.storedAccess.principals[principal] != nil else {
@@ -99,9 +100,16 @@ struct AccessAdminEndpoint: Sendable {
             }
             return time
         }
+        let roles = try body.textObject("roles").map { roles in
+            for (project, role) in roles where Role(name: role).map(Role.projectRoles.contains) != true {
+                throw APIError.badRequest("roles: '\(role)' on project '\(project)' is not one of "
+                    + "\(Role.projectRoles.map { "'\($0)'" }.joined(separator: ", ")).")
+            }
+            return roles
+        }
         let (id, secret) = AccessToken.mint()
         let token = AccessToken(id: id, principal: principal, name: name, sha256: SecretDigest(secret: secret).hex,
-                                createTime: Timestamp(Date()), expireTime: expireTime, revokeTime: nil)
+                                createTime: Timestamp(Date()), expireTime: expireTime, revokeTime: nil, roles: roles)
         let record = try Self.encode(token)
         let answer = try Self.encode(TokenAnswer(token, secret: secret))
         exchange.answerFromStore { [self] in
@@ -145,6 +153,7 @@ struct AccessAdminEndpoint: Sendable {
         let createTime: Timestamp
         let expireTime: Timestamp?
         let revokeTime: Timestamp?
+        let roles: [String: String]?
         let token: String?
 
         init(_ token: AccessToken, secret: String?) {
@@ -154,6 +163,7 @@ struct AccessAdminEndpoint: Sendable {
             createTime = token.createTime
             expireTime = token.expireTime
             revokeTime = token.revokeTime
+            roles = token.roles
             self.token = secret
         }
     }

@@ -44,6 +44,9 @@ struct AccessToken: Codable, Sendable, Equatable {
     var createTime: Timestamp
     var expireTime: Timestamp?
     var revokeTime: Timestamp?
+    /// Project → role: the token holds at most these (and never more than its principal); nil
+    /// for all of the principal's roles.
+    var roles: [String: String]?
 
     /// What a secret starts with: secret scanners can spot a leaked one.
     static let secretPrefix = "rcs_pat_"
@@ -97,11 +100,23 @@ struct StoredAccess: Sendable {
         }
     }
 
+    /// The roles of `held` (nil: an owner's) that a token limited to `limits` keeps: per project,
+    /// the lower of the two.
+    static func narrowed(_ held: [String: Role]?, to limits: [String: String]) -> [String: Role] {
+        var kept: [String: Role] = [:]
+        for (project, name) in limits {
+            guard let limit = Role(name: name), let role = held == nil ? .owner : held?[project] else { continue }
+            kept[project] = min(role, limit)
+        }
+        return kept
+    }
+
     /// The identity a usable token acts as; nil for an unknown, revoked or expired one.
     func identity(forTokenID id: String, now: Date) -> (token: AccessToken, identity: AccessControl.AdminIdentity)? {
         guard let token = tokens[id], token.isUsable(at: now), let principal = principals[token.principal] else { return nil }
+        let held = principal.owner ? nil : roles[principal.id] ?? [:]
         let identity = AccessControl.AdminIdentity(name: principal.updateUser, id: principal.id,
-                                                   roles: principal.owner ? nil : roles[principal.id] ?? [:])
+                                                   roles: token.roles.map { Self.narrowed(held, to: $0) } ?? held)
         return (token, identity)
     }
 }

@@ -40,6 +40,13 @@ struct ClientRequest {
         value(camelName).flatMap(Self.text)
     }
 
+    /// The object named `camelName` as text by key (values that are not text left out); nil
+    /// when there is none, or it is not an object.
+    func textObject(_ camelName: String) -> [String: String]? {
+        guard let value = value(camelName), case .object = value else { return nil }
+        return Self.textMap(value)
+    }
+
     /// The last member named `camelName` (as a JSON object, the last duplicate wins).
     private func value(_ camelName: String) -> JSONValue? {
         members.last { $0.name == camelName }?.value

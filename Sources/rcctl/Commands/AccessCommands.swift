@@ -103,6 +103,9 @@ struct TokensCommand: AsyncParsableCommand {
     @Option(help: "When the new token stops working (RFC 3339).")
     var expires: String?
 
+    @Option(name: .customLong("role"), help: "PROJECT=ROLE: the new token holds at most this role there (repeat; none elsewhere).")
+    var roles: [String] = []
+
     @Option(help: "Revoke the token with this id.")
     var revoke: String?
 
@@ -111,6 +114,7 @@ struct TokensCommand: AsyncParsableCommand {
     func validate() throws {
         if create != nil, principal == nil { throw ValidationError("--create needs --for PRINCIPAL") }
         if create != nil, revoke != nil { throw ValidationError("--create and --revoke do not go together") }
+        if roles.contains(where: { $0.split(separator: "=").count != 2 }) { throw ValidationError("--role takes PROJECT=ROLE") }
     }
 
     func run() async throws {
@@ -119,9 +123,11 @@ struct TokensCommand: AsyncParsableCommand {
             _ = try await checked { () async throws(ConfigClientError) in try await client.revokeToken(revoke) }
             return Console.out("Revoked \(revoke)")
         }
+        let pairs = roles.map { $0.split(separator: "=").map(String.init) }
+        let limits = roles.isEmpty ? nil : Dictionary(pairs.map { ($0[0], $0[1]) }) { _, last in last }
         if let create, let principal {
             let response = try await checked { () async throws(ConfigClientError) in
-                try await client.createToken(principal: principal, name: create, expireTime: expires)
+                try await client.createToken(principal: principal, name: create, expireTime: expires, roles: limits)
             }
             if global.json { return Console.write(response.body) }
             struct Made: Decodable { var id: String, token: String }
