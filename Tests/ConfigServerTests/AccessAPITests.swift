@@ -99,6 +99,25 @@ import Testing
         #expect(try server.admin("POST", "/v1/tokens", body: #"{"principal":"svc-ci","name":"x","roles":{"demo":"owner"}}"#).status == 400)
     }
 
+    @Test func credentialsSayWhoTheyAreAndWhatTheyHold() throws {
+        let (_, secret) = try serviceToken(role: "editor")
+        let me = try asToken(secret, "GET", "/v1/me").json()
+        #expect(me["id"] as? String == "svc-ci" && me["owner"] as? Bool == false)
+        #expect((me["roles"] as? [String: String]) == ["demo": "editor"])
+        let owner = try server.admin("GET", "/v1/me").json()
+        #expect(owner["id"] as? String == "token:tester" && owner["owner"] as? Bool == true)
+        #expect(try server.request("GET", "/v1/me").status == 401)
+    }
+
+    /// A version published through the console says so (`updateOrigin`), as Firebase's do.
+    @Test func theConsolesPublishesAreRecordedAsSuch() throws {
+        let published = try server.admin("PUT", "/v1/projects/demo/remoteConfig", headers: [("If-Match", "*"), ("X-RCS-Origin", "console")],
+                                         body: Templates.single("a"))
+        #expect((try published.json()["version"] as? [String: Any])?["updateOrigin"] as? String == "CONSOLE")
+        let api = try server.admin("PUT", "/v1/projects/demo/remoteConfig", headers: [("If-Match", "*")], body: Templates.single("b"))
+        #expect((try api.json()["version"] as? [String: Any])?["updateOrigin"] as? String == "REST_API")
+    }
+
     @Test func badInputIsRefusedAndChangesNothing() throws {
         _ = try serviceToken()
         let cases: [(String, String, String, Int)] = [

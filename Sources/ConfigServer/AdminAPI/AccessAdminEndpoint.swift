@@ -12,6 +12,19 @@ struct AccessAdminEndpoint: Sendable {
     let projectLoader: ProjectLoader
     let maxBodyBytes: Int
 
+    /// `GET /v1/me`: who the credentials are, and the role they hold on each project (the
+    /// console offers only what they allow).
+    func describe(_ exchange: Exchange, _ identity: AccessControl.AdminIdentity) {
+        struct Me: Encodable {
+            let id: String
+            let name: String
+            let owner: Bool
+            let roles: [String: String]
+        }
+        let roles = (identity.roles ?? [:]).mapValues(\.description)
+        exchange.respond(.json((try? Self.encode(Me(id: identity.id, name: identity.name, owner: identity.isOwner, roles: roles))) ?? []))
+    }
+
     /// `POST /v1/principals` `{"kind": "service"|"person", "displayName", "email", "id", "owner"}`.
     func createPrincipal(_ exchange: Exchange) throws {
         let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)

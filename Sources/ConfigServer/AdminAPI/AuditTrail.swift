@@ -121,7 +121,7 @@ final class AuditTrail: Sendable {
         case .tokens(let id): return id != nil ? "token.revoke" : method == .post ? "token.create" : "token.list"
         case .serverTemplate: return "template.read"
         case .metrics: return "metrics.read"
-        case .health, .ready, .openAPI, .console, .fetch, .stream, .audit: return nil
+        case .health, .ready, .openAPI, .console, .fetch, .stream, .audit, .me: return nil
         }
     }
 

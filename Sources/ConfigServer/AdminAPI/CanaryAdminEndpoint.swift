@@ -91,7 +91,7 @@ struct CanaryAdminEndpoint: Sendable {
     /// `CANARY_ABORT`.
     func end(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity, promote: Bool) throws {
         let expected = try expectedCanary(exchange, project: project)
-        let metadata = PublishMetadata(updateUser: identity.name, updateOrigin: "REST_API",
+        let metadata = PublishMetadata(updateUser: identity.name, updateOrigin: exchange.updateOrigin,
                                        updateType: expected == nil ? UpdateType.forcedUpdate : UpdateType.incrementalUpdate)
         exchange.answerWithCommit { [self] in
             let stored = try storeCall(project) {

@@ -52,7 +52,7 @@ struct TemplateAdminEndpoint: Sendable {
             return
         }
         let metadata = PublishMetadata(
-            updateUser: identity.name, description: description, updateOrigin: "REST_API",
+            updateUser: identity.name, description: description, updateOrigin: exchange.updateOrigin,
             updateType: expected == nil ? UpdateType.forcedUpdate : UpdateType.incrementalUpdate)
         let json = Array(TemplateJSON.encode(template))
         // Compiled once, here: what serves the new version is this, with its version block.

@@ -50,7 +50,7 @@ struct VersionAdminEndpoint: Sendable {
         }
         guard let text else { throw APIError.badRequest("rollback needs 'versionNumber' in the body or the query.") }
         let target = try Self.versionNumber(text, field: "versionNumber")
-        let metadata = PublishMetadata(updateUser: identity.name, description: nil, updateOrigin: "REST_API",
+        let metadata = PublishMetadata(updateUser: identity.name, description: nil, updateOrigin: exchange.updateOrigin,
                                        updateType: UpdateType.rollback)
         exchange.answerWithCommit(project: project) { [self] in
             let stored = try store.rollback(project: key.project, namespace: key.namespace, to: target, metadata: metadata)

@@ -1,3 +1,4 @@
+import ConfigCore
 import ConfigStore
 import EventLoop
 import HTTP1
@@ -30,6 +31,7 @@ struct Exchange: Sendable {
         case .apiKeys: "apiKeys"
         case .principals: "principals"
         case .audit: "auditLog"
+        case .me: "me"
         case .tokens: "tokens"
         case .members: "members"
         case .template(_, _, let method):
@@ -72,6 +74,12 @@ struct Exchange: Sendable {
     /// Answers once `target` was read again (read-your-writes, docs/consistency.md).
     func answerAfterReload(of target: ReloadTarget) {
         router.answerAfterReload(of: target, self)
+    }
+
+    /// What a version this request makes records as its `updateOrigin`: `CONSOLE` when the
+    /// web console sent it (it says so in `X-RCS-Origin`), else `REST_API`.
+    var updateOrigin: String {
+        (request.head.headers["X-RCS-Origin"]?.uppercased() == "CONSOLE" ? UpdateOrigin.console : UpdateOrigin.restAPI).rawValue
     }
 
     /// Fetch and the stream: the endpoints the web SDK calls cross-origin.

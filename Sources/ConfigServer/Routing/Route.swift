@@ -19,6 +19,8 @@ enum Route: Equatable {
     case principals
     /// `/v1/auditLog`
     case audit
+    /// `/v1/me`: who the credentials are, and their roles.
+    case me
     /// `/v1/tokens[/{id}]`
     case tokens(id: String?)
     /// `/v1/projects/{project}/members[/{principal}]`
@@ -45,6 +47,7 @@ enum Route: Equatable {
         case "/v1/projects": self = .projects; return
         case "/v1/principals": self = .principals; return
         case "/v1/auditLog": self = .audit; return
+        case "/v1/me": self = .me; return
         case "/v1/tokens": self = .tokens(id: nil); return
         default: break
         }

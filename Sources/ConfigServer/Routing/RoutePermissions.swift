@@ -24,6 +24,9 @@ enum RoutePermissions {
             return .admin
         case .serverTemplate:
             return .viewer
+        case .me:
+            // Any valid credentials: they are asked about themselves.
+            return .viewer
         case .template(_, _, nil):
             guard method == .put else { return .viewer }
             return validateOnly ? .editor : .publisher

@@ -91,6 +91,9 @@ final class Router: Sendable {
             } else {
                 try endpoints.projects.create(exchange)
             }
+        case .me:
+            try exchange.allow(.get)
+            endpoints.access.describe(exchange, try authorize(exchange, project: nil))
         case .audit:
             try exchange.allow(.get)
             // Without a project, only an owner reads the log.
