@@ -350,6 +350,29 @@ def server_template_keeps_its_own_draft(run):
     page.get_by_role("button", name="Discard changes").click()
 
 
+def access_view_manages_members_and_tokens(run):
+    page = run.page
+    run.view("Access")
+    view = page.locator("#view-access")
+    expect(view.locator(".who")).to_contain_text("owner of the server")
+    view.get_by_label("Service account name").fill("E2E Bot")
+    view.get_by_role("button", name="Add service account").click()
+    expect(view.get_by_role("status")).to_contain_text("Added svc-e2e-bot")
+    view.get_by_label("Principal").fill("svc-e2e-bot")
+    view.get_by_label("Role", exact=True).select_option("publisher")
+    view.get_by_role("button", name="Give role").click()
+    expect(view.locator("table.access").first).to_contain_text("svc-e2e-bot")
+    view.get_by_label("Token for").fill("svc-e2e-bot")
+    view.get_by_label("Token name").fill("e2e")
+    view.get_by_role("button", name="Make token").click()
+    expect(view.locator("pre.secret")).to_contain_text("rcs_pat_")
+    view.get_by_role("button", name=re.compile("^Revoke token")).click()
+    expect(view.get_by_role("status")).to_contain_text("revoked")
+    expect(view.locator("table.access").last).to_contain_text("member.set")
+    expect(view.locator("pre.secret")).to_have_count(0)
+    run.shot("access")
+
+
 def sign_out_forgets_the_token(run):
     page = run.page
     page.get_by_role("button", name="Sign out").click()
@@ -363,7 +386,7 @@ STEPS = [wrong_token_is_refused, sign_in, hostile_value_renders_inert, rollout_v
          create_parameter_with_conditional_value,
          json_errors_show_in_place, publish, history_shows_version_2, diff_1_to_2, evaluate_for_ios,
          adoption_shows_held_stream, roll_back_to_version_1, export_and_import, publish_conflict_is_reported,
-         server_template_keeps_its_own_draft, sign_out_forgets_the_token]
+         server_template_keeps_its_own_draft, access_view_manages_members_and_tokens, sign_out_forgets_the_token]
 
 
 def phone_screenshots(args, browser):
