@@ -57,9 +57,12 @@ export function mount(container) {
 export async function load() {
   const { project } = session.scope();
   const path = `/v1/projects/${encodeURIComponent(project)}`;
+  // Only what the token may read is asked for; the rest says which role it needs.
+  const needs = (role, request) => (session.can(role) ? request() : Promise.reject(new Error(`This needs the ${role} role.`)));
   const [me, memberList, tokenList, principals, entries] = await Promise.allSettled([
-    call("GET", "/v1/me"), call("GET", `${path}/members`), call("GET", "/v1/tokens"), call("GET", "/v1/principals"),
-    call("GET", `/v1/auditLog?project=${encodeURIComponent(project)}&pageSize=50`)]);
+    call("GET", "/v1/me"), needs("admin", () => call("GET", `${path}/members`)), needs("owner", () => call("GET", "/v1/tokens")),
+    needs("owner", () => call("GET", "/v1/principals")),
+    needs("admin", () => call("GET", `/v1/auditLog?project=${encodeURIComponent(project)}&pageSize=50`))]);
   if (me.status === "fulfilled") {
     const body = me.value.body;
     const held = body.owner ? "owner of the server" : body.roles?.[project] ?? "no role on this project";

@@ -84,6 +84,11 @@ async function signIn(event) {
   input.removeAttribute("aria-invalid");
   const list = answer.body.projects || [];
   session.setProjects(list);
+  try {
+    session.setMe((await call("GET", "/v1/me")).body);
+  } catch {
+    // An older server without /v1/me: every button stays offered, the server still decides.
+  }
   replace(byId("project"), ...list.map((project) =>
     el("option", { value: project.projectId, text: project.displayName && project.displayName !== project.projectId
       ? `${project.displayName} (${project.projectId})` : project.projectId })));
@@ -106,6 +111,7 @@ async function choose() {
 
 function signOut() {
   forgetToken();
+  current = "parameters";
   live.reset();
   session.clear();
   replace(byId("project"));

@@ -84,7 +84,8 @@ function row(version) {
     el("td", { text: version.description ?? "" }),
     el("td", { class: "actions" },
       button("View", () => view(number), { "aria-label": `View version ${number}` }),
-      button("Roll back…", () => confirmRollback(number), { "aria-label": `Roll back to version ${number}` })));
+      button("Roll back…", () => confirmRollback(number),
+        { "aria-label": `Roll back to version ${number}`, disabled: !session.can("publisher") })));
 }
 
 async function view(number) {

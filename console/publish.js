@@ -14,6 +14,9 @@ let result;
 let issueList;
 let conflict;
 let fileInput;
+let validateButton;
+let publishButton;
+let roleHint;
 
 export function mount(container) {
   status = el("p", { class: "draft-status" });
@@ -22,22 +25,37 @@ export function mount(container) {
   issueList = el("div", { class: "issues" });
   conflict = el("div", { class: "conflict", hidden: true });
   fileInput = el("input", { type: "file", accept: ".json,application/json", hidden: true, on: { change: importFile } });
+  validateButton = button("Validate", () => publish({ validateOnly: true }));
+  publishButton = button("Publish", () => publish({}), { class: "primary" });
+  roleHint = el("p", { class: "hint", hidden: true });
   replace(container,
     status,
+    roleHint,
     el("div", { class: "toolbar" },
       field("Description of this version", description),
-      button("Validate", () => publish({ validateOnly: true })),
-      button("Publish", () => publish({}), { class: "primary" }),
+      validateButton,
+      publishButton,
       button("Discard changes", discard),
       button("Import…", () => fileInput.click(), { "aria-label": "Import a template file" }),
       button("Export", exportDraft, { "aria-label": "Export the template as a JSON file" }),
       fileInput),
     result, issueList, conflict);
   for (const name of ["replaced", "structure", "edited"]) session.events.addEventListener(name, showStatus);
+  for (const name of ["scope", "replaced"]) session.events.addEventListener(name, offerWhatTheRoleAllows);
   session.events.addEventListener("replaced", () => {
     conflict.hidden = true;
   });
   session.events.addEventListener("issues", showIssues);
+}
+
+/** Validate needs the editor role, publishing the publisher role (docs/access.md). */
+function offerWhatTheRoleAllows() {
+  validateButton.disabled = !session.can("editor");
+  publishButton.disabled = !session.can("publisher");
+  const held = session.role() || "no role";
+  roleHint.hidden = !publishButton.disabled;
+  roleHint.textContent = `You hold ${held} on this project: publishing needs the publisher role`
+    + (validateButton.disabled ? ", validating the editor role." : ".");
 }
 
 function say(text, kind = "") {

@@ -19,7 +19,11 @@ const state = {
   /** "project\nnamespace" → {base, etag, draft}: switching keeps every draft. */
   workspaces: new Map(),
   issues: [],
+  /** Who is signed in (`/v1/me`): their id, name, whether they own the server, roles by project. */
+  me: null,
 };
+
+const ROLES = ["viewer", "editor", "publisher", "admin"];
 
 /** Fields by the template path they edit, so the server's problems appear beside them. */
 const fields = new Map();
@@ -38,6 +42,22 @@ export function scope() {
 
 export function setProjects(list) {
   state.projects = list;
+}
+
+export function setMe(me) {
+  state.me = me;
+}
+
+/** The role held on the chosen project ("owner" for an owner of the server), or "". */
+export function role() {
+  if (!state.me) return "";
+  return state.me.owner ? "owner" : state.me.roles?.[state.project] ?? "";
+}
+
+/** Whether the signed-in token holds `needed` (or more) on the chosen project. */
+export function can(needed) {
+  const held = role();
+  return held === "owner" || (needed !== "owner" && ROLES.indexOf(held) >= ROLES.indexOf(needed));
 }
 
 export async function choose(project, namespace) {
@@ -111,6 +131,7 @@ export function clear() {
   events = new EventTarget();
   state.projects = [];
   state.project = "";
+  state.me = null;
   state.workspaces.clear();
   state.issues = [];
   fields.clear();

@@ -382,11 +382,32 @@ def sign_out_forgets_the_token(run):
     assert page.evaluate("sessionStorage.length + localStorage.length") == 0
 
 
+def a_viewer_is_offered_no_publish(run):
+    page = run.page
+    for method, path, body in [("POST", "/v1/principals", {"displayName": "Dashboard"}),
+                               ("PUT", f"/v1/projects/{run.args.project}/members/svc-dashboard", {"role": "viewer"})]:
+        status, _ = run.api(method, path, body)
+        assert status == 200, (method, path, status)
+    status, made = run.api("POST", "/v1/tokens", {"principal": "svc-dashboard", "name": "wall"})
+    assert status == 200
+    page.get_by_label("Admin token").fill(made["token"])
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="Parameters")).to_be_visible()
+    expect(page.get_by_role("button", name="Publish", exact=True)).to_be_disabled()
+    expect(page.get_by_role("button", name="Validate")).to_be_disabled()
+    expect(page.locator("#draft-bar")).to_contain_text("You hold viewer on this project: publishing needs the publisher role")
+    run.view("History")
+    expect(page.get_by_role("button", name="Roll back to version 1")).to_be_disabled()
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_label("Admin token")).to_be_visible()
+
+
 STEPS = [wrong_token_is_refused, sign_in, hostile_value_renders_inert, rollout_value_is_shown_as_kept,
          create_parameter_with_conditional_value,
          json_errors_show_in_place, publish, history_shows_version_2, diff_1_to_2, evaluate_for_ios,
          adoption_shows_held_stream, roll_back_to_version_1, export_and_import, publish_conflict_is_reported,
-         server_template_keeps_its_own_draft, access_view_manages_members_and_tokens, sign_out_forgets_the_token]
+         server_template_keeps_its_own_draft, access_view_manages_members_and_tokens, sign_out_forgets_the_token,
+         a_viewer_is_offered_no_publish]
 
 
 def phone_screenshots(args, browser):
