@@ -59,8 +59,15 @@ package enum TemplateStoreRules {
         return (query.pageSize, id)
     }
 
-    /// The token of the page after one whose last entry is `id`.
-    package static func auditPageToken(after id: Int64) -> String { "a\(id)" }
+    /// A page of `size` from `entries` read with one extra row (which tells that a next page
+    /// exists), and the next page's token.
+    package static func auditPage(
+        _ entries: [AuditEntry], size: Int
+    ) -> (entries: [AuditEntry], nextPageToken: String?) {
+        guard entries.count > size else { return (entries, nil) }
+        let page = Array(entries.prefix(size))
+        return (page, page.last.map { "a\($0.id)" })
+    }
 
     // MARK: Descriptions
 

@@ -28,15 +28,13 @@ extension PostgresTemplateStore {
             .integer(before), .integer(query.startTime.map(TemplateStoreRules.milliseconds) ?? .min),
             .integer(query.endTime.map(TemplateStoreRules.milliseconds) ?? .max),
         ] + filters.map { .text($0.value) } + [.integer(Int64(size) + 1)]
-        var entries = try read { connection in
+        let entries = try read { connection in
             try connection.query(
                 "SELECT \(StoreColumns.auditEntry { "(\($0) IS NULL)::int" }) FROM audit_log "
                     + "WHERE \(conditions.joined(separator: " AND ")) ORDER BY id DESC LIMIT $\(filters.count + 4)", values
             ) { StoreColumns.decodeAuditEntry($0) }
         }
-        guard entries.count > size else { return (entries, nil) }
-        entries.removeLast()
-        return (entries, entries.last.map { TemplateStoreRules.auditPageToken(after: $0.id) })
+        return TemplateStoreRules.auditPage(entries, size: size)
     }
 
     @discardableResult

@@ -27,15 +27,13 @@ extension SQLiteTemplateStore {
             .integer(before), .integer(query.startTime.map(TemplateStoreRules.milliseconds) ?? .min),
             .integer(query.endTime.map(TemplateStoreRules.milliseconds) ?? .max),
         ] + filters.map { .text($0.value) } + [.integer(Int64(size) + 1)]
-        var entries = try read { database in
+        let entries = try read { database in
             try database.query(
                 "SELECT \(StoreColumns.auditEntry { "\($0) IS NULL" }) FROM audit_log WHERE \(conditions.joined(separator: " AND ")) "
                     + "ORDER BY id DESC LIMIT ?", values
             ) { StoreColumns.decodeAuditEntry($0) }
         }
-        guard entries.count > size else { return (entries, nil) }
-        entries.removeLast()
-        return (entries, entries.last.map { TemplateStoreRules.auditPageToken(after: $0.id) })
+        return TemplateStoreRules.auditPage(entries, size: size)
     }
 
     @discardableResult
