@@ -22,7 +22,7 @@ struct AccessAdminEndpoint: Sendable {
             let roles: [String: String]
         }
         let roles = (identity.roles ?? [:]).mapValues(\.description)
-        exchange.respond(.json((try? Self.encode(Me(id: identity.id, name: identity.name, owner: identity.isOwner, roles: roles))) ?? []))
+        exchange.respond(.json(Self.encode(Me(id: identity.id, name: identity.name, owner: identity.isOwner, roles: roles))))
     }
 
     /// `POST /v1/principals` `{"kind": "service"|"person", "displayName", "email", "id", "owner"}`.
@@ -49,7 +49,7 @@ struct AccessAdminEndpoint: Sendable {
         guard access.storedAccess.principals[id] == nil else { throw APIError(409, "Principal '\(id)' already exists.") }
         let principal = Principal(id: id, kind: kind, displayName: displayName, email: email,
                                   owner: body.string("owner") == "true", createTime: Timestamp(Date()))
-        let record = try Self.encode(principal)
+        let record = Self.encode(principal)
         exchange.answerFromStore { [self] in
             try store.putAccessRecord(.principal, id: id, record: record)
             try changed()
@@ -60,7 +60,7 @@ struct AccessAdminEndpoint: Sendable {
     /// `GET /v1/principals`.
     func listPrincipals(_ exchange: Exchange) throws {
         let principals = access.storedAccess.principals.values.sorted { $0.id < $1.id }
-        exchange.respond(.json(try Self.encode(["principals": principals])))
+        exchange.respond(.json(Self.encode(["principals": principals])))
     }
 
     /// `GET /v1/projects/{p}/members`: each principal's role on the project.
@@ -69,7 +69,7 @@ struct AccessAdminEndpoint: Sendable {
         let members = roles.compactMap { principal, projects in
             projects[project.id].map { Membership(principal: principal, project: project.id, role: $0.description) }
         }.sorted { $0.principal < $1.principal }
-        exchange.respond(.json(try Self.encode(["members": members])))
+        exchange.respond(.json(Self.encode(["members": members])))
     }
 
     /// `PUT /v1/projects/{p}/members/{principal}` `{"role": …}` or `DELETE`.
@@ -91,7 +91,7 @@ struct AccessAdminEndpoint: Sendable {
         guard let name = body.string("role"), let role = Role(name: name), Role.projectRoles.contains(role) else {
             throw APIError.badRequest("role must be one of \(Role.projectRoles.map { "'\($0)'" }.joined(separator: ", ")).")
         }
-        let record = try Self.encode(Membership(principal: principal, project: project.id, role: role.description))
+        let record = Self.encode(Membership(principal: principal, project: project.id, role: role.description))
         exchange.answerFromStore { [self] in
             try store.putAccessRecord(.membership, id: recordID, record: record)
             try changed()
@@ -123,8 +123,8 @@ struct AccessAdminEndpoint: Sendable {
         let (id, secret) = AccessToken.mint()
         let token = AccessToken(id: id, principal: principal, name: name, sha256: SecretDigest(secret: secret).hex,
                                 createTime: Timestamp(Date()), expireTime: expireTime, revokeTime: nil, roles: roles)
-        let record = try Self.encode(token)
-        let answer = try Self.encode(TokenAnswer(token, secret: secret))
+        let record = Self.encode(token)
+        let answer = Self.encode(TokenAnswer(token, secret: secret))
         exchange.answerFromStore { [self] in
             try store.putAccessRecord(.token, id: id, record: record)
             try changed()
@@ -135,7 +135,7 @@ struct AccessAdminEndpoint: Sendable {
     /// `GET /v1/tokens`: every token, without its secret or hash.
     func listTokens(_ exchange: Exchange) throws {
         let tokens = access.storedAccess.tokens.values.sorted { $0.createTime < $1.createTime }.map { TokenAnswer($0, secret: nil) }
-        exchange.respond(.json(try Self.encode(["tokens": tokens])))
+        exchange.respond(.json(Self.encode(["tokens": tokens])))
     }
 
     /// `DELETE /v1/tokens/{id}`: revoked on every worker and node before the answer.
@@ -143,7 +143,7 @@ struct AccessAdminEndpoint: Sendable {
         guard var token = access.storedAccess.tokens[id] else { throw APIError.notFound("No token '\(id)'.") }
         guard token.revokeTime == nil else { return exchange.respond(HTTPResponse(status: 204)) }
         token.revokeTime = Timestamp(Date())
-        let record = try Self.encode(token)
+        let record = Self.encode(token)
         exchange.answerFromStore { [self] in
             try store.putAccessRecord(.token, id: id, record: record)
             try changed()
@@ -200,9 +200,8 @@ struct AccessAdminEndpoint: Sendable {
         return try serviceID("svc-" + slug.prefix(60))
     }
 
-    private static func encode(_ value: some Encodable) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(value))
+    /// Records and answers are coded as templates are: sorted keys, equal values, equal bytes.
+    private static func encode(_ value: some Encodable) -> [UInt8] {
+        Array(TemplateJSON.encode(value))
     }
 }

@@ -101,8 +101,6 @@ struct ProjectAdminEndpoint: Sendable {
     }
 
     private static func encode(_ value: some Encodable) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? Array(encoder.encode(value))) ?? Array("{}".utf8)
+        Array(TemplateJSON.encode(value))
     }
 }
