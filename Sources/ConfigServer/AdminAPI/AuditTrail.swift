@@ -9,8 +9,8 @@ import Synchronization
 
 /// Appends an audit entry for every call of the management API that changes something, and for
 /// every refusal for a missing role (docs/access.md, "Audit log"). `Exchange.respond` hands it
-/// each answer; an answer computed on the store queue is recorded there before it is sent, so
-/// the entry is in the log once the caller has the answer.
+/// each answer, the router each refusal; an answer computed on the store queue is recorded there
+/// before it is sent, so the entry is in the log once the caller has the answer.
 final class AuditTrail: Sendable {
     private let store: any TemplateStore
     private let access: AccessControl
@@ -33,27 +33,44 @@ final class AuditTrail: Sendable {
 
     /// Records `response` to `exchange` if the log keeps such a call.
     func record(_ exchange: Exchange, _ response: HTTPResponse) {
-        // Fetches and streams leave at the first test.
-        guard let action = Self.action(exchange) else { return }
-        let denied = response.status == 403 && response.body.starts(with: Self.refusalStart)
-        guard denied || !Self.isRead(action),
+        // A refusal (401, 403) changed nothing: one for a missing role comes through `refused`.
+        guard response.status != 401, response.status != 403, let action = Self.action(exchange), !Self.isRead(action),
               let header = exchange.request.head.headers["Authorization"], header.lowercased().hasPrefix("bearer "),
               let actor = access.admin(bearer: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
         else { return }
-        var entry = AuditEntry(
-            time: Date(), actorID: actor.id, actorName: actor.name, origin: Self.origin(exchange.request.head.headers),
-            requestID: exchange.context.requestID,
-            clientAddress: exchange.context.client(forwardedFor: exchange.request.head.headers.values("X-Forwarded-For")),
-            action: action, outcome: denied ? "denied" : (200..<300).contains(response.status) ? "ok" : "failed \(response.status)")
+        var entry = Self.entry(exchange, actor: actor, action: action,
+                               outcome: (200..<300).contains(response.status) ? "ok" : "failed \(response.status)")
         (entry.project, entry.namespace, entry.target) = target(exchange, response)
         if entry.outcome == "ok", let etag = response.headers["ETag"], Self.makesAVersion(action) {
             entry.versionNumber = TemplateETag(etag).map(\.versionNumber)
         }
-        let complete = entry
+        keep(entry, exchange)
+    }
+
+    /// Records that `actor` was refused `exchange`'s call for a missing role (loop thread).
+    func refused(_ exchange: Exchange, actor: AccessControl.AdminIdentity, project: StoredProject?) {
+        guard let action = Self.action(exchange) else { return }
+        var entry = Self.entry(exchange, actor: actor, action: action, outcome: "denied")
+        (entry.project, entry.namespace, entry.target) = target(exchange, nil)
+        entry.project = project?.id ?? entry.project
+        keep(entry, exchange)
+    }
+
+    private static func entry(_ exchange: Exchange, actor: AccessControl.AdminIdentity, action: String, outcome: String) -> AuditEntry {
+        let headers = exchange.request.head.headers
+        return AuditEntry(
+            time: Date(), actorID: actor.id, actorName: actor.name, origin: origin(headers), requestID: exchange.context.requestID,
+            clientAddress: exchange.context.client(forwardedFor: headers.values("X-Forwarded-For")), action: action,
+            outcome: outcome)
+    }
+
+    /// On the store queue: there already for an answer computed there (it is kept before it is
+    /// sent), else queued.
+    private func keep(_ entry: AuditEntry, _ exchange: Exchange) {
         if exchange.context.loop.inLoop {
-            storeQueue.async { [self] in append(complete) }
+            storeQueue.async { [self] in append(entry) }
         } else {
-            append(complete)
+            append(entry)
         }
     }
 
@@ -125,9 +142,6 @@ final class AuditTrail: Sendable {
         }
     }
 
-    /// How a refusal for a missing role begins (`AccessControl.require`).
-    private static let refusalStart = Array(#"{"error":{"code": 403,"message":"This call needs the role"#.utf8)
-
     /// Reads are kept only when refused.
     private static func isRead(_ action: String) -> Bool {
         action.hasSuffix(".read") || action.hasSuffix(".list")
@@ -138,7 +152,8 @@ final class AuditTrail: Sendable {
     }
 
     /// The project (its id), namespace and other target the call names.
-    private func target(_ exchange: Exchange, _ response: HTTPResponse) -> (String?, String?, String?) {
+    /// - Parameter response: the answer, for ids it carries; nil for a refused call.
+    private func target(_ exchange: Exchange, _ response: HTTPResponse?) -> (String?, String?, String?) {
         func id(_ idOrNumber: String) -> String { projects.project(idOrNumber)?.id ?? idOrNumber }
         switch exchange.route {
         case .template(let project, let namespace, _): return (id(project), namespace, nil)
@@ -147,8 +162,8 @@ final class AuditTrail: Sendable {
         case .apiKeys(let project, nil): return (id(project), nil, Self.member("name", of: exchange.request.body))
         case .members(let project, let principal): return (id(project), nil, principal)
         case .tokens(let token?): return (nil, nil, token)
-        case .tokens(nil), .principals: return (nil, nil, Self.member("id", of: response.body))
-        case .projects: return (Self.member("projectId", of: response.body), nil, nil)
+        case .tokens(nil), .principals: return (nil, nil, response.flatMap { Self.member("id", of: $0.body) })
+        case .projects: return (response.flatMap { Self.member("projectId", of: $0.body) }, nil, nil)
         default: return (nil, nil, nil)
         }
     }

@@ -2,6 +2,13 @@ import ConfigStore
 import Foundation
 import HTTP1
 
+/// Valid credentials that lack the role a call needs: the router keeps the refusal in the audit
+/// log, then answers `error`.
+struct RoleRefusal: Error {
+    let identity: AccessControl.AdminIdentity
+    let error: APIError
+}
+
 /// The credentials a request presents, checked against what `AccessControl` knows.
 extension AccessControl {
     /// The admin behind `Authorization: Bearer <token>`: 401 without credentials, 403 with
@@ -21,12 +28,14 @@ extension AccessControl {
     }
 
     /// The admin behind the request's credentials, if it holds `needed` on `project` (for
-    /// `owner`, on the server): else a 403 in Google's shape that names the missing role.
+    /// `owner`, on the server): else a `RoleRefusal`, whose error is a 403 in Google's shape that
+    /// names the missing role.
     func require(_ needed: Role, on project: StoredProject?, _ exchange: Exchange) throws -> AdminIdentity {
         let identity = try requireAdmin(exchange)
         guard needed != .owner else {
             guard identity.isOwner else {
-                throw APIError(403, "This call needs the role 'owner' of the server; '\(identity.name)' does not hold it.")
+                throw RoleRefusal(identity: identity, error: APIError(
+                    403, "This call needs the role 'owner' of the server; '\(identity.name)' does not hold it."))
             }
             return identity
         }
@@ -34,7 +43,8 @@ extension AccessControl {
         let held = identity.role(on: project.id)
         guard let held, held >= needed else {
             let holds = held.map { "holds '\($0)' there" } ?? "holds no role there"
-            throw APIError(403, "This call needs the role '\(needed)' on project '\(project.id)'; '\(identity.name)' \(holds).")
+            throw RoleRefusal(identity: identity, error: APIError(
+                403, "This call needs the role '\(needed)' on project '\(project.id)'; '\(identity.name)' \(holds)."))
         }
         return identity
     }

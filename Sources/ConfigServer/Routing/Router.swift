@@ -98,7 +98,7 @@ final class Router: Sendable {
             try exchange.allow(.get)
             // Without a project, only an owner reads the log.
             let project = try exchange.uri.parameter("project").map { try projects.resolve($0) }
-            _ = try project == nil ? access.require(.owner, on: nil, exchange) : authorize(exchange, project: project)
+            _ = try authorize(exchange, project: project, role: project == nil ? .owner : nil)
             try endpoints.audit.answer(exchange, project: project)
         case .principals:
             try exchange.allow(.get, or: .post)
@@ -164,11 +164,18 @@ final class Router: Sendable {
 
     /// The admin behind the request, holding the role `RoutePermissions` names for the call
     /// on `project` (the server's role for calls beyond one project).
-    private func authorize(_ exchange: Exchange, project: StoredProject?) throws -> AccessControl.AdminIdentity {
+    /// A refusal for a missing role is kept in the audit log.
+    /// - Parameter role: what the call needs instead of the table's role.
+    private func authorize(_ exchange: Exchange, project: StoredProject?, role: Role? = nil) throws -> AccessControl.AdminIdentity {
         let method = exchange.request.head.method
         let validateOnly = TemplateAdminEndpoint.isValidateOnly(exchange)
-        let role = RoutePermissions.role(for: exchange.route, method: method, validateOnly: validateOnly) ?? .owner
-        return try access.require(role, on: project, exchange)
+        let needed = role ?? RoutePermissions.role(for: exchange.route, method: method, validateOnly: validateOnly) ?? .owner
+        do {
+            return try access.require(needed, on: project, exchange)
+        } catch let refusal as RoleRefusal {
+            audit.refused(exchange, actor: refusal.identity, project: project)
+            throw refusal.error
+        }
     }
 
     /// `…/remoteConfig[:method]`: each needs the role `RoutePermissions` names.
