@@ -2,7 +2,7 @@
 # Run:   docker run -p 8080:8080 -e RCS_ADMIN_TOKEN=... -v rcs-data:/data remote-config-server
 # Nodes: docker run -p 8080:8080 -e RCS_ADMIN_TOKEN=... -e RCS_DATABASE_URL=postgresql://... remote-config-server
 FROM swift:6.2-bookworm AS build
-RUN apt-get update -qq && apt-get install -y -qq libsqlite3-dev libcurl4-openssl-dev zlib1g-dev libssl-dev libpq-dev
+RUN apt-get update -qq && apt-get install -y -qq pkgconf libsqlite3-dev libcurl4-openssl-dev zlib1g-dev libssl-dev libpq-dev
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources Sources
