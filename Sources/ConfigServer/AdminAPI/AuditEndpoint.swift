@@ -12,16 +12,9 @@ struct AuditEndpoint: Sendable {
 
     func answer(_ exchange: Exchange, project: StoredProject?) throws {
         let uri = exchange.uri
-        let pageSize = try uri.parameter("pageSize").map { text -> Int in
-            guard let size = Int(text), (1...1000).contains(size) else {
-                throw APIError.badRequest("pageSize must be an integer from 1 to 1000, got '\(text)'.")
-            }
-            return size
-        } ?? 100
         let query = AuditQuery(
             actorID: uri.parameter("actor"), action: uri.parameter("action"), project: project?.id,
-            startTime: try Self.time(uri.parameter("startTime"), field: "startTime"),
-            endTime: try Self.time(uri.parameter("endTime"), field: "endTime"), pageSize: pageSize,
+            startTime: try uri.time("startTime"), endTime: try uri.time("endTime"), pageSize: try uri.pageSize(in: 1...1000),
             pageToken: uri.parameter("pageToken"))
         let format = uri.parameter("format") ?? "json"
         guard ["json", "jsonl", "csv"].contains(format) else {
@@ -107,13 +100,5 @@ struct AuditEndpoint: Sendable {
             ].map(field).joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
-    }
-
-    private static func time(_ text: String?, field: String) throws -> Date? {
-        guard let text else { return nil }
-        guard let time = Timestamp(rfc3339: text) else {
-            throw APIError.badRequest("\(field) must be an RFC 3339 timestamp, got '\(text)'.")
-        }
-        return time.date
     }
 }

@@ -20,17 +20,12 @@ struct VersionAdminEndpoint: Sendable {
     /// `GET …/remoteConfig:listVersions`, newest first.
     func list(_ exchange: Exchange, key: TemplateKey) throws {
         let uri = exchange.uri
-        let pageSize = try uri.parameter("pageSize").map { text -> Int in
-            guard let size = Int(text), (1...300).contains(size) else {
-                throw APIError.badRequest("pageSize must be an integer from 1 to 300, got '\(text)'.")
-            }
-            return size
-        } ?? 100
+        let pageSize = try uri.pageSize(in: 1...300)
         let endVersion = try uri.parameter("endVersionNumber").map {
             try Self.versionNumber($0, field: "endVersionNumber")
         }
-        let startTime = try Self.timestamp(uri.parameter("startTime"), field: "startTime")
-        let endTime = try Self.timestamp(uri.parameter("endTime"), field: "endTime")
+        let startTime = try uri.time("startTime")
+        let endTime = try uri.time("endTime")
         let pageToken = uri.parameter("pageToken")
         exchange.answerFromStore { [self] in
             let page = try store.listVersions(
@@ -138,14 +133,6 @@ struct VersionAdminEndpoint: Sendable {
             throw APIError.notFound("Project '\(project.id)' has no server template yet.")
         }
         exchange.respond(.template(Array(TemplateJSON.encode(active.compiled.serverRemoteConfig)), etag: active.etag))
-    }
-
-    private static func timestamp(_ text: String?, field: String) throws -> Date? {
-        guard let text else { return nil }
-        guard let timestamp = Timestamp(rfc3339: text) else {
-            throw APIError.badRequest("\(field) must be an RFC 3339 timestamp, got '\(text)'.")
-        }
-        return timestamp.date
     }
 
     /// A version number from the query or a body: a positive integer, else a 400 naming `field`.

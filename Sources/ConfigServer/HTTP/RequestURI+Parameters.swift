@@ -1,4 +1,5 @@
 import ConfigCore
+import Foundation
 import HTTP1
 
 extension RequestURI {
@@ -7,5 +8,23 @@ extension RequestURI {
     /// and the camelCase one wins when a request sends both.
     func parameter(_ name: String) -> String? {
         self[name] ?? self[ProtoJSONName.snakeCase(name)]
+    }
+
+    /// `pageSize`: an integer in `range`, `defaultSize` when absent; else a 400 that says so.
+    func pageSize(in range: ClosedRange<Int>, default defaultSize: Int = 100) throws -> Int {
+        guard let text = parameter("pageSize") else { return defaultSize }
+        guard let size = Int(text), range.contains(size) else {
+            throw APIError.badRequest("pageSize must be an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'.")
+        }
+        return size
+    }
+
+    /// Query parameter `name` as an RFC 3339 time, nil when absent; else a 400 naming it.
+    func time(_ name: String) throws -> Date? {
+        guard let text = parameter(name) else { return nil }
+        guard let time = Timestamp(rfc3339: text) else {
+            throw APIError.badRequest("\(name) must be an RFC 3339 timestamp, got '\(text)'.")
+        }
+        return time.date
     }
 }
