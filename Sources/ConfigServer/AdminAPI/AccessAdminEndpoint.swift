@@ -88,8 +88,8 @@ struct AccessAdminEndpoint: Sendable {
             }
         }
         let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
-        guard let name = body.string("role"), let role = Role(name: name), Role.projectRoles.contains(role) else {
-            throw APIError.badRequest("role must be one of \(Role.projectRoles.map { "'\($0)'" }.joined(separator: ", ")).")
+        guard let role = body.string("role").flatMap(Role.projectRole(named:)) else {
+            throw APIError.badRequest("role must be one of \(Role.projectRoleNames).")
         }
         let record = Self.encode(Membership(principal: principal, project: project.id, role: role.description))
         exchange.answerFromStore { [self] in
@@ -114,9 +114,9 @@ struct AccessAdminEndpoint: Sendable {
             return time
         }
         let roles = try body.textObject("roles").map { roles in
-            for (project, role) in roles where Role(name: role).map(Role.projectRoles.contains) != true {
+            for (project, role) in roles where Role.projectRole(named: role) == nil {
                 throw APIError.badRequest("roles: '\(role)' on project '\(project)' is not one of "
-                    + "\(Role.projectRoles.map { "'\($0)'" }.joined(separator: ", ")).")
+                    + "\(Role.projectRoleNames).")
             }
             return roles
         }

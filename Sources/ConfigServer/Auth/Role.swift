@@ -16,6 +16,14 @@ enum Role: Int, Comparable, CaseIterable, Sendable, CustomStringConvertible {
     /// The roles a project can grant: every one but `owner`.
     static let projectRoles: [Role] = [.viewer, .editor, .publisher, .admin]
 
+    /// The project role `name` names; nil for `owner` and unknown names.
+    static func projectRole(named name: String) -> Role? {
+        Role(name: name).flatMap { projectRoles.contains($0) ? $0 : nil }
+    }
+
+    /// `'viewer', 'editor', 'publisher', 'admin'`, for messages.
+    static let projectRoleNames = projectRoles.map { "'\($0)'" }.joined(separator: ", ")
+
     init?(name: String) {
         guard let role = Self.allCases.first(where: { $0.description == name }) else { return nil }
         self = role

@@ -127,9 +127,9 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
             throw ConfigurationError("admin token '\(token.name)' needs 'token' or 'sha256'")
         }
         for token in adminTokens {
-            for (project, role) in token.roles ?? [:] where !Role.projectRoles.contains(where: { $0.description == role }) {
+            for (project, role) in token.roles ?? [:] where Role.projectRole(named: role) == nil {
                 throw ConfigurationError("admin token '\(token.name)': the role '\(role)' on project '\(project)' is not one of "
-                    + "\(Role.projectRoles.map { "'\($0)'" }.joined(separator: ", ")) (leave 'roles' out for an owner)")
+                    + "\(Role.projectRoleNames) (leave 'roles' out for an owner)")
             }
         }
         // A stream lives at most this long (less its jitter), and must end before 300 s.
