@@ -76,26 +76,23 @@ struct StoredAccess: Sendable {
     /// Principal → project → role.
     var roles: [String: [String: Role]] = [:]
     var tokens: [String: AccessToken] = [:]
-    /// Records that could not be read (a newer build's, or damaged): skipped.
-    var unreadable = 0
 
     init() {}
 
+    /// A record this build cannot read (a newer build's, or damaged) grants nothing: skipped.
     init(_ records: [StoredAccessRecord]) {
         let decoder = JSONDecoder()
         for record in records {
             let data = Data(record.record)
             switch record.kind {
             case .principal:
-                if let principal = try? decoder.decode(Principal.self, from: data) { principals[principal.id] = principal } else { unreadable += 1 }
+                if let principal = try? decoder.decode(Principal.self, from: data) { principals[principal.id] = principal }
             case .membership:
                 if let membership = try? decoder.decode(Membership.self, from: data), let role = Role(name: membership.role) {
                     roles[membership.principal, default: [:]][membership.project] = role
-                } else {
-                    unreadable += 1
                 }
             case .token:
-                if let token = try? decoder.decode(AccessToken.self, from: data) { tokens[token.id] = token } else { unreadable += 1 }
+                if let token = try? decoder.decode(AccessToken.self, from: data) { tokens[token.id] = token }
             }
         }
     }
