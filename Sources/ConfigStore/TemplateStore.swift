@@ -118,11 +118,26 @@ public protocol TemplateStore: AnyObject, Sendable {
     /// - Throws: `invalidArgument` for an id that is empty or longer than 512 bytes.
     func putAccessRecord(_ kind: StoredAccessRecord.Kind, id: String, record: [UInt8]) throws(StoreError)
 
+    /// Replaces a record that exists, and only then (a session kept alive must not come back
+    /// after its deletion); whether it existed.
+    func updateAccessRecord(_ kind: StoredAccessRecord.Kind, id: String, record: [UInt8]) throws(StoreError) -> Bool
+
     /// Deletes a record; whether it was there.
     func deleteAccessRecord(_ kind: StoredAccessRecord.Kind, id: String) throws(StoreError) -> Bool
 
     /// Every access record, by kind and id.
     func accessRecords() throws(StoreError) -> [StoredAccessRecord]
+
+    // MARK: Sign-in attempts
+
+    /// Keeps a sign-in under way (its state's hash as key) until `expireTime`, and removes the
+    /// expired ones. No worker keeps attempts in memory: only the one the provider sends the
+    /// person back to reads it.
+    func putSignInAttempt(stateHash: String, record: [UInt8], expireTime: Date) throws(StoreError)
+
+    /// Takes the attempt of `stateHash`: deletes and returns it, nil for an unknown, used or
+    /// expired one. Of two takers of one state, on any workers or nodes, only one gets it.
+    func takeSignInAttempt(stateHash: String) throws(StoreError) -> [UInt8]?
 
     // MARK: Audit log
 

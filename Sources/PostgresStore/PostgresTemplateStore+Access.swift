@@ -16,6 +16,17 @@ extension PostgresTemplateStore {
         }
     }
 
+    public func updateAccessRecord(_ kind: StoredAccessRecord.Kind, id: String, record: [UInt8]) throws(StoreError) -> Bool {
+        let now = TemplateStoreRules.milliseconds(clock())
+        return try write { connection in
+            let updated = try connection.execute(
+                "UPDATE access_records SET record = $1, update_time = $2 WHERE kind = $3 AND id = $4",
+                [.bytes(record), .integer(now), .text(kind.rawValue), .text(id)]
+            ).affectedRows > 0
+            return (updated, .projects)
+        }
+    }
+
     public func deleteAccessRecord(_ kind: StoredAccessRecord.Kind, id: String) throws(StoreError) -> Bool {
         try write { connection in
             let deleted = try connection.execute(

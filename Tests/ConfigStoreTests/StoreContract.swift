@@ -77,8 +77,11 @@ struct StoreContract {
         #expect(records.map { "\($0.kind.rawValue)/\($0.id)" } == ["principal/svc-ci", "token/a1"])
         #expect(records.first?.record == Array(#"{"n":2}"#.utf8), "a record is replaced whole, bytes as given")
         #expect(records.first?.updateTime == clock.now)
+        #expect(try store.updateAccessRecord(.token, id: "a1", record: Array("u".utf8)))
+        #expect(try store.accessRecords().last?.record == Array("u".utf8))
         #expect(try store.deleteAccessRecord(.token, id: "a1"))
         #expect(try !store.deleteAccessRecord(.token, id: "a1"))
+        #expect(try !store.updateAccessRecord(.token, id: "a1", record: []), "an update does not bring a deleted record back")
         #expect(try store.accessRecords().count == 1)
         for id in ["", String(repeating: "x", count: 513)] {
             let error = try #require(throws: StoreError.self) { try store.putAccessRecord(.membership, id: id, record: []) }
@@ -87,6 +90,22 @@ struct StoreContract {
                 continue
             }
         }
+    }
+
+    func aSignInAttemptIsTakenOnceBeforeItExpires() throws {
+        let clock = ManualClock()
+        let store = try fixture.make(clock: clock)
+        try store.putSignInAttempt(stateHash: "s1", record: [1, 2, 0, 255], expireTime: clock.now.addingTimeInterval(600))
+        try store.putSignInAttempt(stateHash: "s2", record: [2], expireTime: clock.now.addingTimeInterval(60))
+        #expect(try store.takeSignInAttempt(stateHash: "s1") == [1, 2, 0, 255])
+        #expect(try store.takeSignInAttempt(stateHash: "s1") == nil, "a state is used once")
+        #expect(try store.takeSignInAttempt(stateHash: "unknown") == nil)
+        clock.advance(by: 61)
+        #expect(try store.takeSignInAttempt(stateHash: "s2") == nil, "an expired attempt is refused")
+        try store.putSignInAttempt(stateHash: "s2", record: [3], expireTime: clock.now.addingTimeInterval(60))
+        #expect(try store.takeSignInAttempt(stateHash: "s2") == [3], "the expired one was removed, not kept")
+        try store.putAccessRecord(.session, id: "ses1", record: [7])
+        #expect(try store.accessRecords().map(\.kind) == [.session])
     }
 
     func theAuditLogAppendsFiltersPagesAndPrunes() throws {

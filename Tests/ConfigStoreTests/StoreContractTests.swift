@@ -16,6 +16,9 @@ import Testing
     @Test(arguments: StoreEngine.allCases) func accessRecordsAreKeptByKindAndID(engine: StoreEngine) throws {
         try engine.contract().accessRecordsAreKeptByKindAndID()
     }
+    @Test(arguments: StoreEngine.allCases) func aSignInAttemptIsTakenOnceBeforeItExpires(engine: StoreEngine) throws {
+        try engine.contract().aSignInAttemptIsTakenOnceBeforeItExpires()
+    }
     @Test(arguments: StoreEngine.allCases) func publishNumbersVersionsFromOneAndMovesTheHead(engine: StoreEngine) throws {
         try engine.contract().publishNumbersVersionsFromOneAndMovesTheHead()
     }

@@ -1,10 +1,10 @@
 public import Foundation
 
-/// One record of who may do what: a principal, a membership or a token, as the server encodes
+/// One record of who may do what: a principal, a membership, a token or a console session, as the server encodes
 /// it (the store keeps the bytes as given). Records are few; every worker reads them all.
 public struct StoredAccessRecord: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
-        case principal, membership, token
+        case principal, membership, token, session
     }
 
     public var kind: Kind

@@ -13,6 +13,15 @@ extension SQLiteTemplateStore {
         }
     }
 
+    public func updateAccessRecord(_ kind: StoredAccessRecord.Kind, id: String, record: [UInt8]) throws(StoreError) -> Bool {
+        let now = TemplateStoreRules.milliseconds(clock())
+        return try write { database in
+            try database.execute(
+                "UPDATE access_records SET record = ?, update_time = ? WHERE kind = ? AND id = ?",
+                [.blob(record), .integer(now), .text(kind.rawValue), .text(id)]) > 0
+        }
+    }
+
     public func deleteAccessRecord(_ kind: StoredAccessRecord.Kind, id: String) throws(StoreError) -> Bool {
         try write { database in
             try database.execute("DELETE FROM access_records WHERE kind = ? AND id = ?", [.text(kind.rawValue), .text(id)]) > 0
