@@ -40,6 +40,9 @@ public struct RequestContext: Sendable {
     public func client(forwardedFor: [String]) -> String {
         ClientAddress.resolve(peer: peer, forwardedFor: forwardedFor, trusted: trustedProxies)
     }
+
+    /// Whether the peer is a trusted proxy, whose `X-Forwarded-Proto` is believed.
+    public var peerIsTrustedProxy: Bool { trustedProxies.contains(peer) }
 }
 
 /// Identifies one connection of one server; stale once the connection is closed, even if the

@@ -35,8 +35,7 @@ final class AuditTrail: Sendable {
     func record(_ exchange: Exchange, _ response: HTTPResponse) {
         // A refusal (401, 403) changed nothing: one for a missing role comes through `refused`.
         guard response.status != 401, response.status != 403, let action = Self.action(exchange), !Self.isRead(action),
-              let header = exchange.request.head.headers["Authorization"], header.lowercased().hasPrefix("bearer "),
-              let actor = access.admin(bearer: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+              let actor = access.identity(presentedIn: exchange.request.head.headers)
         else { return }
         var entry = Self.entry(exchange, actor: actor, action: action,
                                outcome: (200..<300).contains(response.status) ? "ok" : "failed \(response.status)")
@@ -53,6 +52,17 @@ final class AuditTrail: Sendable {
         var entry = Self.entry(exchange, actor: actor, action: action, outcome: "denied")
         (entry.project, entry.namespace, entry.target) = target(exchange, nil)
         entry.project = project?.id ?? entry.project
+        keep(entry, exchange)
+    }
+
+    /// Records a sign-in, a failed one, or a sign-out (any thread).
+    /// - Parameters:
+    ///   - actor: the principal's id and name; for a failure before the provider said who, what is known.
+    ///   - target: the session's id.
+    func signIn(_ exchange: Exchange, action: String, actor: (id: String, name: String), target: String?, outcome: String) {
+        var entry = Self.entry(exchange, actor: AccessControl.AdminIdentity(name: actor.name, id: actor.id), action: action,
+                               outcome: outcome)
+        entry.target = target
         keep(entry, exchange)
     }
 
@@ -138,7 +148,8 @@ final class AuditTrail: Sendable {
         case .tokens(let id): return id != nil ? "token.revoke" : method == .post ? "token.create" : "token.list"
         case .serverTemplate: return "template.read"
         case .metrics: return "metrics.read"
-        case .health, .ready, .openAPI, .console, .fetch, .stream, .audit, .me: return nil
+        // Sign-in and sign-out are kept by the sign-in endpoint (`signIn(_:…)`), which knows who.
+        case .health, .ready, .openAPI, .console, .fetch, .stream, .audit, .me, .signIn: return nil
         }
     }
 

@@ -1,6 +1,7 @@
 import ConfigCore
 import ConfigStore
 import Dispatch
+import Foundation
 public import EventLoop
 public import HTTP1
 import Logging
@@ -38,8 +39,8 @@ public final class Application: HTTPRequestHandler, Sendable {
         self.logger = logger
         self.counters = counters
         self.peers = peers
-        let access = AccessControl(adminTokens: configuration.adminTokens,
-                                   apiKeyRequired: configuration.fetch.requireAPIKey)
+        let access = AccessControl(adminTokens: configuration.adminTokens, apiKeyRequired: configuration.fetch.requireAPIKey,
+                                   sessionIdle: TimeInterval(configuration.signIn.sessionIdleMinutes) * 60)
         let projects = ProjectDirectory()
         templates = TemplateRegistry(store: store, projects: projects, counters: counters, logger: logger)
         let reloads = ReloadGate(loop: loop)
@@ -58,7 +59,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         let endpoints = Self.endpoints(
             configuration: configuration, store: store, templates: templates, projects: projects, access: access,
             counters: counters, realtime: realtime, updates: updates, metrics: metrics, peerGather: peerGather,
-            storeHealth: storeHealth, projectLoader: projectLoader)
+            storeHealth: storeHealth, projectLoader: projectLoader, storeQueue: storeQueue)
         let audit = AuditTrail(store: store, access: access, projects: projects, storeQueue: storeQueue, logger: logger,
                                retentionDays: configuration.audit.retentionDays)
         router = Router(endpoints: endpoints, access: access, projects: projects, readYourWrites: readYourWrites,
@@ -71,7 +72,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         configuration: ServerConfiguration, store: any TemplateStore, templates: TemplateRegistry,
         projects: ProjectDirectory, access: AccessControl, counters: ChangeCounters, realtime: RealtimeHub,
         updates: TemplateUpdates, metrics: ServerMetrics, peerGather: PeerGather, storeHealth: StoreHealth,
-        projectLoader: ProjectLoader
+        projectLoader: ProjectLoader, storeQueue: DispatchQueue
     ) -> Endpoints {
         let maxBodyBytes = configuration.http.maxBodyBytes
         var limits = TemplateLimits.firebase
@@ -79,6 +80,8 @@ public final class Application: HTTPRequestHandler, Sendable {
         limits.maxConditions = configuration.templates.maxConditions
         let throttle = FetchThrottle(burst: configuration.fetch.throttleBurst,
                                      perMinute: configuration.fetch.throttlePerMinute)
+        let sessions = ConsoleSessions(store: store, access: access, counters: counters, projectLoader: projectLoader,
+                                       settings: configuration.signIn, storeQueue: storeQueue)
         let canaries = CanaryAdminEndpoint(store: store, templates: templates, updates: updates,
                                            maxBodyBytes: maxBodyBytes)
         return Endpoints(
@@ -99,7 +102,10 @@ public final class Application: HTTPRequestHandler, Sendable {
             fetch: FetchEndpoint(templates: templates, throttle: throttle, realtime: realtime, metrics: metrics,
                                  maxBodyBytes: maxBodyBytes),
             stream: StreamEndpoint(realtime: realtime, maxBodyBytes: maxBodyBytes),
-            console: ConsoleEndpoint())
+            console: ConsoleEndpoint(),
+            signIn: SignInEndpoint(
+                provider: configuration.signIn.isEnabled ? OIDCProvider(settings: configuration.signIn) : nil,
+                sessions: sessions, store: store, access: access, storeQueue: storeQueue))
     }
 
     /// Loads every template, then starts what runs on the loop's ticks and what watches for

@@ -11,11 +11,23 @@ struct RoleRefusal: Error {
 
 /// The credentials a request presents, checked against what `AccessControl` knows.
 extension AccessControl {
-    /// The admin behind `Authorization: Bearer <token>`: 401 without credentials, 403 with
-    /// credentials that are not an admin token (e.g. a client API key).
+    /// The admin behind `Authorization: Bearer <token>`, or else behind the console's session
+    /// cookie: 401 without credentials or with an ended session, 403 with credentials that are
+    /// not an admin token (e.g. a client API key), and for a session's call that changes
+    /// something without its CSRF token.
     func requireAdmin(_ exchange: Exchange) throws -> AdminIdentity {
-        guard let header = exchange.request.head.headers["Authorization"] else {
-            throw APIError(401, "Missing admin credentials: send 'Authorization: Bearer <admin token>'.")
+        let headers = exchange.request.head.headers
+        guard let header = headers["Authorization"] else {
+            guard let secret = ConsoleSession.secret(in: headers) else {
+                throw APIError(401, "Missing admin credentials: send 'Authorization: Bearer <admin token>'.")
+            }
+            guard let (_, identity) = admin(session: secret) else {
+                throw APIError(401, "The console session has ended (signed out, expired or revoked): sign in again.")
+            }
+            guard Self.isSafe(exchange.request.head.method)
+                || headers["X-CSRF-Token"].map({ Self.constantTimeEqual($0, ConsoleSession.csrfToken(forSecret: secret)) }) == true
+            else { throw APIError(403, "A console call that changes something must carry the session's X-CSRF-Token.") }
+            return identity
         }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
@@ -25,6 +37,21 @@ extension AccessControl {
             throw APIError(403, "The credentials are not a valid admin token.")
         }
         return identity
+    }
+
+    /// Who the request's credentials are (a bearer token, else a session cookie), unchecked
+    /// for CSRF: for the audit log of a call already allowed.
+    func identity(presentedIn headers: HTTPHeaders) -> AdminIdentity? {
+        if let header = headers["Authorization"] {
+            guard header.lowercased().hasPrefix("bearer ") else { return nil }
+            return admin(bearer: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+        }
+        return ConsoleSession.secret(in: headers).flatMap { admin(session: $0)?.identity }
+    }
+
+    /// GET, HEAD and OPTIONS change nothing (RFC 9110 §9.2.1).
+    private static func isSafe(_ method: HTTPMethod) -> Bool {
+        method == .get || method == .head || method == .options
     }
 
     /// The admin behind the request's credentials, if it holds `needed` on `project` (for

@@ -15,13 +15,16 @@ final class AccessControl: Sendable {
         let name: String
         /// The principal's id, or `token:<name>` for a token of the config file.
         let id: String
-        /// Project id → role; nil for an owner of the whole server.
+        /// Project id (or `*`, every project) → role; nil for an owner of the whole server.
         var roles: [String: Role]? = nil
+        /// The console session it signed in with; nil for a token.
+        var sessionID: String? = nil
 
         /// The role held on `project` (an owner holds `owner` everywhere), nil for none.
         func role(on project: String) -> Role? {
             guard let roles else { return .owner }
-            return roles[project]
+            guard let everywhere = roles["*"] else { return roles[project] }
+            return max(roles[project] ?? everywhere, everywhere)
         }
 
         var isOwner: Bool { roles == nil }
@@ -44,8 +47,12 @@ final class AccessControl: Sendable {
     /// The principals, memberships and tokens of the store (API-made), read by `ProjectLoader`.
     private let stored = Mutex(StoredAccess())
 
-    init(adminTokens: [AdminTokenDeclaration], apiKeyRequired: Bool = true) {
+    /// A console session unused this long has ended (`signIn.sessionIdleMinutes`).
+    let sessionIdle: TimeInterval
+
+    init(adminTokens: [AdminTokenDeclaration], apiKeyRequired: Bool = true, sessionIdle: TimeInterval = 720 * 60) {
         self.apiKeyRequired = apiKeyRequired
+        self.sessionIdle = sessionIdle
         adminDigests = adminTokens.compactMap { declaration in
             // Validated with the configuration: every role name is known.
             let roles = declaration.roles.map { $0.compactMapValues(Role.init(name:)) }
@@ -79,6 +86,15 @@ final class AccessControl: Sendable {
             found = found ?? entry.identity
         }
         return found
+    }
+
+    /// The session behind a console cookie's secret and who it is, or nil for an unknown, ended
+    /// or idle one; the digest is compared in constant time.
+    func admin(session secret: String, now: Date = Date()) -> (session: ConsoleSession, identity: AdminIdentity)? {
+        guard let id = ConsoleSession.id(inSecret: secret),
+              let (session, identity) = stored.withLock({ $0.identity(forSessionID: id, now: now, idle: sessionIdle) }),
+              let digest = SecretDigest(hex: session.sha256), digest.matches(SecretDigest(secret: secret)) else { return nil }
+        return (session, identity)
     }
 
     func setAPIKeyDigests(_ digests: [SecretDigest], project: String) {

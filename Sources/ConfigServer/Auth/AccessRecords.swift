@@ -76,6 +76,7 @@ struct StoredAccess: Sendable {
     /// Principal → project → role.
     var roles: [String: [String: Role]] = [:]
     var tokens: [String: AccessToken] = [:]
+    var sessions: [String: ConsoleSession] = [:]
 
     init() {}
 
@@ -93,6 +94,8 @@ struct StoredAccess: Sendable {
                 }
             case .token:
                 if let token = try? decoder.decode(AccessToken.self, from: data) { tokens[token.id] = token }
+            case .session:
+                if let session = try? decoder.decode(ConsoleSession.self, from: data) { sessions[session.id] = session }
             }
         }
     }
@@ -115,5 +118,21 @@ struct StoredAccess: Sendable {
         let identity = AccessControl.AdminIdentity(name: principal.updateUser, id: principal.id,
                                                    roles: token.roles.map { Self.narrowed(held, to: $0) } ?? held)
         return (token, identity)
+    }
+
+    /// The identity of a usable session: its principal's memberships, raised by the roles its
+    /// ID token gave; nil for an unknown, ended or idle one.
+    func identity(forSessionID id: String, now: Date, idle: TimeInterval)
+        -> (session: ConsoleSession, identity: AccessControl.AdminIdentity)? {
+        guard let session = sessions[id], session.isUsable(at: now, idle: idle), let principal = principals[session.principal]
+        else { return nil }
+        var held = roles[principal.id] ?? [:]
+        for (project, name) in session.claimRoles {
+            guard let role = Role.projectRole(named: name) else { continue }
+            held[project] = max(held[project] ?? role, role)
+        }
+        let identity = AccessControl.AdminIdentity(name: principal.updateUser, id: principal.id,
+                                                   roles: principal.owner || session.claimOwner ? nil : held, sessionID: id)
+        return (session, identity)
     }
 }

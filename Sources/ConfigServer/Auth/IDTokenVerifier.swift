@@ -9,6 +9,8 @@ struct IDTokenVerifier: Sendable {
     struct Identity: Sendable, Equatable {
         let subject: String
         let email: String?
+        /// The `email_verified` claim; nil when the token does not say.
+        let emailVerified: Bool?
         let name: String?
         let groups: [String]
     }
@@ -43,6 +45,8 @@ struct IDTokenVerifier: Sendable {
     let issuer: String
     let clientID: String
     let keys: JSONWebKeySet
+    /// The claim that lists the person's groups (`signIn.groupsClaim`).
+    var groupsClaim = "groups"
     /// How far the provider's clock may be from ours.
     var allowedSkew: TimeInterval = 120
 
@@ -70,8 +74,8 @@ struct IDTokenVerifier: Sendable {
         guard issued <= seconds + allowedSkew else { throw .issuedInTheFuture }
         guard claims["nonce"] as? String == nonce else { throw .wrongNonce }
         guard let subject = claims["sub"] as? String, !subject.isEmpty else { throw .malformed("sub is missing") }
-        return Identity(subject: subject, email: claims["email"] as? String, name: claims["name"] as? String,
-                        groups: claims["groups"] as? [String] ?? [])
+        return Identity(subject: subject, email: claims["email"] as? String, emailVerified: claims["email_verified"] as? Bool,
+                        name: claims["name"] as? String, groups: claims[groupsClaim] as? [String] ?? [])
     }
 
     private static func object(_ bytes: [UInt8]) -> [String: Any]? {
@@ -142,6 +146,11 @@ final class JSONWebKey: @unchecked Sendable {
 
 /// Base64 with the URL alphabet and no padding (RFC 7515 §2).
 enum Base64URL {
+    static func encode(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
     static func decode(_ text: some StringProtocol) -> [UInt8]? {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         guard !base64.contains("=") else { return nil }

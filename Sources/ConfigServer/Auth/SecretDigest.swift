@@ -29,6 +29,9 @@ struct SecretDigest: Sendable {
          bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
     }
 
+    /// The 32 bytes.
+    var bytes: [UInt8] { withUnsafeBytes(of: words, Array.init) }
+
     /// Lowercase hex, as the store keeps it.
     var hex: String {
         withUnsafeBytes(of: words) { bytes in

@@ -20,6 +20,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var templates = TemplateSettings()
     public var store = StoreSettings()
     public var audit = AuditSettings()
+    public var signIn = SignInSettings()
     /// Start even when listening beyond loopback without a (non-default) admin token.
     public var allowInsecureAdmin = false
     /// Addresses whose `X-Forwarded-For` is believed (e.g. the reverse proxy).
@@ -142,6 +143,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
             throw ConfigurationError("audit.retentionDays must be between 1 and 36500")
         }
         guard realtime.fanOutSliceStreams > 0 else { throw ConfigurationError("realtime.fanOutSliceStreams must be positive") }
+        try signIn.validate()
     }
 
     /// Whether `host` is a loopback address, where the quick-start defaults are acceptable:

@@ -98,6 +98,8 @@ public struct ServeCommand: ParsableCommand {
         if let token = environment["RCS_ADMIN_TOKEN"], !token.isEmpty {
             settings.adminTokens = [AdminTokenDeclaration(name: "env", token: token)]
         }
+        // Kept out of the config file, which is often checked in.
+        if let secret = environment["RCS_OIDC_CLIENT_SECRET"], !secret.isEmpty { settings.signIn.clientSecret = secret }
         if let host { settings.host = host }
         if let port { settings.port = port }
         if let dataDir { settings.dataDir = dataDir }

@@ -40,6 +40,7 @@ struct Exchange: Sendable {
         case .fetch: "fetch"
         case .stream: "streamFetchInvalidations"
         case .console: "console"
+        case .signIn(let step): "auth:\(step.rawValue)"
         }
     }
 

@@ -12,4 +12,5 @@ struct Endpoints: Sendable {
     let fetch: FetchEndpoint
     let stream: StreamEndpoint
     let console: ConsoleEndpoint
+    let signIn: SignInEndpoint
 }

@@ -5,6 +5,18 @@ enum TemplateMethod: String {
     case listVersions, rollback, diff, evaluate, adoption, downloadDefaults, canary, promote, abort
 }
 
+/// The steps of signing in to the console (docs/access.md, "Sign-in").
+enum SignInStep: String {
+    /// `GET /auth/oidc/login`: off to the identity provider.
+    case login
+    /// `GET /auth/oidc/callback`: back from it with a code.
+    case callback
+    /// `GET /auth/session`: whether sign-in is offered, and who is signed in.
+    case session
+    /// `POST /auth/signOut`
+    case signOut
+}
+
 /// What a request path names. `{project}` is a project id or number, `{ns}` a namespace.
 enum Route: Equatable {
     case health
@@ -33,6 +45,8 @@ enum Route: Equatable {
     case fetch(project: String, namespace: String)
     /// `/v1/projects/{project}/namespaces/{ns}:streamFetchInvalidations`
     case stream(project: String, namespace: String)
+    /// `/auth/…`: signing in to the console with the identity provider.
+    case signIn(SignInStep)
     /// `/console` or `/console/{file}`: the web console's static files; `file` is what follows
     /// `/console/` (empty for the index), `nil` for `/console` itself.
     case console(file: String?)
@@ -49,6 +63,10 @@ enum Route: Equatable {
         case "/v1/auditLog": self = .audit; return
         case "/v1/me": self = .me; return
         case "/v1/tokens": self = .tokens(id: nil); return
+        case "/auth/oidc/login": self = .signIn(.login); return
+        case "/auth/oidc/callback": self = .signIn(.callback); return
+        case "/auth/session": self = .signIn(.session); return
+        case "/auth/signOut": self = .signIn(.signOut); return
         default: break
         }
         if path.hasPrefix("/v1/tokens/") {

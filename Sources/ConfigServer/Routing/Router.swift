@@ -159,6 +159,8 @@ final class Router: Sendable {
             try endpoints.stream.open(exchange, key: TemplateKey(project: project.id, namespace: namespace))
         case .console(let file):
             endpoints.console.serve(exchange, file: file)
+        case .signIn(let step):
+            try endpoints.signIn.answer(exchange, step: step)
         }
     }
 
@@ -171,7 +173,9 @@ final class Router: Sendable {
         let validateOnly = TemplateAdminEndpoint.isValidateOnly(exchange)
         let needed = role ?? RoutePermissions.role(for: exchange.route, method: method, validateOnly: validateOnly) ?? .owner
         do {
-            return try access.require(needed, on: project, exchange)
+            let identity = try access.require(needed, on: project, exchange)
+            if let session = identity.sessionID { endpoints.signIn.sessions.noteUse(of: session) }
+            return identity
         } catch let refusal as RoleRefusal {
             audit.refused(exchange, actor: refusal.identity, project: project)
             throw refusal.error

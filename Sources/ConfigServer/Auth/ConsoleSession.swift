@@ -1,0 +1,72 @@
+import ConfigCore
+import Foundation
+import HTTP1
+
+/// A person signed in to the console through the identity provider (docs/access.md, "Sign-in").
+/// Kept with the other access records, so that every worker and node knows it, and ending it
+/// (sign-out, an admin's revocation) takes effect everywhere as a revoked token does. The
+/// browser holds the secret in an `HttpOnly` cookie; the record keeps only its SHA-256.
+struct ConsoleSession: Codable, Sendable, Equatable {
+    /// Also the second part of the secret (`rcs_ses_<id>_<random>`), which finds the record.
+    var id: String
+    /// The principal's id (the person's email).
+    var principal: String
+    var sha256: String
+    var createTime: Timestamp
+    /// When it was last seen in use, to the precision `refreshInterval` allows.
+    var lastSeenTime: Timestamp
+    /// The end, however busy it is.
+    var expireTime: Timestamp
+    /// Roles the ID token gave (`signIn.roleMappings`), project (or `*`) → role, on top of the
+    /// principal's memberships.
+    var claimRoles: [String: String]
+    var claimOwner: Bool
+
+    static let cookieName = "rcs_session"
+    static let secretPrefix = "rcs_ses_"
+
+    /// A new session's id and secret.
+    static func mint() -> (id: String, secret: String) {
+        let id = RandomSecret.hex(bytes: 8)
+        return (id, secretPrefix + id + "_" + RandomSecret.hex(bytes: 24))
+    }
+
+    /// The id named by a presented secret, if it has the form of one.
+    static func id(inSecret secret: String) -> String? {
+        guard secret.hasPrefix(secretPrefix) else { return nil }
+        let rest = secret.dropFirst(secretPrefix.count).split(separator: "_", maxSplits: 1)
+        guard rest.count == 2, rest[0].count == 16 else { return nil }
+        return String(rest[0])
+    }
+
+    /// The token state-changing console calls carry in `X-CSRF-Token`: derived from the secret,
+    /// so it needs no storage, and a page of another site can neither read nor guess it.
+    static func csrfToken(forSecret secret: String) -> String {
+        SecretDigest(secret: "csrf\u{0}" + secret).hex
+    }
+
+    func isUsable(at now: Date, idle: TimeInterval) -> Bool {
+        now < expireTime.date && now.timeIntervalSince(lastSeenTime.date) < idle
+    }
+
+    /// The session secret in a request's `Cookie` fields, if any.
+    static func secret(in headers: HTTPHeaders) -> String? {
+        for field in headers.values("Cookie") {
+            for pair in field.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == cookieName {
+                    return parts[1].trimmingCharacters(in: .whitespaces)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// `Set-Cookie` for `secret` (nil: the cookie's removal). `Secure` when the browser came over
+    /// TLS, as a trusted proxy says.
+    static func cookie(_ secret: String?, maxAge: Int, secure: Bool) -> String {
+        var fields = ["\(cookieName)=\(secret ?? "")", "Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=\(secret == nil ? 0 : maxAge)"]
+        if secure { fields.append("Secure") }
+        return fields.joined(separator: "; ")
+    }
+}
