@@ -52,6 +52,8 @@ let package = Package(
             name: "ConfigServer",
             dependencies: [
                 "ConfigCore", "ConfigStore", "PostgresStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib", "CLibCrypto",
+                // Its libcurl transport, for the server's own calls out (the identity provider).
+                "ConfigClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -1,10 +1,13 @@
-// Every call to the server goes through here: it adds the admin token and turns Google's
+// Every call to the server goes through here: it adds the credentials and turns Google's
 // error bodies ({"error": {"code", "message", "status"}}) into ApiError.
 //
-// The token lives only in this module's memory: never in a URL, a cookie or Web Storage, so
-// it is gone when the tab is closed or reloaded, and the browser never sends it on its own
-// (no CSRF: a forged request from another site carries no Authorization header).
+// Two ways to be signed in. A pasted admin token lives only in this module's memory: never in a
+// URL, a cookie or Web Storage, so it is gone when the tab is closed or reloaded, and the
+// browser never sends it on its own. A session started through the identity provider lives in
+// an HttpOnly cookie the page cannot read; every call that changes something then carries the
+// session's CSRF token, which a page of another site can neither read nor guess.
 let token = null;
+let csrfToken = null;
 
 /** A refused or failed call, with the server's message and, for templates, its issues. */
 export class ApiError extends Error {
@@ -25,8 +28,19 @@ export function setToken(value) {
   token = value;
 }
 
+/** Signed in through the identity provider: calls send the session cookie and this token. */
+export function setSession(csrf) {
+  csrfToken = csrf;
+}
+
 export function forgetToken() {
   token = null;
+  csrfToken = null;
+}
+
+/** Whether the console is signed in with a session cookie (rather than a pasted token). */
+export function hasSession() {
+  return csrfToken !== null;
 }
 
 /**
@@ -34,8 +48,9 @@ export function forgetToken() {
  * `body` is the parsed JSON answer (or the text when it is not JSON).
  */
 export async function call(method, path, { body, headers = {} } = {}) {
-  const init = { method, headers: { ...headers }, cache: "no-store", credentials: "omit" };
+  const init = { method, headers: { ...headers }, cache: "no-store", credentials: token ? "omit" : "same-origin" };
   if (token) init.headers.Authorization = `Bearer ${token}`;
+  else if (csrfToken) init.headers["X-CSRF-Token"] = csrfToken;
   // What the server's audit log records as where a change came from.
   init.headers["X-RCS-Origin"] = "CONSOLE";
   if (body !== undefined) {

@@ -1,6 +1,6 @@
 // The console's entry: signing in and out, choosing the project and namespace, and switching
 // between the views.
-import { call, forgetToken, setToken } from "./api.js";
+import { call, forgetToken, hasSession, setSession, setToken } from "./api.js";
 import { el, replace } from "./dom.js";
 import * as session from "./session.js";
 import * as parameters from "./parameters.js";
@@ -82,13 +82,19 @@ async function signIn(event) {
   }
   input.value = "";
   input.removeAttribute("aria-invalid");
-  const list = answer.body.projects || [];
+  await enter(answer.body.projects || []);
+}
+
+/** Opens the workspace on `list` once the credentials were accepted. */
+async function enter(list) {
   session.setProjects(list);
   try {
     session.setMe((await call("GET", "/v1/me")).body);
   } catch {
     // An older server without /v1/me: every button stays offered, the server still decides.
   }
+  const me = session.me();
+  byId("who").textContent = me ? `Signed in as ${me.displayName || me.name}` : "";
   replace(byId("project"), ...list.map((project) =>
     el("option", { value: project.projectId, text: project.displayName && project.displayName !== project.projectId
       ? `${project.displayName} (${project.projectId})` : project.projectId })));
@@ -100,6 +106,28 @@ async function signIn(event) {
   show("parameters");
 }
 
+/** On load: offers the identity provider when the server has one, and resumes its session. */
+async function resume() {
+  let answer;
+  try {
+    answer = (await call("GET", "/auth/session")).body || {};
+  } catch {
+    return;
+  }
+  if (answer.provider) {
+    byId("provider-link").textContent = `Sign in with ${answer.provider.name}`;
+    byId("provider-sign-in").hidden = false;
+  }
+  if (!answer.session) return;
+  setSession(answer.session.csrfToken);
+  try {
+    await enter((await call("GET", "/v1/projects")).body.projects || []);
+  } catch (failure) {
+    forgetToken();
+    status(failure.message);
+  }
+}
+
 async function choose() {
   status("");
   try {
@@ -109,7 +137,16 @@ async function choose() {
   }
 }
 
-function signOut() {
+async function signOut() {
+  // A session ends on the server (on every node); a token is only forgotten.
+  const ended = hasSession();
+  if (ended) {
+    try {
+      await call("POST", "/auth/signOut");
+    } catch (failure) {
+      return status(`Signing out failed: ${failure.message}`);
+    }
+  }
   forgetToken();
   current = "parameters";
   live.reset();
@@ -120,8 +157,10 @@ function signOut() {
   byId("workspace").hidden = true;
   byId("scope").hidden = true;
   byId("sign-in").hidden = false;
-  status("Signed out: the token is forgotten.");
+  byId("who").textContent = "";
+  status(ended ? "Signed out: the session is ended." : "Signed out: the token is forgotten.");
   byId("token").focus();
+resume();
 }
 
 mountViews();
@@ -133,3 +172,4 @@ for (const item of document.querySelectorAll("nav.views button")) {
   item.addEventListener("click", () => show(item.dataset.view));
 }
 byId("token").focus();
+resume();

@@ -48,10 +48,19 @@ export function setMe(me) {
   state.me = me;
 }
 
+/** Who is signed in (`/v1/me`), or null. */
+export function me() {
+  return state.me;
+}
+
 /** The role held on the chosen project ("owner" for an owner of the server), or "". */
 export function role() {
   if (!state.me) return "";
-  return state.me.owner ? "owner" : state.me.roles?.[state.project] ?? "";
+  if (state.me.owner) return "owner";
+  // A role on "*" (given by the identity provider's claims) holds on every project.
+  const here = state.me.roles?.[state.project] ?? "";
+  const everywhere = state.me.roles?.["*"] ?? "";
+  return ROLES.indexOf(everywhere) > ROLES.indexOf(here) ? everywhere : here;
 }
 
 /** Whether the signed-in token holds `needed` (or more) on the chosen project. */

@@ -35,7 +35,7 @@ import Testing
 
     @Test(arguments: ["validRS256", "validES256", "audienceList"]) func aValidTokenGivesWhoSignedIn(_ name: String) throws {
         let identity = try verify(name)
-        #expect(identity == IDTokenVerifier.Identity(subject: "u-1", email: "ada@acme.com", name: "Ada", groups: []))
+        #expect(identity == IDTokenVerifier.Identity(subject: "u-1", email: "ada@acme.com", emailVerified: nil, name: "Ada", groups: []))
     }
 
     @Test func everyBadTokenIsRefusedWithItsReason() {

@@ -18,11 +18,18 @@ struct AccessAdminEndpoint: Sendable {
         struct Me: Encodable {
             let id: String
             let name: String
+            /// The principal's display name (a person's, from sign-in), when there is one.
+            let displayName: String?
             let owner: Bool
+            /// Project id (or `*`: every project) → role.
             let roles: [String: String]
+            /// Whether these credentials are a console session (signed in through the provider).
+            let session: Bool
         }
         let roles = (identity.roles ?? [:]).mapValues(\.description)
-        exchange.respond(.json(Self.encode(Me(id: identity.id, name: identity.name, owner: identity.isOwner, roles: roles))))
+        exchange.respond(.json(Self.encode(Me(
+            id: identity.id, name: identity.name, displayName: access.storedAccess.principals[identity.id]?.displayName,
+            owner: identity.isOwner, roles: roles, session: identity.sessionID != nil))))
     }
 
     /// `POST /v1/principals` `{"kind": "service"|"person", "displayName", "email", "id", "owner"}`.
