@@ -116,6 +116,7 @@ async function resume() {
   }
   if (answer.provider) {
     byId("provider-link").textContent = `Sign in with ${answer.provider.name}`;
+    byId("provider-link").href = `${answer.provider.loginURL}?returnTo=${encodeURIComponent("/console/")}`;
     byId("provider-sign-in").hidden = false;
   }
   if (!answer.session) return;

@@ -29,27 +29,12 @@ final class ConsoleSessions: Sendable {
     /// The cookie's lifetime: the session's.
     var maxAgeSeconds: Int { settings.sessionMaxHours * 3_600 }
 
-    /// The roles `signIn.roleMappings` give a person (project or `*` → role), and whether they
-    /// make an owner.
-    func mappedRoles(email: String, groups: [String]) -> (roles: [String: String], owner: Bool) {
-        var roles: [String: Role] = [:]
-        var owner = false
-        for mapping in settings.roleMappings where mapping.matches(email: email, groups: groups) {
-            owner = owner || mapping.owner == true
-            for (project, name) in mapping.roles ?? [:] {
-                guard let role = Role.projectRole(named: name) else { continue }
-                roles[project] = max(roles[project] ?? role, role)
-            }
-        }
-        return (roles.mapValues(\.description), owner)
-    }
-
     /// Signs `person` in: their principal made or brought up to date, and a new session.
     /// - Returns: the session's secret (for the cookie) and record.
     /// - Throws: `SignInFailure` (403) for someone who holds no role anywhere.
     func start(email: String, name: String?, groups: [String]) throws -> (secret: String, session: ConsoleSession) {
         let known = access.storedAccess
-        let mapped = mappedRoles(email: email, groups: groups)
+        let mapped = settings.mappedRoles(email: email, groups: groups)
         let existing = known.principals[email]
         guard existing?.owner == true || mapped.owner || !mapped.roles.isEmpty || known.roles[email]?.isEmpty == false else {
             throw SignInFailure(403, "\(email) holds no role on this server: ask an admin of a project to add you as a member.")

@@ -37,7 +37,9 @@ final class OIDCProvider: Sendable {
 
     private struct Cache {
         var endpoints: (value: Endpoints, time: Date)?
-        var keys: (value: JSONWebKeySet, time: Date)?
+        var keys: JSONWebKeySet?
+        /// When the keys were last fetched again for an unknown `kid`.
+        var lastRefresh: Date?
     }
 
     let settings: SignInSettings
@@ -45,7 +47,8 @@ final class OIDCProvider: Sendable {
     private let cache = Mutex(Cache())
     /// How long the discovery document is trusted before it is read again.
     private static let endpointsLifetime: TimeInterval = 3_600
-    /// Keys are fetched again on a `kid` they lack, but not more often than this.
+    /// Keys are fetched again on a `kid` they lack, but not more often than this (tokens naming
+    /// made-up keys must not make the server hammer the provider).
     private static let keysRefetchInterval: TimeInterval = 10
 
     init(settings: SignInSettings, transport: any HTTPTransport = CurlTransport()) {
@@ -128,10 +131,14 @@ final class OIDCProvider: Sendable {
     }
 
     private func keySet(refresh: Bool) async throws(SignInFailure) -> JSONWebKeySet {
-        if let cached = cache.withLock({ $0.keys }),
-           !refresh || Date().timeIntervalSince(cached.time) < Self.keysRefetchInterval {
-            return cached.value
+        let now = Date()
+        let cached = cache.withLock { cache -> JSONWebKeySet? in
+            guard let keys = cache.keys else { return nil }
+            guard refresh, cache.lastRefresh.map({ now.timeIntervalSince($0) >= Self.keysRefetchInterval }) ?? true else { return keys }
+            cache.lastRefresh = now
+            return nil
         }
+        if let cached { return cached }
         let url = try await endpoints().jwksURI
         let body = try await get(url, what: "key set")
         let keys: JSONWebKeySet
@@ -140,7 +147,7 @@ final class OIDCProvider: Sendable {
         } catch {
             throw SignInFailure(502, "The identity provider's key set at \(url) is not usable: \(error).")
         }
-        cache.withLock { $0.keys = (keys, Date()) }
+        cache.withLock { $0.keys = keys }
         return keys
     }
 

@@ -33,6 +33,21 @@ public struct SignInSettings: Sendable, Codable, Equatable {
     /// Whether sign-in with the provider is configured.
     public var isEnabled: Bool { !issuer.isEmpty }
 
+    /// The roles `signIn.roleMappings` give a person (project or `*` → role), and whether they
+    /// make an owner.
+    func mappedRoles(email: String, groups: [String]) -> (roles: [String: String], owner: Bool) {
+        var roles: [String: Role] = [:]
+        var owner = false
+        for mapping in roleMappings where mapping.matches(email: email, groups: groups) {
+            owner = owner || mapping.owner == true
+            for (project, name) in mapping.roles ?? [:] {
+                guard let role = Role.projectRole(named: name) else { continue }
+                roles[project] = max(roles[project] ?? role, role)
+            }
+        }
+        return (roles.mapValues(\.description), owner)
+    }
+
     func validate() throws {
         guard isEnabled else { return }
         guard let url = URL(string: issuer), ["https", "http"].contains(url.scheme ?? ""), url.host != nil else {
