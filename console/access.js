@@ -28,6 +28,8 @@ export function mount(container) {
   const role = select(ROLES.map((name) => [name, name]), "viewer");
   const tokenFor = el("input", { autocomplete: "off", spellcheck: false, list: "access-principals" });
   const tokenName = el("input", { autocomplete: "off", spellcheck: false });
+  // A token holds at most this role on this project; an owner may leave it every role the account holds.
+  const tokenRole = select([...ROLES.map((name) => [name, `${name} on this project`]), ["", "every role it holds (owner)"]], "viewer");
   replace(container,
     el("h2", { tabIndex: -1, text: "Access" }),
     who,
@@ -42,8 +44,9 @@ export function mount(container) {
     el("form", { class: "toolbar", on: { submit: (event) => { event.preventDefault(); addAccount(account); } } },
       field("Service account name", account), el("button", { type: "submit", text: "Add service account" })),
     tokens,
-    el("form", { class: "toolbar", on: { submit: (event) => { event.preventDefault(); makeToken(tokenFor.value.trim(), tokenName); } } },
-      field("Token for", tokenFor), field("Token name", tokenName), el("button", { type: "submit", text: "Make token" })),
+    el("form", { class: "toolbar", on: { submit: (event) => { event.preventDefault(); makeToken(tokenFor.value.trim(), tokenName, tokenRole.value); } } },
+      field("Token for", tokenFor), field("Token name", tokenName), field("Token holds", tokenRole),
+      el("button", { type: "submit", text: "Make token" })),
     secret,
     el("h3", { text: "Audit log of this project" }),
     audit);
@@ -60,13 +63,13 @@ export async function load() {
   // Only what the token may read is asked for; the rest says which role it needs.
   const needs = (role, request) => (session.can(role) ? request() : Promise.reject(new Error(`This needs the ${role} role.`)));
   const [me, memberList, tokenList, principals, entries] = await Promise.allSettled([
-    call("GET", "/v1/me"), needs("admin", () => call("GET", `${path}/members`)), needs("owner", () => call("GET", "/v1/tokens")),
-    needs("owner", () => call("GET", "/v1/principals")),
+    call("GET", "/v1/me"), needs("admin", () => call("GET", `${path}/members`)), needs("admin", () => call("GET", "/v1/tokens")),
+    needs("admin", () => call("GET", "/v1/principals")),
     needs("admin", () => call("GET", `/v1/auditLog?project=${encodeURIComponent(project)}&pageSize=50`))]);
   if (me.status === "fulfilled") {
     const body = me.value.body;
-    const held = body.owner ? "owner of the server" : body.roles?.[project] ?? "no role on this project";
-    who.textContent = `Signed in as ${body.name} (${body.id}): ${held}.`;
+    const held = body.owner ? "owner of the server" : session.role() || "no role on this project";
+    who.textContent = `Signed in as ${body.displayName || body.name} (${body.id}): ${held}.`;
   }
   replace(members, memberList.status === "fulfilled" ? membersTable(memberList.value.body.members || []) : refusal(memberList.reason));
   replace(tokens, tokenList.status === "fulfilled" ? tokensTable(tokenList.value.body.tokens || []) : refusal(tokenList.reason));
@@ -158,11 +161,13 @@ async function addAccount(input) {
   }
 }
 
-async function makeToken(principal, nameInput) {
+async function makeToken(principal, nameInput, role) {
   const name = nameInput.value.trim();
   if (!principal || !name) return (message.textContent = "Name the principal and the token.");
+  const request = { principal, name };
+  if (role) request.roles = { [session.scope().project]: role };
   try {
-    const { body } = await call("POST", "/v1/tokens", { body: { principal, name } });
+    const { body } = await call("POST", "/v1/tokens", { body: request });
     nameInput.value = "";
     replace(secret,
       el("p", { text: `Token ${body.id} for ${principal}: copy it now, it is shown this once.` }),

@@ -30,6 +30,8 @@ import Testing
         var body = ""
         var ifMatch: String?
         let needs: String
+        /// Beyond one project (principals, tokens): the role on any project will do.
+        var anyProject = false
         var description: String { "\(method) \(target)" }
     }
 
@@ -52,6 +54,17 @@ import Testing
         Call(method: "POST", target: "/v1/projects/demo/apiKeys", body: "{\"name\":\"ios\"}", needs: "admin"),
         Call(method: "POST", target: "/v1/projects", body: "{\"projectId\":\"p9\",\"projectNumber\":\"909\"}", needs: "owner"),
         Call(method: "GET", target: "/metrics", needs: "owner"),
+        Call(method: "GET", target: "/v1/projects/demo/apiKeys", needs: "admin"),
+        Call(method: "DELETE", target: "/v1/projects/demo/apiKeys/0123456789ab", needs: "admin"),
+        Call(method: "GET", target: "/v1/projects/demo/members", needs: "admin"),
+        Call(method: "PUT", target: "/v1/projects/demo/members/svc-ci-bot", body: "{\"role\":\"viewer\"}", needs: "admin"),
+        Call(method: "DELETE", target: "/v1/projects/demo/members/svc-ci-bot", needs: "admin"),
+        Call(method: "GET", target: "/v1/auditLog?project=demo", needs: "admin"),
+        Call(method: "GET", target: "/v1/auditLog", needs: "owner"),
+        Call(method: "GET", target: "/v1/principals", needs: "admin", anyProject: true),
+        Call(method: "POST", target: "/v1/principals", body: "{\"displayName\":\"CI bot\"}", needs: "admin", anyProject: true),
+        Call(method: "GET", target: "/v1/tokens", needs: "admin", anyProject: true),
+        Call(method: "DELETE", target: "/v1/tokens/0123456789ab", needs: "admin", anyProject: true),
     ]
 
     static let order = ["viewer", "editor", "publisher", "admin", "owner"]
@@ -66,13 +79,15 @@ import Testing
         let needed = try #require(Self.order.firstIndex(of: call.needs))
         for (token, role) in Self.tokens + [(TestServer.adminToken, "owner")] {
             let response = try self.call(call, token: token)
-            let held = role.flatMap { Self.order.firstIndex(of: $0) }
+            // `elsewhere-token` is an admin of another project.
+            let held = (role ?? (call.anyProject ? "admin" : nil)).flatMap { Self.order.firstIndex(of: $0) }
             if let held, held >= needed {
                 #expect(response.status != 403 && response.status != 401, "\(token): \(response.status) \(response.text)")
             } else {
                 #expect(response.status == 403, "\(token): \(response.status) \(response.text)")
                 #expect(response.errorStatus == "PERMISSION_DENIED")
                 #expect(response.text.contains("needs the role '\(call.needs)'"), "\(token): \(response.text)")
+                if call.anyProject { #expect(response.text.contains("on at least one project"), "\(response.text)") }
             }
         }
     }
@@ -89,6 +104,37 @@ import Testing
         #expect(refused.text.contains("'viewer-token' holds 'viewer' there"), "\(refused.text)")
         let none = try call(Self.calls[0], token: "elsewhere-token")
         #expect(none.text.contains("'elsewhere-token' holds no role there"), "\(none.text)")
+    }
+
+    /// A project's admin makes tokens for service accounts, limited to projects it administers,
+    /// and sees and revokes only those.
+    @Test func aProjectAdminMakesTokensForItsProjectOnly() throws {
+        func call(_ method: String, _ target: String, _ body: String = "", token: String = "admin-token") throws -> TestResponse {
+            try server.request(method, target, headers: [("Authorization", "Bearer \(token)")], body: body)
+        }
+        #expect(try call("POST", "/v1/principals", #"{"displayName":"Deploy bot"}"#).status == 200)
+        #expect(try call("POST", "/v1/principals", #"{"kind":"person","displayName":"Eve","email":"eve@example.com"}"#).status == 403)
+        #expect(try call("POST", "/v1/principals", #"{"displayName":"Root bot","owner":"true"}"#).status == 403)
+        #expect(try call("PUT", "/v1/projects/demo/members/svc-deploy-bot", #"{"role":"publisher"}"#).status == 200)
+        let made = try call("POST", "/v1/tokens", #"{"principal":"svc-deploy-bot","name":"ci","roles":{"demo":"publisher"}}"#)
+        #expect(made.status == 200, "\(made.text)")
+        for refused in [#"{"principal":"svc-deploy-bot","name":"x","roles":{"other":"viewer"}}"#,
+                        #"{"principal":"svc-deploy-bot","name":"x","roles":{"*":"viewer"}}"#,
+                        #"{"principal":"svc-deploy-bot","name":"x"}"#] {
+            #expect(try call("POST", "/v1/tokens", refused).status == 403, "\(refused)")
+        }
+        let secret = try #require(made.json()["token"] as? String)
+        let id = try #require(made.json()["id"] as? String)
+        #expect(try call("PUT", Self.template, Templates.single("d"), token: secret).status != 403)
+        // An owner's token for the same account, unlimited, is neither listed to nor revocable by the admin.
+        let owners = try call("POST", "/v1/tokens", #"{"principal":"svc-deploy-bot","name":"all"}"#, token: TestServer.adminToken)
+        let ownersID = try #require(owners.json()["id"] as? String)
+        let listed = try call("GET", "/v1/tokens")
+        #expect(listed.text.contains(id) && !listed.text.contains(ownersID), "\(listed.text)")
+        #expect(try call("DELETE", "/v1/tokens/\(ownersID)").status == 404)
+        #expect(try call("GET", "/v1/tokens", token: "elsewhere-token").text.contains(id) == false)
+        #expect(try call("DELETE", "/v1/tokens/\(id)").status == 204)
+        #expect(try call("GET", Self.template, token: secret).status == 403)
     }
 
     /// A fetch with a token instead of an API key needs a role on the project too.

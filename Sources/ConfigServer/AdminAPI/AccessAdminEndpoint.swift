@@ -32,8 +32,9 @@ struct AccessAdminEndpoint: Sendable {
             owner: identity.isOwner, roles: roles, session: identity.sessionID != nil))))
     }
 
-    /// `POST /v1/principals` `{"kind": "service"|"person", "displayName", "email", "id", "owner"}`.
-    func createPrincipal(_ exchange: Exchange) throws {
+    /// `POST /v1/principals` `{"kind": "service"|"person", "displayName", "email", "id", "owner"}`:
+    /// an owner adds anyone; a project's admin, service accounts that own nothing.
+    func createPrincipal(_ exchange: Exchange, by identity: AccessControl.AdminIdentity) throws {
         let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
         guard let kind = Principal.Kind(rawValue: body.string("kind") ?? "service") else {
             throw APIError.badRequest("kind must be 'service' or 'person'.")
@@ -54,8 +55,13 @@ struct AccessAdminEndpoint: Sendable {
             id = try body.string("id").map { try Self.serviceID($0) } ?? Self.serviceID(from: displayName)
         }
         guard access.storedAccess.principals[id] == nil else { throw APIError(409, "Principal '\(id)' already exists.") }
-        let principal = Principal(id: id, kind: kind, displayName: displayName, email: email,
-                                  owner: body.string("owner") == "true", createTime: Timestamp(Date()))
+        let owner = body.string("owner") == "true"
+        guard identity.isOwner || (kind == .service && !owner) else {
+            throw APIError(403, "A project's admin adds service accounts only; people and owners are added by an owner "
+                + "(a person also appears by signing in).")
+        }
+        let principal = Principal(id: id, kind: kind, displayName: displayName, email: email, owner: owner,
+                                  createTime: Timestamp(Date()))
         let record = Self.encode(principal)
         exchange.answerFromStore { [self] in
             try store.putAccessRecord(.principal, id: id, record: record)
@@ -107,8 +113,9 @@ struct AccessAdminEndpoint: Sendable {
     }
 
     /// `POST /v1/tokens` `{"principal", "name", "expireTime", "roles"}`: the secret is in this
-    /// answer only; `roles` (project → role) limits the token below its principal's roles.
-    func createToken(_ exchange: Exchange) throws {
+    /// answer only; `roles` (project → role) limits the token below its principal's roles. A
+    /// project's admin makes tokens for service accounts, limited to projects it administers.
+    func createToken(_ exchange: Exchange, by identity: AccessControl.AdminIdentity) throws {
         let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
         guard let principal = body.string("principal"), access.storedAccess.principals[principal] != nil else {
             throw APIError.notFound("A token needs the 'principal' it acts for, an existing one.")
@@ -127,6 +134,14 @@ struct AccessAdminEndpoint: Sendable {
             }
             return roles
         }
+        if !identity.isOwner {
+            guard access.storedAccess.principals[principal].map({ $0.kind == .service && !$0.owner }) == true else {
+                throw APIError(403, "A project's admin makes tokens for service accounts only, not for '\(principal)'.")
+            }
+            guard let roles, !roles.isEmpty, Self.administers(identity, every: roles.keys) else {
+                throw APIError(403, "A project's admin makes tokens limited by 'roles' to projects it administers.")
+            }
+        }
         let (id, secret) = AccessToken.mint()
         let token = AccessToken(id: id, principal: principal, name: name, sha256: SecretDigest(secret: secret).hex,
                                 createTime: Timestamp(Date()), expireTime: expireTime, revokeTime: nil, roles: roles)
@@ -139,15 +154,18 @@ struct AccessAdminEndpoint: Sendable {
         }
     }
 
-    /// `GET /v1/tokens`: every token, without its secret or hash.
-    func listTokens(_ exchange: Exchange) throws {
-        let tokens = access.storedAccess.tokens.values.sorted { $0.createTime < $1.createTime }.map { TokenAnswer($0, secret: nil) }
+    /// `GET /v1/tokens`: every token `identity` may revoke, without its secret or hash.
+    func listTokens(_ exchange: Exchange, visibleTo identity: AccessControl.AdminIdentity) throws {
+        let tokens = access.storedAccess.tokens.values.filter { Self.mayManage($0, identity) }
+            .sorted { $0.createTime < $1.createTime }.map { TokenAnswer($0, secret: nil) }
         exchange.respond(.json(Self.encode(["tokens": tokens])))
     }
 
     /// `DELETE /v1/tokens/{id}`: revoked on every worker and node before the answer.
-    func revokeToken(_ exchange: Exchange, id: String) throws {
-        guard var token = access.storedAccess.tokens[id] else { throw APIError.notFound("No token '\(id)'.") }
+    func revokeToken(_ exchange: Exchange, id: String, by identity: AccessControl.AdminIdentity) throws {
+        guard var token = access.storedAccess.tokens[id], Self.mayManage(token, identity) else {
+            throw APIError.notFound("No token '\(id)' that you may revoke.")
+        }
         guard token.revokeTime == nil else { return exchange.respond(HTTPResponse(status: 204)) }
         token.revokeTime = Timestamp(Date())
         let record = Self.encode(token)
@@ -156,6 +174,15 @@ struct AccessAdminEndpoint: Sendable {
             try changed()
             return HTTPResponse(status: 204)
         }
+    }
+
+    /// An owner manages every token; a project's admin those limited to projects it administers.
+    private static func mayManage(_ token: AccessToken, _ identity: AccessControl.AdminIdentity) -> Bool {
+        identity.isOwner || token.roles.map { !$0.isEmpty && administers(identity, every: $0.keys) } == true
+    }
+
+    private static func administers(_ identity: AccessControl.AdminIdentity, every projects: some Sequence<String>) -> Bool {
+        projects.allSatisfy { project in project != "*" && identity.role(on: project).map { $0 >= .admin } == true }
     }
 
     /// After a commit, before the answer: every worker reads the records again before it

@@ -55,7 +55,7 @@ extension AccessControl {
     }
 
     /// The admin behind the request's credentials, if it holds `needed` on `project` (for
-    /// `owner`, on the server): else a `RoleRefusal`, whose error is a 403 in Google's shape that
+    /// `owner`, on the server; without a project, on at least one): else a `RoleRefusal`, whose error is a 403 in Google's shape that
     /// names the missing role.
     func require(_ needed: Role, on project: StoredProject?, _ exchange: Exchange) throws -> AdminIdentity {
         let identity = try requireAdmin(exchange)
@@ -66,7 +66,15 @@ extension AccessControl {
             }
             return identity
         }
-        guard let project else { return identity }
+        guard let project else {
+            // A call beyond one project (principals, tokens): the role on some project; the
+            // endpoint limits it to those projects.
+            guard identity.isOwner || identity.roles?.values.contains(where: { $0 >= needed }) == true else {
+                throw RoleRefusal(identity: identity, error: APIError(
+                    403, "This call needs the role '\(needed)' on at least one project; '\(identity.name)' holds it on none."))
+            }
+            return identity
+        }
         let held = identity.role(on: project.id)
         guard let held, held >= needed else {
             let holds = held.map { "holds '\($0)' there" } ?? "holds no role there"

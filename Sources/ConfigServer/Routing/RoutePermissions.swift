@@ -10,8 +10,12 @@ enum RoutePermissions {
         switch route {
         case .health, .ready, .openAPI, .console, .fetch, .stream, .signIn:
             return nil
-        case .metrics, .principals, .tokens:
+        case .metrics:
             return .owner
+        case .principals, .tokens:
+            // A project's admin lists principals, adds service accounts, and makes and revokes
+            // tokens limited to the projects it administers; an owner, any.
+            return .admin
         case .members:
             return .admin
         case .audit:

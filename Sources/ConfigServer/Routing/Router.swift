@@ -93,7 +93,8 @@ final class Router: Sendable {
             }
         case .me:
             try exchange.allow(.get)
-            endpoints.access.describe(exchange, try authorize(exchange, project: nil))
+            // Any valid credentials, even without a role: they are asked about themselves.
+            endpoints.access.describe(exchange, try access.requireAdmin(exchange))
         case .audit:
             try exchange.allow(.get)
             // Without a project, only an owner reads the log.
@@ -102,16 +103,18 @@ final class Router: Sendable {
             try endpoints.audit.answer(exchange, project: project)
         case .principals:
             try exchange.allow(.get, or: .post)
-            _ = try authorize(exchange, project: nil)
-            try method == .get ? endpoints.access.listPrincipals(exchange) : endpoints.access.createPrincipal(exchange)
+            let identity = try authorize(exchange, project: nil)
+            try method == .get ? endpoints.access.listPrincipals(exchange)
+                : endpoints.access.createPrincipal(exchange, by: identity)
         case .tokens(let id):
-            _ = try authorize(exchange, project: nil)
+            let identity = try authorize(exchange, project: nil)
             if let id {
                 try exchange.allow(.delete)
-                try endpoints.access.revokeToken(exchange, id: id)
+                try endpoints.access.revokeToken(exchange, id: id, by: identity)
             } else {
                 try exchange.allow(.get, or: .post)
-                try method == .get ? endpoints.access.listTokens(exchange) : endpoints.access.createToken(exchange)
+                try method == .get ? endpoints.access.listTokens(exchange, visibleTo: identity)
+                    : endpoints.access.createToken(exchange, by: identity)
             }
         case .members(let project, let principal):
             let project = try projects.resolve(project)
