@@ -69,14 +69,19 @@ import Testing
         #expect((version["updateUser"] as? [String: Any])?["email"] as? String == "ada@acme.com")
     }
 
-    @Test func onlyAnOwnerManagesPrincipalsAndTokens() throws {
-        let (_, secret) = try serviceToken(role: "admin")
+    @Test func principalsAndTokensNeedAnAdminOfSomeProject() throws {
+        let (_, publisher) = try serviceToken(role: "publisher")
         for (method, target) in [("GET", "/v1/principals"), ("POST", "/v1/tokens"), ("GET", "/v1/tokens")] {
-            let refused = try asToken(secret, method, target, body: "{}")
-            #expect(refused.status == 403 && refused.text.contains("needs the role 'owner'"), "\(method) \(target): \(refused.text)")
+            let refused = try asToken(publisher, method, target, body: "{}")
+            #expect(refused.status == 403 && refused.text.contains("needs the role 'admin' on at least one project"),
+                    "\(method) \(target): \(refused.text)")
         }
+        // The same token once its account administers the project.
+        #expect(try server.admin("PUT", "/v1/projects/demo/members/svc-ci", body: #"{"role":"admin"}"#).status == 200)
+        let admin = publisher
+        #expect(try asToken(admin, "GET", "/v1/principals").status == 200)
         // A project admin names the members of its project.
-        #expect(try asToken(secret, "GET", "/v1/projects/demo/members").status == 200)
+        #expect(try asToken(admin, "GET", "/v1/projects/demo/members").status == 200)
     }
 
     /// A token limited to fewer roles than its principal holds at most those: the lower of the
