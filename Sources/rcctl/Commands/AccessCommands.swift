@@ -2,7 +2,7 @@ import ArgumentParser
 import ConfigClient
 import Foundation
 
-/// `rcctl principals [add]`: people and service accounts (an owner's token).
+/// `rcctl principals [add]`: people and service accounts (an owner's token; a project admin's adds service accounts).
 struct PrincipalsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "principals",
@@ -86,7 +86,7 @@ struct MembersCommand: AsyncParsableCommand {
     }
 }
 
-/// `rcctl tokens [--create NAME --for PRINCIPAL | --revoke ID]` (an owner's token).
+/// `rcctl tokens [--create NAME --for PRINCIPAL | --revoke ID]` (an owner's token, or a project admin's with --role on its projects).
 struct TokensCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tokens",
