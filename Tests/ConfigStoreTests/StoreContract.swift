@@ -95,14 +95,18 @@ struct StoreContract {
     func aSignInAttemptIsTakenOnceBeforeItExpires() throws {
         let clock = ManualClock()
         let store = try fixture.make(clock: clock)
-        try store.putSignInAttempt(stateHash: "s1", record: [1, 2, 0, 255], expireTime: clock.now.addingTimeInterval(600))
-        try store.putSignInAttempt(stateHash: "s2", record: [2], expireTime: clock.now.addingTimeInterval(60))
+        #expect(try store.putSignInAttempt(stateHash: "s1", record: [1, 2, 0, 255], expireTime: clock.now.addingTimeInterval(600),
+                                           maxPending: 2))
+        #expect(try store.putSignInAttempt(stateHash: "s2", record: [2], expireTime: clock.now.addingTimeInterval(60), maxPending: 2))
+        #expect(try !store.putSignInAttempt(stateHash: "s3", record: [3], expireTime: clock.now.addingTimeInterval(60), maxPending: 2),
+                "beyond the bound nothing is kept")
+        #expect(try store.takeSignInAttempt(stateHash: "s3") == nil)
         #expect(try store.takeSignInAttempt(stateHash: "s1") == [1, 2, 0, 255])
         #expect(try store.takeSignInAttempt(stateHash: "s1") == nil, "a state is used once")
         #expect(try store.takeSignInAttempt(stateHash: "unknown") == nil)
         clock.advance(by: 61)
         #expect(try store.takeSignInAttempt(stateHash: "s2") == nil, "an expired attempt is refused")
-        try store.putSignInAttempt(stateHash: "s2", record: [3], expireTime: clock.now.addingTimeInterval(60))
+        #expect(try store.putSignInAttempt(stateHash: "s2", record: [3], expireTime: clock.now.addingTimeInterval(60), maxPending: 2))
         #expect(try store.takeSignInAttempt(stateHash: "s2") == [3], "the expired one was removed, not kept")
         try store.putAccessRecord(.session, id: "ses1", record: [7])
         #expect(try store.accessRecords().map(\.kind) == [.session])

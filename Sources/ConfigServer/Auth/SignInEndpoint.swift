@@ -26,6 +26,9 @@ struct SignInEndpoint: Sendable {
 
     /// How long a person may take at the provider.
     private static let attemptLifetime: TimeInterval = 600
+    /// Sign-ins under way at once, across the cluster: anyone may start one, so the store's
+    /// table is bounded (a team signs in far fewer times in ten minutes).
+    private static let maxPendingAttempts = 10_000
 
     func answer(_ exchange: Exchange, step: SignInStep) throws {
         switch step {
@@ -87,9 +90,13 @@ struct SignInEndpoint: Sendable {
                 let state = RandomSecret.hex(bytes: 32)
                 let attempt = Attempt(nonce: RandomSecret.hex(bytes: 16), verifier: RandomSecret.hex(bytes: 32),
                                       redirectURI: redirectURI, returnTo: returnTo)
-                try await onStoreQueue {
+                let kept = try await onStoreQueue {
                     try store.putSignInAttempt(stateHash: SecretDigest(secret: state).hex, record: Array(TemplateJSON.encode(attempt)),
-                                               expireTime: Date().addingTimeInterval(Self.attemptLifetime))
+                                               expireTime: Date().addingTimeInterval(Self.attemptLifetime),
+                                               maxPending: Self.maxPendingAttempts)
+                }
+                guard kept else {
+                    throw SignInFailure(503, "Too many sign-ins are under way: try again in a few minutes.")
                 }
                 guard var location = URLComponents(string: endpoints.authorizationEndpoint) else {
                     throw SignInFailure(502, "The identity provider's authorization_endpoint is not a URL.")
