@@ -48,22 +48,14 @@ struct AccessToken: Codable, Sendable, Equatable {
     /// for all of the principal's roles.
     var roles: [String: String]?
 
-    /// What a secret starts with: secret scanners can spot a leaked one.
-    static let secretPrefix = "rcs_pat_"
+    /// `rcs_pat_<id>_<random>`.
+    static let secrets = IdentifiedSecret(prefix: "rcs_pat_", idBytes: 6)
 
     /// A new token's id and secret.
-    static func mint() -> (id: String, secret: String) {
-        let id = RandomSecret.hex(bytes: 6)
-        return (id, secretPrefix + id + "_" + RandomSecret.hex(bytes: 20))
-    }
+    static func mint() -> (id: String, secret: String) { secrets.mint() }
 
     /// The id named by a presented secret, if it has the form of one.
-    static func id(inSecret secret: String) -> String? {
-        guard secret.hasPrefix(secretPrefix) else { return nil }
-        let rest = secret.dropFirst(secretPrefix.count).split(separator: "_", maxSplits: 1)
-        guard rest.count == 2, rest[0].count == 12 else { return nil }
-        return String(rest[0])
-    }
+    static func id(inSecret secret: String) -> String? { secrets.id(in: secret) }
 
     func isUsable(at now: Date) -> Bool {
         revokeTime == nil && (expireTime.map { now < $0.date } ?? true)

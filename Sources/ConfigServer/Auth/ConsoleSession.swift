@@ -23,21 +23,14 @@ struct ConsoleSession: Codable, Sendable, Equatable {
     var claimOwner: Bool
 
     static let cookieName = "rcs_session"
-    static let secretPrefix = "rcs_ses_"
+    /// `rcs_ses_<id>_<random>`.
+    static let secrets = IdentifiedSecret(prefix: "rcs_ses_", idBytes: 8)
 
     /// A new session's id and secret.
-    static func mint() -> (id: String, secret: String) {
-        let id = RandomSecret.hex(bytes: 8)
-        return (id, secretPrefix + id + "_" + RandomSecret.hex(bytes: 24))
-    }
+    static func mint() -> (id: String, secret: String) { secrets.mint() }
 
     /// The id named by a presented secret, if it has the form of one.
-    static func id(inSecret secret: String) -> String? {
-        guard secret.hasPrefix(secretPrefix) else { return nil }
-        let rest = secret.dropFirst(secretPrefix.count).split(separator: "_", maxSplits: 1)
-        guard rest.count == 2, rest[0].count == 16 else { return nil }
-        return String(rest[0])
-    }
+    static func id(inSecret secret: String) -> String? { secrets.id(in: secret) }
 
     /// The token state-changing console calls carry in `X-CSRF-Token`: derived from the secret,
     /// so it needs no storage, and a page of another site can neither read nor guess it.
