@@ -128,6 +128,33 @@ public protocol TemplateStore: AnyObject, Sendable {
     /// Every access record, by kind and id.
     func accessRecords() throws(StoreError) -> [StoredAccessRecord]
 
+    // MARK: Change control
+
+    /// Writes a template's approval policy. Announced like a project change: every worker and
+    /// node reads the policies again.
+    func putChangePolicy(_ policy: StoredChangePolicy) throws(StoreError)
+
+    /// Every template's approval policy.
+    func changePolicies() throws(StoreError) -> [StoredChangePolicy]
+
+    /// Keeps a new change request; returns it with its id, revision 1 and times.
+    func insertChangeRequest(_ request: StoredChangeRequest) throws(StoreError) -> StoredChangeRequest
+
+    /// One change request, or nil.
+    func changeRequest(id: Int64) throws(StoreError) -> StoredChangeRequest?
+
+    /// A template's change requests, newest first, at most `limit`, optionally of one status.
+    func changeRequests(project: String, namespace: TemplateNamespace, status: String?, limit: Int) throws(StoreError)
+        -> [StoredChangeRequest]
+
+    /// Writes `request`'s status, schedule time and record if it is still at `expectedRevision`;
+    /// returns it at its next revision, nil when another write came first (nothing written).
+    func updateChangeRequest(_ request: StoredChangeRequest, expectedRevision: Int64) throws(StoreError)
+        -> StoredChangeRequest?
+
+    /// The `scheduled` requests whose time is `now` or before, oldest time first.
+    func dueChangeRequests(now: Date) throws(StoreError) -> [StoredChangeRequest]
+
     // MARK: Sign-in attempts
 
     /// Keeps a sign-in under way (its state's hash as key) until `expireTime`, and removes the

@@ -83,6 +83,21 @@ package struct PostgresTemplateConnection: TemplateConnection {
              .integer(TemplateStoreRules.milliseconds(canary.updateTime)), .text(canary.updateUser)])
     }
 
+    package func completeChangeRequest(
+        _ completion: ChangeRequestCompletion, of key: TemplateKey, version: Int64, time: Int64
+    ) throws -> Bool {
+        try connection.execute(
+            """
+            UPDATE change_requests SET status = 'applied', applied_version = $1, schedule_time = NULL,
+                revision = revision + 1, update_time = $2
+            WHERE id = $3 AND project = $4 AND namespace = $5 AND revision = $6
+                AND status IN (\(StoreColumns.applicableStatuses))
+            """,
+            [.integer(version), .integer(time), .integer(completion.id), .text(key.project), .text(key.namespace.rawValue),
+             .integer(completion.expectedRevision)]
+        ).affectedRows == 1
+    }
+
     package func deleteCanary(of key: TemplateKey) throws {
         try connection.execute(
             "DELETE FROM template_canaries WHERE project = $1 AND namespace = $2",

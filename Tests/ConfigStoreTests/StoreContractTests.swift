@@ -19,6 +19,15 @@ import Testing
     @Test(arguments: StoreEngine.allCases) func aSignInAttemptIsTakenOnceBeforeItExpires(engine: StoreEngine) throws {
         try engine.contract().aSignInAttemptIsTakenOnceBeforeItExpires()
     }
+    @Test(arguments: StoreEngine.allCases) func changeRequestsAreKeptListedAndUpdatedByRevision(engine: StoreEngine) throws {
+        try engine.contract().changeRequestsAreKeptListedAndUpdatedByRevision()
+    }
+    @Test(arguments: StoreEngine.allCases) func aPublishAppliesAChangeRequestInItsTransaction(engine: StoreEngine) throws {
+        try engine.contract().aPublishAppliesAChangeRequestInItsTransaction()
+    }
+    @Test(arguments: StoreEngine.allCases) func policiesAreKeptPerTemplate(engine: StoreEngine) throws {
+        try engine.contract().policiesAreKeptPerTemplate()
+    }
     @Test(arguments: StoreEngine.allCases) func publishNumbersVersionsFromOneAndMovesTheHead(engine: StoreEngine) throws {
         try engine.contract().publishNumbersVersionsFromOneAndMovesTheHead()
     }

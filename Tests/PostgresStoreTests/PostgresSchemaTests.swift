@@ -28,7 +28,7 @@ import Testing
         let known = try Migrator(directory: PostgresTestServer.migrations).latestVersion
         #expect(try PostgresMigrator.appliedVersions(on: connection) == Array(1...known))
         #expect(try tables(connection) == [
-            "access_records", "api_keys", "audit_log", "listener_acks", "projects", "schema_migrations", "sign_in_attempts",
+            "access_records", "api_keys", "audit_log", "change_policies", "change_requests", "listener_acks", "projects", "schema_migrations", "sign_in_attempts",
             "store_revision", "template_canaries", "template_heads", "template_versions",
         ])
         _ = try PostgresFixture(database: database).make(addProject: false)  // up to date: applies nothing

@@ -29,6 +29,9 @@ extension APIError {
             self.init(409, "Project number \(taken) already in use by '\(owner)'.")
         case .rollbackTargetNotOlder, .invalidPageToken, .invalidArgument:
             self = .badRequest(error.description)
+        case .changeRequestMoved(let id):
+            self.init(409, "Change request \(id) changed meanwhile (approved, edited, applied or cancelled): read it again.",
+                      canonicalStatus: "ABORTED")
         case .unavailable:
             // The engine's words stay in the log: they may name hosts and files.
             self.init(503, "The template store is unavailable; try again shortly. Fetches and streams keep being served.")

@@ -11,17 +11,21 @@ public struct PublishMetadata: Sendable, Equatable {
     /// `INCREMENTAL_UPDATE` or `FORCED_UPDATE` for `publish`; ignored by `rollback`, which
     /// always records `ROLLBACK`.
     public var updateType: UpdateType
+    /// The change request this version applies, marked applied in the same transaction.
+    public var completes: ChangeRequestCompletion?
 
     /// - Parameters: see the properties.
     public init(
         updateUser: String? = nil,
         description: String? = nil,
         updateOrigin: String = "REST_API",
-        updateType: UpdateType = .incrementalUpdate
+        updateType: UpdateType = .incrementalUpdate,
+        completes: ChangeRequestCompletion? = nil
     ) {
         self.updateUser = updateUser
         self.description = description
         self.updateOrigin = updateOrigin
         self.updateType = updateType
+        self.completes = completes
     }
 }

@@ -20,6 +20,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case noCanary
     /// `expectedCanary` was not the running canary's version.
     case canaryMismatch(current: Int64)
+    /// The change request a publish would apply was changed (approved, edited, applied or
+    /// cancelled) since it was read: nothing was written.
+    case changeRequestMoved(Int64)
     /// The engine cannot answer now: busy past its timeout, unreachable, out of space, closed
     /// or failing. Callers retry later; a write that failed so may or may not have committed.
     /// The message is the engine's, without credentials.
@@ -47,6 +50,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "no canary is running"
         case .canaryMismatch(let current):
             "canary mismatch: the running canary is version \(current)"
+        case .changeRequestMoved(let id):
+            "change request \(id) changed since it was read"
         case .unavailable(let reason):
             "the store is unavailable: \(reason)"
         }

@@ -60,6 +60,11 @@ package protocol TemplateConnection {
 
     /// The versions of `key` that `selection` picks, newest first.
     func versions(of key: TemplateKey, _ selection: VersionSelection) throws -> [StoredVersion]
+
+    /// Marks change request `completion.id` of `key` applied by `version`, if it is still at
+    /// the revision read and in a status a publish may apply; whether it was.
+    func completeChangeRequest(_ completion: ChangeRequestCompletion, of key: TemplateKey, version: Int64, time: Int64) throws
+        -> Bool
 }
 
 /// The active version of a template, as a write that holds its head sees it.

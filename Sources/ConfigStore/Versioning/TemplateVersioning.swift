@@ -34,7 +34,7 @@ package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
                 updateTime: nextUpdateTime(after: head.updateTime), updateUser: metadata.updateUser,
                 description: metadata.description, updateOrigin: metadata.updateOrigin, updateType: metadata.updateType,
                 rollbackSource: nil, templateJSON: templateJSON)
-            return try append(version, of: key, on: connection)
+            return try append(version, of: key, completing: metadata.completes, on: connection)
         }
     }
 
@@ -57,7 +57,7 @@ package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
                 description: metadata.description ?? TemplateStoreRules.rollbackDescription(target: target),
                 updateOrigin: metadata.updateOrigin, updateType: .rollback, rollbackSource: target,
                 templateJSON: source.templateJSON)
-            return try append(version, of: key, on: connection)
+            return try append(version, of: key, completing: metadata.completes, on: connection)
         }
     }
 
@@ -123,8 +123,13 @@ package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
 
     /// Inserts `version`, makes it active and prunes what retention no longer keeps.
     func append(
-        _ version: StoredVersion, of key: TemplateKey, on connection: Engine.Connection
+        _ version: StoredVersion, of key: TemplateKey, completing completion: ChangeRequestCompletion? = nil,
+        on connection: Engine.Connection
     ) throws -> (result: StoredVersion, change: StoreChange) {
+        if let completion, try !connection.completeChangeRequest(
+            completion, of: key, version: version.versionNumber, time: TemplateStoreRules.milliseconds(version.updateTime)) {
+            throw StoreError.changeRequestMoved(completion.id)
+        }
         try connection.insert(version)
         try connection.setHead(of: key, to: version.versionNumber)
         // Numbers are gap-free, so keeping the newest `retention` numbers keeps exactly that many,

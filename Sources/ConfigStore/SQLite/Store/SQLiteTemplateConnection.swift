@@ -55,6 +55,20 @@ package struct SQLiteTemplateConnection: TemplateConnection {
              .text(canary.updateUser), .text(canary.project), .text(canary.namespace)])
     }
 
+    package func completeChangeRequest(
+        _ completion: ChangeRequestCompletion, of key: TemplateKey, version: Int64, time: Int64
+    ) throws -> Bool {
+        try database.execute(
+            """
+            UPDATE change_requests SET status = 'applied', applied_version = ?, schedule_time = NULL,
+                revision = revision + 1, update_time = ?
+            WHERE id = ? AND project = ? AND namespace = ? AND revision = ?
+                AND status IN (\(StoreColumns.applicableStatuses))
+            """,
+            [.integer(version), .integer(time), .integer(completion.id), .text(key.project), .text(key.namespace.rawValue),
+             .integer(completion.expectedRevision)]) == 1
+    }
+
     package func deleteCanary(of key: TemplateKey) throws {
         try database.execute(
             "DELETE FROM template_canaries WHERE project = ? AND namespace = ?", [.text(key.project), .text(key.namespace)])

@@ -1,0 +1,69 @@
+public import ConfigCore
+public import Foundation
+
+/// A change request as the store keeps it: its details are the server's JSON `record` (kept as
+/// given); the columns are what the store filters on and what applying it writes.
+public struct StoredChangeRequest: Sendable, Equatable {
+    /// Given by the store on insert (ignored there).
+    public var id: Int64
+    public var project: String
+    public var namespace: TemplateNamespace
+    /// `open`, `approved`, `scheduled`, `applied`, `rejected`, `cancelled`, `conflicted`.
+    public var status: String
+    /// When a `scheduled` request is applied.
+    public var scheduleTime: Date?
+    /// Grows by one with every write: an update names the revision it read.
+    public var revision: Int64
+    /// The version that applied it.
+    public var appliedVersion: Int64?
+    public var record: [UInt8]
+    public var createTime: Date
+    public var updateTime: Date
+
+    /// - Parameters: see the properties.
+    public init(
+        id: Int64 = 0, project: String, namespace: TemplateNamespace, status: String, scheduleTime: Date? = nil,
+        revision: Int64 = 0, appliedVersion: Int64? = nil, record: [UInt8], createTime: Date = Date(), updateTime: Date = Date()
+    ) {
+        self.id = id
+        self.project = project
+        self.namespace = namespace
+        self.status = status
+        self.scheduleTime = scheduleTime
+        self.revision = revision
+        self.appliedVersion = appliedVersion
+        self.record = record
+        self.createTime = createTime
+        self.updateTime = updateTime
+    }
+
+    /// The statuses a publish may apply.
+    public static let applicableStatuses = ["open", "approved", "scheduled", "conflicted"]
+}
+
+/// Marks a change request applied in the transaction of the version that applies it
+/// (`PublishMetadata.completes`): the version and the request's new status commit together.
+public struct ChangeRequestCompletion: Sendable, Equatable {
+    public var id: Int64
+    /// The revision the applier read; another write since makes the whole publish fail with
+    /// `StoreError.changeRequestMoved`.
+    public var expectedRevision: Int64
+
+    public init(id: Int64, expectedRevision: Int64) {
+        self.id = id
+        self.expectedRevision = expectedRevision
+    }
+}
+
+/// A template's approval policy, as the server encodes it.
+public struct StoredChangePolicy: Sendable, Equatable {
+    public var project: String
+    public var namespace: TemplateNamespace
+    public var record: [UInt8]
+
+    public init(project: String, namespace: TemplateNamespace, record: [UInt8]) {
+        self.project = project
+        self.namespace = namespace
+        self.record = record
+    }
+}
