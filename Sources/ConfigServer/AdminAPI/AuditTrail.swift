@@ -55,6 +55,23 @@ final class AuditTrail: Sendable {
         keep(entry, exchange)
     }
 
+    /// Records that `actor` bypassed the approvals `key` requires (`approval.bypass`), before the
+    /// change it lets through.
+    func bypassed(_ exchange: Exchange, actor: AccessControl.AdminIdentity, key: TemplateKey, changeRequest: Int64? = nil) {
+        var entry = Self.entry(exchange, actor: actor, action: "approval.bypass", outcome: "ok")
+        (entry.project, entry.namespace, entry.target) = (key.project, key.namespace.rawValue, changeRequest.map(String.init))
+        keep(entry, exchange)
+    }
+
+    /// Records what the schedule did with a change request (`schedule.apply`), as the one who
+    /// scheduled it (store queue).
+    func scheduled(_ request: StoredChangeRequest, actor: ChangeRequest.Step, outcome: String, version: Int64?) {
+        append(AuditEntry(
+            time: Date(), actorID: actor.principal, actorName: actor.name, origin: "SCHEDULE", requestID: "schedule-\(request.id)",
+            clientAddress: "-", action: "schedule.apply", project: request.project, namespace: request.namespace.rawValue,
+            target: String(request.id), versionNumber: version, outcome: outcome))
+    }
+
     /// Records a sign-in, a failed one, or a sign-out (any thread).
     /// - Parameters:
     ///   - actor: the principal's id and name; for a failure before the provider said who, what is known.
@@ -147,6 +164,10 @@ final class AuditTrail: Sendable {
         case .members(_, let principal): return principal == nil ? "member.list" : method == .delete ? "member.remove" : "member.set"
         case .tokens(let id): return id != nil ? "token.revoke" : method == .post ? "token.create" : "token.list"
         case .serverTemplate: return "template.read"
+        case .changePolicy: return method == .get ? "changePolicy.read" : "changePolicy.set"
+        case .changeRequests(_, _, nil, _): return method == .post ? "changeRequest.create" : "changeRequest.list"
+        case .changeRequests(_, _, _, nil): return method == .patch ? "changeRequest.edit" : "changeRequest.read"
+        case .changeRequests(_, _, _, let step?): return "changeRequest." + (ChangeStep(rawValue: step)?.rawValue ?? "read")
         case .metrics: return "metrics.read"
         // Sign-in and sign-out are kept by the sign-in endpoint (`signIn(_:…)`), which knows who.
         case .health, .ready, .openAPI, .console, .fetch, .stream, .audit, .me, .signIn: return nil
@@ -159,7 +180,8 @@ final class AuditTrail: Sendable {
     }
 
     private static func makesAVersion(_ action: String) -> Bool {
-        ["template.publish", "template.rollback", "canary.start", "canary.promote", "canary.abort"].contains(action)
+        ["template.publish", "template.rollback", "canary.start", "canary.promote", "canary.abort", "changeRequest.apply"]
+            .contains(action)
     }
 
     /// The project (its id), namespace and other target the call names.
@@ -172,6 +194,9 @@ final class AuditTrail: Sendable {
         case .apiKeys(let project, let key?): return (id(project), nil, key)
         case .apiKeys(let project, nil): return (id(project), nil, Self.member("name", of: exchange.request.body))
         case .members(let project, let principal): return (id(project), nil, principal)
+        case .changePolicy(let project, let namespace): return (id(project), namespace, nil)
+        case .changeRequests(let project, let namespace, let request, _):
+            return (id(project), namespace, request ?? response.flatMap { Self.member("id", of: $0.body) })
         case .tokens(let token?): return (nil, nil, token)
         case .tokens(nil), .principals: return (nil, nil, response.flatMap { Self.member("id", of: $0.body) })
         case .projects: return (response.flatMap { Self.member("projectId", of: $0.body) }, nil, nil)

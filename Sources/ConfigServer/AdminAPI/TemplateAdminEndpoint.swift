@@ -70,7 +70,7 @@ struct TemplateAdminEndpoint: Sendable {
     }
 
     /// Decodes, validates and compiles a template body; every problem is a 400 naming its path.
-    private func decodeValidTemplate(
+    func decodeValidTemplate(
         _ body: [UInt8], namespace: TemplateNamespace
     ) throws -> (RemoteConfigTemplate, CompiledTemplate) {
         guard !body.isEmpty else { throw APIError.badRequest("The request body must be a template (JSON object).") }

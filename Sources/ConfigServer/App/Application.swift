@@ -30,6 +30,7 @@ public final class Application: HTTPRequestHandler, Sendable {
     private let storeHealth = StoreHealth()
     private let projectLoader: ProjectLoader
     private let canarySchedule: CanarySchedule
+    private let changeSchedule: ChangeSchedule
 
     init(configuration: ServerConfiguration, store: any TemplateStore, loop: EventLoop,
          admission: StreamAdmission, counters: ChangeCounters, peers: PeerChannel?, logger: Logger) throws {
@@ -42,6 +43,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         let access = AccessControl(adminTokens: configuration.adminTokens, apiKeyRequired: configuration.fetch.requireAPIKey,
                                    sessionIdle: TimeInterval(configuration.signIn.sessionIdleMinutes) * 60)
         let projects = ProjectDirectory()
+        let policies = ChangePolicies()
         templates = TemplateRegistry(store: store, projects: projects, counters: counters, logger: logger)
         let reloads = ReloadGate(loop: loop)
         metrics = ServerMetrics(worker: peers?.worker ?? 0)
@@ -50,7 +52,7 @@ public final class Application: HTTPRequestHandler, Sendable {
                                admission: admission, metrics: metrics, logger: logger)
         updates = TemplateUpdates(store: store, templates: templates, counters: counters, reloads: reloads,
                                   realtime: realtime, peers: peers, metrics: metrics, logger: logger)
-        projectLoader = ProjectLoader(store: store, projects: projects, access: access, counters: counters,
+        projectLoader = ProjectLoader(store: store, projects: projects, access: access, policies: policies, counters: counters,
                                       declarations: configuration.projects)
         canarySchedule = CanarySchedule(store: store, templates: templates, projects: projects,
                                         updates: updates, storeQueue: storeQueue, logger: logger)
@@ -59,10 +61,12 @@ public final class Application: HTTPRequestHandler, Sendable {
         let endpoints = Self.endpoints(
             configuration: configuration, store: store, templates: templates, projects: projects, access: access,
             counters: counters, realtime: realtime, updates: updates, metrics: metrics, peerGather: peerGather,
-            storeHealth: storeHealth, projectLoader: projectLoader, storeQueue: storeQueue)
+            storeHealth: storeHealth, projectLoader: projectLoader, policies: policies, storeQueue: storeQueue)
         let audit = AuditTrail(store: store, access: access, projects: projects, storeQueue: storeQueue, logger: logger,
                                retentionDays: configuration.audit.retentionDays)
-        router = Router(endpoints: endpoints, access: access, projects: projects, readYourWrites: readYourWrites,
+        changeSchedule = ChangeSchedule(store: store, applier: ChangeRequestApplier(store: store, updates: updates), audit: audit,
+                                        storeQueue: storeQueue, logger: logger)
+        router = Router(endpoints: endpoints, access: access, projects: projects, policies: policies, readYourWrites: readYourWrites,
                         metrics: metrics, logger: logger, storeQueue: storeQueue, audit: audit)
         try projectLoader.loadDeclared()
     }
@@ -72,7 +76,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         configuration: ServerConfiguration, store: any TemplateStore, templates: TemplateRegistry,
         projects: ProjectDirectory, access: AccessControl, counters: ChangeCounters, realtime: RealtimeHub,
         updates: TemplateUpdates, metrics: ServerMetrics, peerGather: PeerGather, storeHealth: StoreHealth,
-        projectLoader: ProjectLoader, storeQueue: DispatchQueue
+        projectLoader: ProjectLoader, policies: ChangePolicies, storeQueue: DispatchQueue
     ) -> Endpoints {
         let maxBodyBytes = configuration.http.maxBodyBytes
         var limits = TemplateLimits.firebase
@@ -84,6 +88,8 @@ public final class Application: HTTPRequestHandler, Sendable {
                                        settings: configuration.signIn, storeQueue: storeQueue)
         let canaries = CanaryAdminEndpoint(store: store, templates: templates, updates: updates,
                                            maxBodyBytes: maxBodyBytes)
+        let templateEndpoint = TemplateAdminEndpoint(store: store, templates: templates, validator: TemplateValidator(limits: limits),
+                                                     updates: updates, canaries: canaries)
         return Endpoints(
             health: HealthEndpoint(storeHealth: storeHealth),
             metrics: MetricsEndpoint(metrics: metrics, peerGather: peerGather),
@@ -92,9 +98,7 @@ public final class Application: HTTPRequestHandler, Sendable {
             access: AccessAdminEndpoint(store: store, access: access, counters: counters, projectLoader: projectLoader,
                                         maxBodyBytes: maxBodyBytes),
             audit: AuditEndpoint(store: store),
-            templates: TemplateAdminEndpoint(store: store, templates: templates,
-                                             validator: TemplateValidator(limits: limits), updates: updates,
-                                             canaries: canaries),
+            templates: templateEndpoint,
             versions: VersionAdminEndpoint(store: store, templates: templates, updates: updates,
                                            maxBodyBytes: maxBodyBytes),
             canaries: canaries,
@@ -105,7 +109,11 @@ public final class Application: HTTPRequestHandler, Sendable {
             console: ConsoleEndpoint(),
             signIn: SignInEndpoint(
                 provider: configuration.signIn.isEnabled ? OIDCProvider(settings: configuration.signIn) : nil,
-                sessions: sessions, store: store, access: access, storeQueue: storeQueue))
+                sessions: sessions, store: store, access: access, storeQueue: storeQueue),
+            changes: ChangeRequestEndpoint(
+                store: store, templates: templates, policies: policies, counters: counters, projectLoader: projectLoader,
+                validation: templateEndpoint, applier: ChangeRequestApplier(store: store, updates: updates),
+                maxBodyBytes: maxBodyBytes))
     }
 
     /// Loads every template, then starts what runs on the loop's ticks and what watches for
@@ -115,6 +123,8 @@ public final class Application: HTTPRequestHandler, Sendable {
         templates.preload()
         realtime.start()
         canarySchedule.start(on: loop)
+        // One worker of each node looks for due change requests; the store applies each once.
+        if (peers?.worker ?? 0) == 0 { changeSchedule.start() }
         ChangeFeed(store: store, updates: updates, templates: templates, projects: projectLoader, counters: counters,
                    peers: peers, health: storeHealth, metrics: metrics, logger: logger, loop: loop,
                    storeQueue: storeQueue, settings: configuration.store)

@@ -1,24 +1,26 @@
 import ConfigStore
 import Synchronization
 
-/// Reads the projects, their API keys and the access records (principals, memberships, tokens)
-/// from the store into the worker's `ProjectDirectory` and `AccessControl`, and tells whether
+/// Reads the projects, their API keys, the access records (principals, memberships, tokens,
+/// sessions) and the templates' change policies from the store into the worker's `ProjectDirectory` and `AccessControl`, and tells whether
 /// they are as new as every change any worker acknowledged (docs/consistency.md).
 final class ProjectLoader: Sendable {
     private let store: any TemplateStore
     private let projects: ProjectDirectory
     private let access: AccessControl
+    private let policies: ChangePolicies
     private let counters: ChangeCounters
     /// The config file's projects, with the API keys declared there.
     private let declarations: [ProjectDeclaration]
     /// The projects counter when projects and keys were last read from the store.
     private let checked = Atomic<Int64>(.min)
 
-    init(store: any TemplateStore, projects: ProjectDirectory, access: AccessControl, counters: ChangeCounters,
-         declarations: [ProjectDeclaration]) {
+    init(store: any TemplateStore, projects: ProjectDirectory, access: AccessControl, policies: ChangePolicies,
+         counters: ChangeCounters, declarations: [ProjectDeclaration]) {
         self.store = store
         self.projects = projects
         self.access = access
+        self.policies = policies
         self.counters = counters
         self.declarations = declarations
     }
@@ -51,6 +53,7 @@ final class ProjectLoader: Sendable {
             access.setAPIKeyDigests(digests, project: project.id)
         }
         access.setStoredAccess(StoredAccess(try store.accessRecords()))
+        policies.replaceAll(try store.changePolicies())
         checked.max(counter, ordering: .sequentiallyConsistent)
     }
 }

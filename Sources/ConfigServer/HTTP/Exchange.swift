@@ -41,6 +41,10 @@ struct Exchange: Sendable {
         case .stream: "streamFetchInvalidations"
         case .console: "console"
         case .signIn(let step): "auth:\(step.rawValue)"
+        case .changePolicy: "changePolicy"
+        case .changeRequests(_, _, nil, _): "changeRequests"
+        case .changeRequests(_, _, _, let step):
+            step.map { ChangeStep(rawValue: $0).map { "changeRequest:\($0.rawValue)" } ?? "changeRequest:unknown" } ?? "changeRequest"
         }
     }
 

@@ -13,4 +13,5 @@ struct Endpoints: Sendable {
     let stream: StreamEndpoint
     let console: ConsoleEndpoint
     let signIn: SignInEndpoint
+    let changes: ChangeRequestEndpoint
 }

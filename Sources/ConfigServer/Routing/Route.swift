@@ -45,6 +45,10 @@ enum Route: Equatable {
     case fetch(project: String, namespace: String)
     /// `/v1/projects/{project}/namespaces/{ns}:streamFetchInvalidations`
     case stream(project: String, namespace: String)
+    /// `/v1/projects/{project}/namespaces/{ns}/changePolicy`
+    case changePolicy(project: String, namespace: String)
+    /// `/v1/projects/{project}/namespaces/{ns}/changeRequests[/{id}[:step]]`
+    case changeRequests(project: String, namespace: String, id: String?, step: String?)
     /// `/auth/…`: signing in to the console with the identity provider.
     case signIn(SignInStep)
     /// `/console` or `/console/{file}`: the web console's static files; `file` is what follows
@@ -94,7 +98,7 @@ enum Route: Equatable {
     /// segments are byte ranges and only the ids become strings.
     private static func parseProjectPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Route? {
         let segments = PathSegments(bytes)
-        guard segments.count >= 5, segments.count <= 7, segments.is(0, ""), segments.is(1, "v1"), segments.is(2, "projects")
+        guard segments.count >= 5, segments.count <= 8, segments.is(0, ""), segments.is(1, "v1"), segments.is(2, "projects")
         else { return nil }
         let project = segments.text(3)
         guard !project.isEmpty else { return nil }
@@ -117,6 +121,13 @@ enum Route: Equatable {
             case "streamFetchInvalidations": return .stream(project: project, namespace: namespace)
             default: return nil
             }
+        case 7 where segments.is(4, "namespaces") && segments.is(6, "changePolicy"):
+            return .changePolicy(project: project, namespace: segments.text(5))
+        case 7 where segments.is(4, "namespaces") && segments.is(6, "changeRequests"):
+            return .changeRequests(project: project, namespace: segments.text(5), id: nil, step: nil)
+        case 8 where segments.is(4, "namespaces") && segments.is(6, "changeRequests"):
+            let (id, step) = segments.splitAtColon(7)
+            return id.isEmpty ? nil : .changeRequests(project: project, namespace: segments.text(5), id: id, step: step)
         case 7 where segments.is(4, "namespaces"):
             let namespace = segments.text(5)
             if segments.is(6, "serverRemoteConfig") {
@@ -138,11 +149,11 @@ enum Route: Equatable {
 }
 
 /// The `/`-separated segments of a path as byte ranges (empty segments kept; the leading `/`
-/// makes segment 0 empty). At most 8 are kept, inline: no route has more than 7, and this
-/// runs for every request.
+/// makes segment 0 empty). At most 9 are kept, inline: no route has more than 8 (a longer path
+/// shows as 9 and matches none), and this runs for every request.
 private struct PathSegments {
     let bytes: UnsafeBufferPointer<UInt8>
-    private var ranges = InlineArray<8, Range<Int>>(repeating: 0..<0)
+    private var ranges = InlineArray<9, Range<Int>>(repeating: 0..<0)
     private(set) var count = 0
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {

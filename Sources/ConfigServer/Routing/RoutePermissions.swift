@@ -31,6 +31,17 @@ enum RoutePermissions {
         case .me:
             // Any valid credentials: they are asked about themselves.
             return .viewer
+        case .changePolicy:
+            return method == .get ? .viewer : .admin
+        case .changeRequests(_, _, _, nil):
+            // Reading, proposing and editing (the author's own, or an admin's: checked by the endpoint).
+            return method == .get ? .viewer : .editor
+        case .changeRequests(_, _, _, let step?):
+            switch ChangeStep(rawValue: step) {
+            case .approve?, .reject?, .schedule?, .apply?: return .publisher
+            case .cancel?: return .editor
+            case nil: return .viewer
+            }
         case .template(_, _, nil):
             guard method == .put else { return .viewer }
             return validateOnly ? .editor : .publisher

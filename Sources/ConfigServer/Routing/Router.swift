@@ -14,6 +14,7 @@ final class Router: Sendable {
     let endpoints: Endpoints
     private let access: AccessControl
     private let projects: ProjectDirectory
+    private let policies: ChangePolicies
     private let readYourWrites: ReadYourWrites
     private let metrics: ServerMetrics
     let logger: Logger
@@ -22,11 +23,12 @@ final class Router: Sendable {
     /// Where answers that wait on the store are computed (`Exchange.answerFromStore`).
     let storeQueue: DispatchQueue
 
-    init(endpoints: Endpoints, access: AccessControl, projects: ProjectDirectory, readYourWrites: ReadYourWrites,
-         metrics: ServerMetrics, logger: Logger, storeQueue: DispatchQueue, audit: AuditTrail) {
+    init(endpoints: Endpoints, access: AccessControl, projects: ProjectDirectory, policies: ChangePolicies,
+         readYourWrites: ReadYourWrites, metrics: ServerMetrics, logger: Logger, storeQueue: DispatchQueue, audit: AuditTrail) {
         self.endpoints = endpoints
         self.access = access
         self.projects = projects
+        self.policies = policies
         self.readYourWrites = readYourWrites
         self.metrics = metrics
         self.logger = logger
@@ -164,6 +166,16 @@ final class Router: Sendable {
             endpoints.console.serve(exchange, file: file)
         case .signIn(let step):
             try endpoints.signIn.answer(exchange, step: step)
+        case .changePolicy(let project, let namespace):
+            let project = try projects.resolve(project)
+            let key = TemplateKey(project: project.id, namespace: try TemplateNamespace.named(namespace))
+            try exchange.allow(.get, or: .put)
+            _ = try authorize(exchange, project: project)
+            if method == .get { endpoints.changes.policy(exchange, key: key) } else { try endpoints.changes.setPolicy(exchange, key: key) }
+        case .changeRequests(let project, let namespace, let id, let step):
+            let project = try projects.resolve(project)
+            let key = TemplateKey(project: project.id, namespace: try TemplateNamespace.named(namespace))
+            try dispatchChangeRequest(exchange, project: project, key: key, id: id, step: step)
         }
     }
 
@@ -185,12 +197,60 @@ final class Router: Sendable {
         }
     }
 
+    /// `…/changeRequests[/{id}[:step]]`: each needs the role `RoutePermissions` names.
+    private func dispatchChangeRequest(_ exchange: Exchange, project: StoredProject, key: TemplateKey, id: String?,
+                                       step: String?) throws {
+        let changes = endpoints.changes
+        guard let id else {
+            try exchange.allow(.get, or: .post)
+            let identity = try authorize(exchange, project: project)
+            return exchange.request.head.method == .get ? try changes.list(exchange, key: key)
+                : try changes.create(exchange, project: project, key: key, identity: identity)
+        }
+        guard let number = Int64(id), number > 0 else { throw APIError.notFound("No change request '\(id)'.") }
+        guard let step else {
+            try exchange.allow(.get, or: .patch)
+            let identity = try authorize(exchange, project: project)
+            return exchange.request.head.method == .get ? changes.get(exchange, key: key, id: number)
+                : try changes.edit(exchange, project: project, key: key, id: number, identity: identity)
+        }
+        guard let known = ChangeStep(rawValue: step) else { throw APIError.notFound("Unknown step 'changeRequests/\(id):\(step)'.") }
+        try exchange.allow(.post)
+        let identity = try authorize(exchange, project: project)
+        try changes.step(exchange, project: project, key: key, id: number, step: known, identity: identity)
+    }
+
+    /// Where the template's policy requires approvals, a direct publish, rollback or canary step
+    /// is refused (Firebase's tools never make a change request by surprise), unless an admin
+    /// bypasses in an emergency with `?bypassApproval=true`, which is audited.
+    private func requireDirectChange(_ exchange: Exchange, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
+        let policy = policies.policy(key)
+        guard policy.requiresApproval else { return }
+        guard exchange.uri.parameter("bypassApproval") == "true" else {
+            throw APIError(403, "[APPROVAL_REQUIRED]: the \(key.namespace.rawValue) template of project '\(key.project)' changes "
+                + "only through change requests with \(policy.requiredApprovals) approval(s): propose one (POST …/namespaces/"
+                + "\(key.namespace.rawValue)/changeRequests, rcctl changes propose, or the console). An admin may bypass in an "
+                + "emergency with ?bypassApproval=true (audited).", canonicalStatus: "PERMISSION_DENIED")
+        }
+        guard identity.role(on: key.project).map({ $0 >= .admin }) == true else {
+            throw APIError(403, "Only an admin of project '\(key.project)' may bypass the approvals.")
+        }
+        audit.bypassed(exchange, actor: identity, key: key)
+    }
+
     /// `…/remoteConfig[:method]`: each needs the role `RoutePermissions` names.
     private func dispatchTemplate(_ exchange: Exchange, project: StoredProject, namespace: TemplateNamespace,
                                   customMethod: String?) throws {
-        let identity = try authorize(exchange, project: project)
         let key = TemplateKey(project: project.id, namespace: namespace)
         let isGet = exchange.request.head.method == .get
+        let publishes = customMethod == nil && !isGet && !TemplateAdminEndpoint.isValidateOnly(exchange)
+        // Editors publish directly where the policy lets them (and no approval is required).
+        let policy = policies.policy(key)
+        let editorsPublish = publishes && policy.editorsMayPublish && !policy.requiresApproval
+        let identity = try authorize(exchange, project: project, role: editorsPublish ? .editor : nil)
+        let changes = customMethod.flatMap(TemplateMethod.init(rawValue:)).map { [.rollback, .promote, .abort].contains($0)
+            || ($0 == .canary && !isGet) } ?? publishes
+        if changes { try requireDirectChange(exchange, key: key, identity: identity) }
         guard let customMethod else {
             try exchange.allow(.get, or: .put)
             if isGet {

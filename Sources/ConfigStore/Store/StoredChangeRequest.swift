@@ -48,10 +48,14 @@ public struct ChangeRequestCompletion: Sendable, Equatable {
     /// The revision the applier read; another write since makes the whole publish fail with
     /// `StoreError.changeRequestMoved`.
     public var expectedRevision: Int64
+    /// The version the request was based on: a template that moved since makes the write fail
+    /// with `StoreError.versionMismatch` (a rollback has no expected version of its own).
+    public var baseVersion: Int64?
 
-    public init(id: Int64, expectedRevision: Int64) {
+    public init(id: Int64, expectedRevision: Int64, baseVersion: Int64? = nil) {
         self.id = id
         self.expectedRevision = expectedRevision
+        self.baseVersion = baseVersion
     }
 }
 

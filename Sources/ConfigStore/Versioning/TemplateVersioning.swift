@@ -126,6 +126,9 @@ package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
         _ version: StoredVersion, of key: TemplateKey, completing completion: ChangeRequestCompletion? = nil,
         on connection: Engine.Connection
     ) throws -> (result: StoredVersion, change: StoreChange) {
+        if let base = completion?.baseVersion, base != version.versionNumber - 1 {
+            throw StoreError.versionMismatch(current: version.versionNumber - 1)
+        }
         if let completion, try !connection.completeChangeRequest(
             completion, of: key, version: version.versionNumber, time: TemplateStoreRules.milliseconds(version.updateTime)) {
             throw StoreError.changeRequestMoved(completion.id)

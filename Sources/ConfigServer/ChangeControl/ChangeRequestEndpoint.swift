@@ -1,0 +1,290 @@
+import ConfigCore
+import ConfigStore
+import Foundation
+import HTTP1
+
+/// Change requests and approval policies (docs/change-control.md):
+/// `…/namespaces/{ns}/changePolicy` and `…/namespaces/{ns}/changeRequests[/{id}[:step]]`.
+/// The router checks the role each call needs; who may take a step beyond that (not one's own
+/// approval, the author's edits) is checked here.
+struct ChangeRequestEndpoint: Sendable {
+    let store: any TemplateStore
+    let templates: TemplateRegistry
+    let policies: ChangePolicies
+    let counters: ChangeCounters
+    let projectLoader: ProjectLoader
+    let validation: TemplateAdminEndpoint
+    let applier: ChangeRequestApplier
+    let maxBodyBytes: Int
+
+    /// How far ahead a publish may be scheduled.
+    static let maxScheduleAhead: TimeInterval = 366 * 86_400
+    static let maxCommentLength = 2_000
+
+    // MARK: Policy
+
+    /// `GET …/changePolicy`.
+    func policy(_ exchange: Exchange, key: TemplateKey) {
+        exchange.respond(.json(Array(TemplateJSON.encode(policies.policy(key)))))
+    }
+
+    /// `PUT …/changePolicy` `{"requiredApprovals", "allowSelfApproval", "editorsMayPublish"}`.
+    func setPolicy(_ exchange: Exchange, key: TemplateKey) throws {
+        let policy: ChangePolicy
+        do {
+            policy = try JSONDecoder().decode(ChangePolicy.self, from: Data(exchange.request.body))
+        } catch {
+            throw APIError.badRequest("A change policy is {\"requiredApprovals\": 0…\(ChangePolicy.maxApprovals), "
+                + "\"allowSelfApproval\": bool, \"editorsMayPublish\": bool}.")
+        }
+        guard (0...ChangePolicy.maxApprovals).contains(policy.requiredApprovals) else {
+            throw APIError.badRequest("requiredApprovals must be 0…\(ChangePolicy.maxApprovals), got \(policy.requiredApprovals).")
+        }
+        let record = Array(TemplateJSON.encode(policy))
+        exchange.answerFromStore { [self] in
+            try store.putChangePolicy(StoredChangePolicy(project: key.project, namespace: key.namespace, record: record))
+            counters.bumpProjects()
+            try projectLoader.reload()
+            return .json(record)
+        }
+    }
+
+    // MARK: Requests
+
+    /// `GET …/changeRequests[?status=open]`: newest first, at most 200.
+    func list(_ exchange: Exchange, key: TemplateKey) throws {
+        let status = try exchange.uri.parameter("status").map { text in
+            guard ChangeStatus(rawValue: text) != nil else { throw APIError.badRequest("Unknown status '\(text)'.") }
+            return text
+        }
+        exchange.answerFromStore { [self] in
+            let stored = try store.changeRequests(project: key.project, namespace: key.namespace, status: status, limit: 200)
+            let views = try stored.map { try ChangeRequestView($0, ChangeRequest.decode($0), policy: policies.policy(key)) }
+            return .json(Array(TemplateJSON.encode(["changeRequests": views])))
+        }
+    }
+
+    /// `GET …/changeRequests/{id}`: with the diff against its base and, when the template moved
+    /// since, against the active version.
+    func get(_ exchange: Exchange, key: TemplateKey, id: Int64) {
+        exchange.answerFromStore { [self] in
+            let (stored, request) = try load(id, key)
+            return .json(Array(TemplateJSON.encode(try detailed(stored, request, key: key))))
+        }
+    }
+
+    /// `POST …/changeRequests` `{"template": {…}}` or `{"rollbackTo": N}`, with `description` and,
+    /// for a direct publish scheduled for later, `scheduleTime` (RFC 3339). `If-Match` names the
+    /// version it is based on (else the active one).
+    func create(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
+        let proposal = try Proposal(exchange.request.body, limit: maxBodyBytes)
+        var request = ChangeRequest(kind: .publish, baseVersion: try baseVersion(exchange, project: project, key: key),
+                                    description: proposal.description, author: Self.step(identity, comment: nil))
+        try fill(&request, from: proposal, key: key)
+        var status = ChangeStatus.open
+        if let time = try proposal.scheduleTime.map(Self.scheduleTime) {
+            // A scheduled direct publish: the publisher's own change, where no approval is needed.
+            guard !policies.policy(key).requiresApproval else {
+                throw APIError(403, "[APPROVAL_REQUIRED]: this template needs approvals: propose, then schedule once approved.",
+                               canonicalStatus: "PERMISSION_DENIED")
+            }
+            guard identity.role(on: project.id).map({ $0 >= .publisher }) == true else {
+                throw APIError(403, "Scheduling a publish needs the role 'publisher' on project '\(project.id)'.")
+            }
+            request.scheduledBy = request.author
+            status = .scheduled
+            return insert(exchange, key: key, request, status: status, scheduleTime: time)
+        }
+        insert(exchange, key: key, request, status: status, scheduleTime: nil)
+    }
+
+    private func insert(_ exchange: Exchange, key: TemplateKey, _ request: ChangeRequest, status: ChangeStatus, scheduleTime: Date?) {
+        let record = request.encoded()
+        exchange.answerFromStore { [self] in
+            let stored = try store.insertChangeRequest(StoredChangeRequest(
+                project: key.project, namespace: key.namespace, status: status.rawValue, scheduleTime: scheduleTime, record: record))
+            return .json(Array(TemplateJSON.encode(try detailed(stored, request, key: key))))
+        }
+    }
+
+    /// `PATCH …/changeRequests/{id}`: the author (or an admin) replaces the proposal; its
+    /// approvals are cleared and it is open again, based on `If-Match` or the active version.
+    func edit(_ exchange: Exchange, project: StoredProject, key: TemplateKey, id: Int64, identity: AccessControl.AdminIdentity) throws {
+        let proposal = try Proposal(exchange.request.body, limit: maxBodyBytes)
+        let base = try baseVersion(exchange, project: project, key: key)
+        exchange.answerFromStore { [self] in
+            let (stored, request) = try load(id, key)
+            try requireAuthorOrAdmin(request, identity, project: project, doing: "edit")
+            guard let status = ChangeStatus(rawValue: stored.status), [.open, .approved, .conflicted].contains(status) else {
+                throw APIError(409, "Change request \(id) is \(stored.status): only an open, approved or conflicted one can be edited.",
+                               canonicalStatus: "FAILED_PRECONDITION")
+            }
+            var edited = request
+            edited.baseVersion = base
+            edited.approvals = []
+            edited.conflictVersion = nil
+            if let description = proposal.description { edited.description = description }
+            if proposal.template != nil || proposal.rollbackTo != nil { try fill(&edited, from: proposal, key: key) }
+            return try write(stored, edited, status: .open, scheduleTime: nil, key: key)
+        }
+    }
+
+    /// `POST …/changeRequests/{id}:approve|reject|cancel|schedule|apply`, `{"comment", …}`.
+    func step(_ exchange: Exchange, project: StoredProject, key: TemplateKey, id: Int64, step: ChangeStep,
+              identity: AccessControl.AdminIdentity) throws {
+        let body = exchange.request.body.isEmpty ? nil : try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
+        let comment = try body?.string("comment").map { comment in
+            guard comment.count <= Self.maxCommentLength else {
+                throw APIError.badRequest("comment must be at most \(Self.maxCommentLength) characters.")
+            }
+            return comment
+        }
+        let scheduleTime = try body?.string("scheduleTime").map(Self.scheduleTime)
+        let bypass = body?.string("bypassApproval") == "true"
+        let policy = policies.policy(key)
+        let origin = exchange.updateOrigin
+        exchange.answerWithCommit { [self] in
+            let (stored, request) = try load(id, key)
+            let done = Self.step(identity, comment: comment)
+            var changed = request
+            guard let status = ChangeStatus(rawValue: stored.status), !status.isFinal else {
+                throw APIError(409, "Change request \(id) is \(stored.status) already.", canonicalStatus: "FAILED_PRECONDITION")
+            }
+            switch step {
+            case .approve:
+                try ChangeRules.requireApprovable(request, status: status, by: identity, policy: policy)
+                changed.approvals.append(done)
+                let next: ChangeStatus = changed.approvals.count >= policy.requiredApprovals ? .approved : .open
+                return (try write(stored, changed, status: next, scheduleTime: nil, key: key), nil)
+            case .reject:
+                guard status == .open || status == .approved else {
+                    throw APIError(409, "Change request \(id) is \(stored.status): only an open or approved one can be rejected.",
+                                   canonicalStatus: "FAILED_PRECONDITION")
+                }
+                changed.rejection = done
+                return (try write(stored, changed, status: .rejected, scheduleTime: nil, key: key), nil)
+            case .cancel:
+                try requireAuthorOrAdmin(request, identity, project: project, doing: "cancel")
+                changed.cancellation = done
+                return (try write(stored, changed, status: .cancelled, scheduleTime: nil, key: key), nil)
+            case .schedule:
+                guard let scheduleTime else { throw APIError.badRequest("schedule needs 'scheduleTime' (RFC 3339, in the future).") }
+                try ChangeRules.requireApplicable(stored, request, status: status, policy: policy, bypass: false, by: identity)
+                changed.scheduledBy = done
+                return (try write(stored, changed, status: .scheduled, scheduleTime: scheduleTime, key: key), nil)
+            case .apply:
+                try ChangeRules.requireApplicable(stored, request, status: status, policy: policy, bypass: bypass, by: identity)
+                let bypassed = bypass && request.approvals.count < policy.requiredApprovals
+                if bypassed { exchange.router.audit.bypassed(exchange, actor: identity, key: key, changeRequest: id) }
+                switch try applier.apply(stored, request, by: done, origin: origin, bypassedApproval: bypassed) {
+                case .applied(let version, let served, let announcement):
+                    var response = HTTPResponse.served(served)
+                    response.headers.add(name: "X-Change-Request-Version", value: "\(version.versionNumber)")
+                    return (response, announcement)
+                case .conflicted(let written):
+                    let view = try detailed(written, ChangeRequest.decode(written), key: key)
+                    return (.json(Array(TemplateJSON.encode(view)), status: 409), nil)
+                }
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    private func load(_ id: Int64, _ key: TemplateKey) throws -> (StoredChangeRequest, ChangeRequest) {
+        guard let stored = try store.changeRequest(id: id), stored.project == key.project, stored.namespace == key.namespace else {
+            throw APIError.notFound("No change request \(id) for the \(key.namespace.rawValue) template of project '\(key.project)'.")
+        }
+        return (stored, try ChangeRequest.decode(stored))
+    }
+
+    /// Writes a step if nothing else did since `stored` was read (else 409: read it again).
+    private func write(_ stored: StoredChangeRequest, _ request: ChangeRequest, status: ChangeStatus, scheduleTime: Date?,
+                       key: TemplateKey) throws -> HTTPResponse {
+        var next = stored
+        next.status = status.rawValue
+        next.scheduleTime = scheduleTime
+        next.record = request.encoded()
+        guard let written = try store.updateChangeRequest(next, expectedRevision: stored.revision) else {
+            throw StoreError.changeRequestMoved(stored.id)
+        }
+        return .json(Array(TemplateJSON.encode(try detailed(written, request, key: key))))
+    }
+
+    /// The request with its diffs (store queue).
+    private func detailed(_ stored: StoredChangeRequest, _ request: ChangeRequest, key: TemplateKey) throws -> ChangeRequestView {
+        var view = ChangeRequestView(stored, request, policy: policies.policy(key))
+        let proposed = try proposedTemplate(request, key: key)
+        let base = try template(version: request.baseVersion, key: key)
+        view.diff = proposed.map { TemplateDiff(from: base ?? RemoteConfigTemplate(), to: $0) }
+        let active = templates.currentVersion(key)
+        if stored.status != ChangeStatus.applied.rawValue, active != request.baseVersion, let proposed {
+            view.activeVersion = active
+            view.diffAgainstActive = TemplateDiff(from: try template(version: active, key: key) ?? RemoteConfigTemplate(), to: proposed)
+        }
+        return view
+    }
+
+    private func proposedTemplate(_ request: ChangeRequest, key: TemplateKey) throws -> RemoteConfigTemplate? {
+        switch request.kind {
+        case .publish: request.template
+        case .rollback: try request.rollbackTo.flatMap { try template(version: $0, key: key) }
+        }
+    }
+
+    private func template(version: Int64, key: TemplateKey) throws -> RemoteConfigTemplate? {
+        guard version > 0, let stored = try store.version(project: key.project, namespace: key.namespace, number: version) else {
+            return nil
+        }
+        return try? RemoteConfigTemplate.decode(json: Data(stored.templateJSON))
+    }
+
+    private func fill(_ request: inout ChangeRequest, from proposal: Proposal, key: TemplateKey) throws {
+        if let json = proposal.template {
+            var (template, _) = try validation.decodeValidTemplate(json, namespace: key.namespace)
+            template.version = nil
+            request.kind = .publish
+            request.template = template
+            request.rollbackTo = nil
+        } else if let target = proposal.rollbackTo {
+            guard target > 0 else { throw APIError.badRequest("rollbackTo must be a version number, got \(target).") }
+            request.kind = .rollback
+            request.rollbackTo = target
+            request.template = nil
+        } else {
+            throw APIError.badRequest("A change request needs 'template' (a template to publish) or 'rollbackTo' (a version).")
+        }
+    }
+
+    /// The version `If-Match` names, else the active one.
+    private func baseVersion(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws -> Int64 {
+        guard let ifMatch = exchange.request.head.headers["If-Match"], ifMatch != "*" else { return templates.currentVersion(key) }
+        return try TemplateAdminEndpoint.expectedVersion(ifMatch: ifMatch, project: project) ?? templates.currentVersion(key)
+    }
+
+    private func requireAuthorOrAdmin(_ request: ChangeRequest, _ identity: AccessControl.AdminIdentity, project: StoredProject,
+                                      doing: String) throws {
+        guard request.author.principal == identity.id || identity.role(on: project.id).map({ $0 >= .admin }) == true else {
+            throw APIError(403, "Only the author of a change request or an admin of project '\(project.id)' may \(doing) it.")
+        }
+    }
+
+    static func step(_ identity: AccessControl.AdminIdentity, comment: String?) -> ChangeRequest.Step {
+        ChangeRequest.Step(principal: identity.id, name: identity.name, comment: comment, time: Timestamp(Date()))
+    }
+
+    static func scheduleTime(_ text: String) throws -> Date {
+        guard let time = Timestamp(rfc3339: text)?.date else {
+            throw APIError.badRequest("scheduleTime must be an RFC 3339 time, got '\(text)'.")
+        }
+        guard time > Date(), time.timeIntervalSinceNow <= maxScheduleAhead else {
+            throw APIError.badRequest("scheduleTime must be in the future and within a year, got '\(text)'.")
+        }
+        return time
+    }
+}
+
+/// The steps of `…/changeRequests/{id}:step`.
+enum ChangeStep: String {
+    case approve, reject, cancel, schedule, apply
+}

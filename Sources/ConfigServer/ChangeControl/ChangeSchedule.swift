@@ -1,0 +1,88 @@
+import ConfigCore
+import ConfigStore
+import Dispatch
+import Foundation
+import Logging
+
+/// Applies the change requests scheduled for a time once it has come (docs/change-control.md,
+/// "Scheduled publishes"). One worker of each node looks four times a second; when several
+/// nodes find the same request due, the transaction that applies it lets one win and the
+/// others find it applied, so it is applied exactly once. It is stored, so a restart loses
+/// nothing: a request whose time passed while every node was down is applied at start.
+final class ChangeSchedule: Sendable {
+    private let store: any TemplateStore
+    private let applier: ChangeRequestApplier
+    private let audit: AuditTrail
+    private let storeQueue: DispatchQueue
+    private let logger: Logger
+    /// Held for as long as the schedule runs (a cancelled or released source stops).
+    private nonisolated(unsafe) let source = DispatchSource.makeTimerSource()
+    static let interval: DispatchTimeInterval = .milliseconds(250)
+
+    init(store: any TemplateStore, applier: ChangeRequestApplier, audit: AuditTrail, storeQueue: DispatchQueue, logger: Logger) {
+        self.store = store
+        self.applier = applier
+        self.audit = audit
+        self.storeQueue = storeQueue
+        self.logger = logger
+    }
+
+    /// Looks for due requests from now on, on the store queue (call once).
+    func start() {
+        source.schedule(deadline: .now() + Self.interval, repeating: Self.interval, leeway: .milliseconds(20))
+        source.setEventHandler { [self] in storeQueue.async { self.applyDue() } }
+        source.resume()
+    }
+
+    private func applyDue() {
+        let due: [StoredChangeRequest]
+        do {
+            due = try store.dueChangeRequests(now: Date())
+        } catch {
+            // The store is unwell: the next look tries again; nothing is lost.
+            return
+        }
+        for stored in due { apply(stored) }
+    }
+
+    private func apply(_ stored: StoredChangeRequest) {
+        let request: ChangeRequest
+        do {
+            request = try ChangeRequest.decode(stored)
+        } catch {
+            logger.error("a scheduled change request cannot be read", metadata: ["id": "\(stored.id)"])
+            return
+        }
+        let actor = request.scheduledBy ?? request.author
+        do {
+            switch try applier.apply(stored, request, by: actor, origin: UpdateOrigin.restAPI.rawValue, bypassedApproval: false) {
+            case .applied(let version, _, let announcement):
+                audit.scheduled(stored, actor: actor, outcome: "ok", version: version.versionNumber)
+                announcement.send()
+            case .conflicted(let written):
+                let current = (try? ChangeRequest.decode(written))?.conflictVersion ?? 0
+                audit.scheduled(stored, actor: actor, outcome: "conflicted: the template is at version \(current)", version: nil)
+            }
+        } catch StoreError.changeRequestMoved {
+            // Applied by another node, or cancelled or rescheduled meanwhile: nothing to do.
+        } catch StoreError.unavailable {
+            // Tried again on the next look.
+        } catch {
+            suspend(stored, request, because: "\(error)", actor: actor)
+        }
+    }
+
+    /// A scheduled request that cannot be applied for another reason (a canary running, a
+    /// template gone) is suspended as conflicted, with the reason, and reported.
+    private func suspend(_ stored: StoredChangeRequest, _ request: ChangeRequest, because reason: String,
+                         actor: ChangeRequest.Step) {
+        var failed = request
+        failed.failure = reason
+        var record = stored
+        record.status = ChangeStatus.conflicted.rawValue
+        record.scheduleTime = nil
+        record.record = failed.encoded()
+        guard (try? store.updateChangeRequest(record, expectedRevision: stored.revision)) != nil else { return }
+        audit.scheduled(stored, actor: actor, outcome: "failed: \(reason)", version: nil)
+    }
+}
