@@ -60,7 +60,8 @@ struct ReadYourWrites: Sendable {
     private func templateKey(_ route: Route) -> TemplateKey? {
         let project: String, namespace: String
         switch route {
-        case .template(let name, let space, _), .stream(let name, let space):
+        case .template(let name, let space, _), .stream(let name, let space), .changeRequests(let name, let space, _, _):
+            // A change request is based on the active version: this worker's must be current.
             (project, namespace) = (name, space)
         case .serverTemplate(let name):
             (project, namespace) = (name, TemplateNamespace.server.rawValue)
