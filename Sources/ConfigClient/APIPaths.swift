@@ -34,6 +34,16 @@ struct APIPaths: Sendable {
         "\(baseURL)/v1/\(resource)" + (id.map { "/\(Self.escape($0))" } ?? "")
     }
 
+    /// `/v1/projects/{project}/namespaces/{ns}/{resource}[/{id}[:step]]`, with a query: change
+    /// control (`changePolicy`, `changeRequests`).
+    func namespaced(_ namespace: String, _ resource: String, _ id: String? = nil, step: String? = nil,
+                    query: [(String, String)] = []) -> String {
+        var url = "\(projectPath)/namespaces/\(Self.escape(namespace))/\(resource)" + (id.map { "/\(Self.escape($0))" } ?? "")
+        if let step { url += ":" + step }
+        guard !query.isEmpty else { return url }
+        return url + "?" + query.map { "\(Self.escape($0.0))=\(Self.escape($0.1))" }.joined(separator: "&")
+    }
+
     /// `/v1/projects/{project}/apiKeys[/{id}]`.
     func apiKeys(_ id: String? = nil) -> String {
         "\(projectPath)/apiKeys" + (id.map { "/\(Self.escape($0))" } ?? "")

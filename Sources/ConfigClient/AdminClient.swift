@@ -26,7 +26,7 @@ public struct AdminClient: Sendable {
     private let timeout: TimeInterval
     /// Sent as `X-RCS-Origin`: where the server's audit log says a change came from.
     private let origin: String?
-    private var paths: APIPaths { APIPaths(baseURL: baseURL, project: project) }
+    var paths: APIPaths { APIPaths(baseURL: baseURL, project: project) }
 
     /// - Parameters:
     ///   - baseURL: scheme, host and port of the server.
@@ -196,7 +196,7 @@ public struct AdminClient: Sendable {
             .streamInvalidations(lastKnownVersion: lastKnownVersion, etag: nil)
     }
 
-    private func send(_ method: HTTPRequest.Method, _ url: String, body: Data? = nil, headers extra: [String: String] = [:]) async throws(ConfigClientError) -> Response {
+    func send(_ method: HTTPRequest.Method, _ url: String, body: Data? = nil, headers extra: [String: String] = [:]) async throws(ConfigClientError) -> Response {
         var headers = extra
         headers["Accept"] = "application/json"
         if body != nil { headers["Content-Type"] = "application/json; charset=utf-8" }

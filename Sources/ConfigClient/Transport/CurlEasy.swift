@@ -102,12 +102,12 @@ final class CurlEasy {
             _ = rcs_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
         case .delete:
             _ = "DELETE".withCString { rcs_curl_setopt_ptr(handle, CURLOPT_CUSTOMREQUEST, $0) }
-        case .post, .put:
+        case .post, .put, .patch:
             let body = request.body ?? Data()
             _ = rcs_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, body.count)
             _ = body.withUnsafeBytes { rcs_curl_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress ?? UnsafeRawPointer(errorBuffer)) }
-            if request.method == .put {
-                _ = "PUT".withCString { rcs_curl_setopt_ptr(handle, CURLOPT_CUSTOMREQUEST, $0) }
+            if request.method != .post {
+                _ = request.method.rawValue.withCString { rcs_curl_setopt_ptr(handle, CURLOPT_CUSTOMREQUEST, $0) }
             }
         }
         // An empty "Expect:" stops curl from waiting for 100-continue on large bodies.

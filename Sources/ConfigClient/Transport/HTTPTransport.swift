@@ -8,6 +8,7 @@ public struct HTTPRequest: Sendable {
         case post = "POST"
         case put = "PUT"
         case delete = "DELETE"
+        case patch = "PATCH"
     }
 
     /// The request method.
