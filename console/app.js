@@ -11,8 +11,9 @@ import * as evaluate from "./evaluate.js";
 import * as live from "./live.js";
 import * as publish from "./publish.js";
 import * as access from "./access.js";
+import * as changes from "./changes.js";
 
-const views = { parameters, conditions, groups, history, evaluate, live, access };
+const views = { parameters, conditions, groups, history, changes, evaluate, live, access };
 /** The views that edit the draft, shown below the draft bar. */
 const editing = new Set(["parameters", "conditions", "groups"]);
 const byId = (id) => document.getElementById(id);
@@ -24,6 +25,7 @@ function mountViews() {
   session.events.addEventListener("reveal", (event) => reveal(event.detail));
   session.events.addEventListener("replaced", () => {
     if (current === "history") history.load();
+    if (current === "changes") changes.load();
     if (current === "access") access.load();
   });
 }
@@ -39,6 +41,7 @@ function show(name, { focus = true } = {}) {
   if (name === "live") live.start();
   else live.stop();
   if (name === "history") history.load();
+  if (name === "changes") changes.load();
   if (name === "access") access.load();
   if (focus) byId(`view-${name}`).querySelector("h2").focus();
 }

@@ -16,6 +16,7 @@ let conflict;
 let fileInput;
 let validateButton;
 let publishButton;
+let proposeButton;
 let roleHint;
 
 export function mount(container) {
@@ -27,6 +28,7 @@ export function mount(container) {
   fileInput = el("input", { type: "file", accept: ".json,application/json", hidden: true, on: { change: importFile } });
   validateButton = button("Validate", () => publish({ validateOnly: true }));
   publishButton = button("Publish", () => publish({}), { class: "primary" });
+  proposeButton = button("Propose for review", propose);
   roleHint = el("p", { class: "hint", hidden: true });
   replace(container,
     status,
@@ -35,27 +37,72 @@ export function mount(container) {
       field("Description of this version", description),
       validateButton,
       publishButton,
+      proposeButton,
       button("Discard changes", discard),
       button("Import…", () => fileInput.click(), { "aria-label": "Import a template file" }),
       button("Export", exportDraft, { "aria-label": "Export the template as a JSON file" }),
       fileInput),
     result, issueList, conflict);
   for (const name of ["replaced", "structure", "edited"]) session.events.addEventListener(name, showStatus);
-  for (const name of ["scope", "replaced"]) session.events.addEventListener(name, offerWhatTheRoleAllows);
+  for (const name of ["scope", "replaced", "policy"]) session.events.addEventListener(name, offerWhatTheRoleAllows);
+  session.events.addEventListener("scope", loadPolicy);
   session.events.addEventListener("replaced", () => {
     conflict.hidden = true;
   });
   session.events.addEventListener("issues", showIssues);
 }
 
-/** Validate needs the editor role, publishing the publisher role (docs/access.md). */
+/** The chosen template's approval policy, for what the bar offers. */
+async function loadPolicy() {
+  const { project, namespace } = session.scope();
+  try {
+    const { body } = await call("GET", `/v1/projects/${encodeURIComponent(project)}/namespaces/${encodeURIComponent(namespace)}/changePolicy`);
+    session.setPolicy(body);
+  } catch {
+    // An older server without change control: publishing is offered as before.
+  }
+}
+
+/**
+ * Validate needs the editor role, publishing the publisher role (or editor, where the policy
+ * lets editors publish); where the policy requires approvals, changes are proposed for review
+ * instead (docs/access.md, docs/change-control.md).
+ */
 function offerWhatTheRoleAllows() {
+  const policy = session.policy() || {};
+  const approval = policy.requiredApprovals > 0;
   validateButton.disabled = !session.can("editor");
-  publishButton.disabled = !session.can("publisher");
+  publishButton.disabled = approval || !session.can(policy.editorsMayPublish ? "editor" : "publisher");
+  proposeButton.disabled = !session.can("editor");
   const held = session.role() || "no role";
   roleHint.hidden = !publishButton.disabled;
-  roleHint.textContent = `You hold ${held} on this project: publishing needs the publisher role`
-    + (validateButton.disabled ? ", validating the editor role." : ".");
+  roleHint.textContent = approval
+    ? `Publishing this template needs ${policy.requiredApprovals} approval${policy.requiredApprovals === 1 ? "" : "s"}: `
+      + "propose your changes for review, then apply them from Changes once approved."
+    : `You hold ${held} on this project: publishing needs the publisher role`
+      + (validateButton.disabled ? ", validating the editor role." : ".");
+}
+
+/** Proposes the draft as a change request based on the version it was loaded from. */
+async function propose() {
+  const { project, namespace } = session.scope();
+  const body = { template: content(session.draft()) };
+  if (description.value.trim()) body.description = description.value.trim();
+  say("Proposing…");
+  try {
+    const answer = await call("POST", `/v1/projects/${encodeURIComponent(project)}/namespaces/${encodeURIComponent(namespace)}/changeRequests`,
+      { body, headers: { "If-Match": session.etag() } });
+    session.setIssues([]);
+    description.value = "";
+    say(`Proposed change request #${answer.body.id}: it needs ${answer.body.requiredApprovals} approval`
+      + `${answer.body.requiredApprovals === 1 ? "" : "s"}. Follow it in Changes.`, "ok");
+  } catch (error) {
+    if (error.issues.length) {
+      session.setIssues(error.issues);
+      return say(`The server refused the template: ${error.issues.length} problem${error.issues.length === 1 ? "" : "s"}, shown beside the fields.`, "error");
+    }
+    say(error.message, "error");
+  }
 }
 
 function say(text, kind = "") {

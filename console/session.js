@@ -21,6 +21,8 @@ const state = {
   issues: [],
   /** Who is signed in (`/v1/me`): their id, name, whether they own the server, roles by project. */
   me: null,
+  /** The chosen template's approval policy (`…/changePolicy`). */
+  policy: null,
 };
 
 const ROLES = ["viewer", "editor", "publisher", "admin"];
@@ -48,6 +50,16 @@ export function setMe(me) {
   state.me = me;
 }
 
+/** The chosen template's approval policy, or null before it is known. */
+export function policy() {
+  return state.policy;
+}
+
+export function setPolicy(policy) {
+  state.policy = policy;
+  emit("policy");
+}
+
 /** Who is signed in (`/v1/me`), or null. */
 export function me() {
   return state.me;
@@ -73,6 +85,7 @@ export async function choose(project, namespace) {
   state.project = project;
   state.namespace = namespace;
   state.issues = [];
+  state.policy = null;
   emit("scope");
   if (!workspace()) await reload();
   else emit("replaced");
@@ -141,6 +154,7 @@ export function clear() {
   state.projects = [];
   state.project = "";
   state.me = null;
+  state.policy = null;
   state.workspaces.clear();
   state.issues = [];
   fields.clear();

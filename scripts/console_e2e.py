@@ -350,6 +350,38 @@ def server_template_keeps_its_own_draft(run):
     page.get_by_role("button", name="Discard changes").click()
 
 
+def a_change_is_proposed_approved_and_applied(run):
+    page = run.page
+    policy = f"/v1/projects/{run.args.project}/namespaces/firebase/changePolicy"
+    status, _ = run.api("PUT", policy, {"requiredApprovals": 1, "allowSelfApproval": True})
+    assert status == 200
+    run.view("Changes")
+    view = page.locator("#view-changes")
+    expect(view.get_by_text("Publishing this template needs 1 approval")).to_be_visible()
+    run.view("Parameters")
+    expect(page.get_by_role("button", name="Publish", exact=True)).to_be_disabled()
+    page.get_by_label("New parameter key").fill("reviewed_flag")
+    page.get_by_role("button", name="Add parameter").click()
+    page.get_by_label("Description of this version").fill("reviewed")
+    page.get_by_role("button", name="Propose for review").click()
+    expect(page.locator(".draft-bar .result")).to_contain_text("Proposed change request #1")
+    run.view("Changes")
+    view.get_by_role("button", name="Open change request 1").click()
+    expect(view.locator(".change-detail")).to_contain_text("reviewed_flag")
+    view.get_by_label("Comment").fill("looks right")
+    view.get_by_role("button", name="Approve").click()
+    expect(view.get_by_role("status")).to_have_text("Change request #1 is approved.")
+    view.get_by_role("button", name="Apply change request 1").click()
+    expect(view.get_by_role("status")).to_contain_text("Applied change request #1: version")
+    status, template = run.api("GET", run.template_path())
+    assert "reviewed_flag" in template["parameters"], template["parameters"].keys()
+    run.shot("changes")
+    status, _ = run.api("PUT", policy, {"requiredApprovals": 0})
+    assert status == 200
+    page.get_by_label("Template", exact=True).select_option("firebase-server")
+    page.get_by_label("Template", exact=True).select_option("firebase")
+
+
 def access_view_manages_members_and_tokens(run):
     page = run.page
     run.view("Access")
@@ -406,7 +438,8 @@ STEPS = [wrong_token_is_refused, sign_in, hostile_value_renders_inert, rollout_v
          create_parameter_with_conditional_value,
          json_errors_show_in_place, publish, history_shows_version_2, diff_1_to_2, evaluate_for_ios,
          adoption_shows_held_stream, roll_back_to_version_1, export_and_import, publish_conflict_is_reported,
-         server_template_keeps_its_own_draft, access_view_manages_members_and_tokens, sign_out_forgets_the_token,
+         server_template_keeps_its_own_draft, a_change_is_proposed_approved_and_applied, access_view_manages_members_and_tokens,
+         sign_out_forgets_the_token,
          a_viewer_is_offered_no_publish]
 
 
@@ -421,7 +454,7 @@ def phone_screenshots(args, browser):
     card(run, "late_change").locator("summary").click()
     run.shot("phone-parameters")
     run.view("History")
-    expect(page.locator("table.versions tbody tr")).to_have_count(5)
+    expect(page.locator("table.versions tbody tr")).to_have_count(6)
     run.shot("phone-history")
     run.check_reports()
     context.close()

@@ -1,0 +1,132 @@
+// The Changes view: the template's change requests (docs/change-control.md) and its approval
+// policy. A request opens with what it would change against the version it was based on (and,
+// when the template moved since, against the active one), and the steps the signed-in person
+// may take: approve or reject with a comment, cancel, schedule, apply.
+import { call, templatePath } from "./api.js";
+import { renderDiff } from "./diff.js";
+import { button, el, field, formatTime, replace } from "./dom.js";
+import * as session from "./session.js";
+import { diffTemplates } from "./template.js";
+
+let policyLine;
+let table;
+let detail;
+let message;
+let requests = [];
+
+const path = (suffix = "") => {
+  const { project, namespace } = session.scope();
+  return `/v1/projects/${encodeURIComponent(project)}/namespaces/${encodeURIComponent(namespace)}/${suffix}`;
+};
+
+export function mount(container) {
+  policyLine = el("p", { class: "hint" });
+  table = el("tbody");
+  detail = el("div", { class: "change-detail", tabIndex: -1 });
+  message = el("p", { class: "result", role: "status", "aria-live": "polite" });
+  replace(container,
+    el("h2", { tabIndex: -1, text: "Changes" }),
+    policyLine,
+    message,
+    el("div", { class: "table-scroll" }, el("table", { class: "changes" },
+      el("caption", { text: "Change requests, newest first" }),
+      el("thead", {}, el("tr", {}, ...["Request", "Status", "Approvals", "Proposed by", "Description", "When", "Actions"]
+        .map((heading) => el("th", { scope: "col", text: heading })))),
+      table)),
+    detail);
+  session.events.addEventListener("scope", () => {
+    replace(detail);
+    message.textContent = "";
+  });
+}
+
+/** Loads the policy and the requests (when the view is shown, and after each step). */
+export async function load() {
+  try {
+    const [policy, list] = await Promise.all([call("GET", path("changePolicy")), call("GET", path("changeRequests"))]);
+    session.setPolicy(policy.body);
+    const needed = policy.body.requiredApprovals;
+    policyLine.textContent = needed
+      ? `Publishing this template needs ${needed} approval${needed === 1 ? "" : "s"}`
+        + `${policy.body.allowSelfApproval ? " (authors may approve their own)" : " from people other than the author"}.`
+      : "Publishing this template needs no approval: change requests here are an optional review.";
+    requests = list.body.changeRequests || [];
+  } catch (error) {
+    policyLine.textContent = error.message;
+    requests = [];
+  }
+  replace(table, ...requests.map(row));
+  if (requests.length === 0) replace(table, el("tr", {}, el("td", { colSpan: 7, text: "No change requests yet." })));
+}
+
+function row(request) {
+  const when = request.scheduleTime ? `scheduled for ${formatTime(request.scheduleTime)}` : formatTime(request.createTime);
+  return el("tr", {},
+    el("th", { scope: "row", text: `#${request.id}` }),
+    el("td", { text: request.status + (request.appliedVersion ? ` (version ${request.appliedVersion})` : "") }),
+    el("td", { text: `${request.approvals.length} of ${request.requiredApprovals}` }),
+    el("td", { text: request.author.name }),
+    el("td", { text: request.description ?? "" }),
+    el("td", { text: when }),
+    el("td", { class: "actions" }, button("Open", () => open(request.id), { "aria-label": `Open change request ${request.id}` })));
+}
+
+async function open(id) {
+  let request;
+  let base;
+  try {
+    request = (await call("GET", path(`changeRequests/${id}`))).body;
+    base = request.baseVersion > 0
+      ? (await call("GET", `${templatePath(session.scope().project, session.scope().namespace)}?versionNumber=${request.baseVersion}`)).body
+      : {};
+  } catch (error) {
+    message.textContent = error.message;
+    return;
+  }
+  const comment = el("input", { type: "text", autocomplete: "off", maxLength: 2000 });
+  const when = el("input", { type: "datetime-local" });
+  const final = ["applied", "rejected", "cancelled"].includes(request.status);
+  const mine = request.author.principal === session.me()?.id;
+  const steps = final ? [] : [
+    session.can("publisher") && request.status !== "conflicted"
+      ? button("Approve", () => step(id, "approve", { comment: comment.value }), { class: "primary" }) : null,
+    session.can("publisher") ? button("Reject", () => step(id, "reject", { comment: comment.value }), { class: "danger" }) : null,
+    mine || session.can("admin") ? button("Cancel request", () => step(id, "cancel", { comment: comment.value })) : null,
+    session.can("publisher") && request.status === "approved"
+      ? button("Schedule", () => step(id, "schedule", { scheduleTime: new Date(when.value).toISOString() })) : null,
+    session.can("publisher") && ["approved", "open"].includes(request.status)
+      ? button(`Apply change request ${id}`, () => step(id, "apply", {})) : null,
+  ];
+  const approvals = request.approvals.map((approval) =>
+    el("li", { text: `${approval.name} approved ${formatTime(approval.time)}${approval.comment ? `: “${approval.comment}”` : ""}` }));
+  replace(detail,
+    el("h3", { tabIndex: -1, text: `Change request #${id}: ${request.status}` }),
+    el("p", { text: `${request.kind === "rollback" ? `Roll back to version ${request.rollbackTo}` : "Publish"}, proposed by `
+      + `${request.author.name} ${formatTime(request.author.time)}, based on version ${request.baseVersion}`
+      + `${request.description ? ` — “${request.description}”` : ""}.` }),
+    request.conflictVersion
+      ? el("p", { class: "issue", text: `The template moved to version ${request.conflictVersion} since: edit the proposal onto it.` }) : null,
+    request.failure ? el("p", { class: "issue", text: `The schedule failed: ${request.failure}` }) : null,
+    approvals.length ? el("ul", {}, ...approvals) : null,
+    el("h4", { text: `What it changes in version ${request.baseVersion}` }),
+    request.template ? renderDiff(diffTemplates(base, request.template)) : el("p", { text: "A rollback copies an earlier version." }),
+    final ? null : el("div", { class: "toolbar" }, field("Comment", comment), field("Schedule for", when), ...steps));
+  detail.focus();
+}
+
+async function step(id, name, body) {
+  try {
+    const answer = await call("POST", path(`changeRequests/${id}:${name}`), { body });
+    if (name === "apply") {
+      session.adopt(answer.body, answer.etag);
+      message.textContent = `Applied change request #${id}: version ${answer.body.version?.versionNumber ?? ""}.`;
+    } else {
+      message.textContent = `Change request #${id} is ${answer.body.status}.`;
+    }
+  } catch (error) {
+    message.textContent = error.status === 409 && name === "apply"
+      ? `Change request #${id} conflicts: the template moved since it was proposed.` : error.message;
+  }
+  await load();
+  if (name !== "apply") await open(id);
+}
