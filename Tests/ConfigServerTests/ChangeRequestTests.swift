@@ -115,6 +115,23 @@ import Testing
                 && actions.contains("changeRequest.edit") && actions.contains("changeRequest.apply"), "\(actions)")
     }
 
+    /// Who may approve and who may apply, role by role (the author, bob, is a publisher).
+    @Test func whoMayApproveAndApply() throws {
+        try requireApprovals(1)
+        let table: [(token: String, approve: Int, apply: Int)] = [
+            ("viewer", 403, 403), ("editor", 403, 403), ("bob", 403, 200), ("alice", 200, 200), ("carol", 200, 200),
+        ]
+        for row in table {
+            let id = try propose("by-\(row.token)", as: "bob")
+            let approved = try call(row.token, "POST", Self.base + "/changeRequests/\(id):approve")
+            #expect(approved.status == row.approve, "\(row.token) approves: \(approved.text)")
+            if row.approve != 200 { #expect(try call("alice", "POST", Self.base + "/changeRequests/\(id):approve").status == 200) }
+            let applied = try call(row.token, "POST", Self.base + "/changeRequests/\(id):apply")
+            #expect(applied.status == row.apply, "\(row.token) applies: \(applied.text)")
+            if row.apply == 200 { #expect(try activeValue() == "by-\(row.token)") }
+        }
+    }
+
     @Test func selfApprovalWhereThePolicyAllowsIt() throws {
         try requireApprovals(1, selfApproval: false)
         let id = try propose("v2", as: "alice")
