@@ -101,7 +101,7 @@ async function open(id) {
     el("li", { text: `${approval.name} approved ${formatTime(approval.time)}${approval.comment ? `: “${approval.comment}”` : ""}` }));
   replace(detail,
     el("h3", { tabIndex: -1, text: `Change request #${id}: ${request.status}` }),
-    el("p", { text: `${request.kind === "rollback" ? `Roll back to version ${request.rollbackTo}` : "Publish"}, proposed by `
+    el("p", { text: `${summary(request)}, proposed by `
       + `${request.author.name} ${formatTime(request.author.time)}, based on version ${request.baseVersion}`
       + `${request.description ? ` — “${request.description}”` : ""}.` }),
     request.conflictVersion
@@ -109,9 +109,19 @@ async function open(id) {
     request.failure ? el("p", { class: "issue", text: `The schedule failed: ${request.failure}` }) : null,
     approvals.length ? el("ul", {}, ...approvals) : null,
     el("h4", { text: `What it changes in version ${request.baseVersion}` }),
-    request.template ? renderDiff(diffTemplates(base, request.template)) : el("p", { text: "A rollback copies an earlier version." }),
+    request.template ? renderDiff(diffTemplates(base, request.template))
+      : el("p", { text: request.kind === "rollback" ? "A rollback copies an earlier version." : "The diff is in the request (rcctl changes show)." }),
     final ? null : el("div", { class: "toolbar" }, field("Comment", comment), field("Schedule for", when), ...steps));
   detail.focus();
+}
+
+/** What a request does, in words. */
+function summary(request) {
+  if (request.kind === "rollback") return `Roll back to version ${request.rollbackTo}`;
+  if (request.kind !== "canary") return "Publish";
+  const percent = request.canaryPercent ? ` at ${request.canaryPercent} %` : "";
+  return { start: `Start a canary${percent}`, share: `Grow the canary${percent}`, promote: "Promote the canary",
+    abort: "Abort the canary" }[request.canaryStep] ?? "A canary step";
 }
 
 async function step(id, name, body) {

@@ -61,10 +61,12 @@ public protocol TemplateStore: AnyObject, Sendable {
     ) throws(StoreError) -> (active: Int64?, canary: StoredCanary?)
 
     /// Grows the running canary's share (it never shrinks).
-    /// - Throws: `noCanary`, `canaryMismatch`, `invalidArgument`.
+    /// - Parameter completes: the change request this step applies, marked applied in the same
+    ///   transaction (see `PublishMetadata.completes`).
+    /// - Throws: `noCanary`, `canaryMismatch`, `invalidArgument`, `changeRequestMoved`.
     func setCanaryShare(
         project: String, namespace: TemplateNamespace, expectedCanary: Int64?, microPercent: Int64,
-        updateUser: String?
+        updateUser: String?, completes: ChangeRequestCompletion?
     ) throws(StoreError) -> StoredCanary
 
     /// Ends the canary with a version that copies it for everyone (`canaryAction` promotion).
@@ -240,6 +242,14 @@ public struct VersionQuery: Sendable, Equatable {
 }
 
 extension TemplateStore {
+    /// `setCanaryShare` applying no change request.
+    public func setCanaryShare(
+        project: String, namespace: TemplateNamespace, expectedCanary: Int64?, microPercent: Int64, updateUser: String?
+    ) throws(StoreError) -> StoredCanary {
+        try setCanaryShare(project: project, namespace: namespace, expectedCanary: expectedCanary, microPercent: microPercent,
+                           updateUser: updateUser, completes: nil)
+    }
+
     /// No listener: one machine's store.
     public func makeChangeListener(name: String) -> (any StoreChangeListener)? { nil }
 

@@ -184,6 +184,40 @@ import Testing
         #expect(try activeValue() == "v1")
     }
 
+    /// Each canary step through an approved request: start, share, promote; a step of a canary
+    /// that ended meanwhile conflicts.
+    @Test func canaryStepsGoThroughRequests() throws {
+        try requireApprovals(1)
+        func proposeAndApply(_ body: String) throws -> TestResponse {
+            let made = try call("editor", "POST", Self.base + "/changeRequests", body)
+            #expect(made.status == 200, "\(made.text)")
+            let id = try #require(try made.json()["id"] as? String)
+            #expect(try call("alice", "POST", Self.base + "/changeRequests/\(id):approve").status == 200)
+            return try call("alice", "POST", Self.base + "/changeRequests/\(id):apply")
+        }
+        #expect(try call("alice", "POST", "/v1/projects/demo/remoteConfig:canary", #"{"percent":50}"#, headers: [("If-Match", "*")])
+            .status == 403, "a direct canary step is refused too")
+        let started = try proposeAndApply(#"{"template":\#(Templates.single("canary")),"canary":{"step":"start","percent":10}}"#)
+        #expect(started.status == 200, "\(started.text)")
+        var canary = try call("viewer", "GET", "/v1/projects/demo/remoteConfig:canary").json()
+        #expect(canary["canaryVersion"] as? String == "2" && canary["percent"] as? Double == 10)
+        let abortLater = try call("editor", "POST", Self.base + "/changeRequests", #"{"canary":{"step":"abort"}}"#)
+        let abortID = try #require(try abortLater.json()["id"] as? String)
+        #expect(try proposeAndApply(#"{"canary":{"step":"share","percent":50}}"#).status == 200)
+        canary = try call("viewer", "GET", "/v1/projects/demo/remoteConfig:canary").json()
+        #expect(canary["percent"] as? Double == 50)
+        let promoted = try proposeAndApply(#"{"canary":{"step":"promote"},"description":"everyone"}"#)
+        #expect(promoted.status == 200, "\(promoted.text)")
+        #expect(try activeValue() == "canary")
+        #expect(try call("viewer", "GET", "/v1/projects/demo/remoteConfig:canary").status == 404)
+        // The abort proposed while the canary ran conflicts now that it is over.
+        #expect(try call("alice", "POST", Self.base + "/changeRequests/\(abortID):approve").status == 200)
+        #expect(try call("alice", "POST", Self.base + "/changeRequests/\(abortID):apply").status == 409)
+        #expect(try status(abortID) == "conflicted")
+        #expect(try call("editor", "POST", Self.base + "/changeRequests", #"{"canary":{"step":"share","percent":60}}"#).status == 400,
+                "no canary runs")
+    }
+
     @Test func cancelledAndRejectedRequestsTakeNoMoreSteps() throws {
         try requireApprovals(1)
         let first = try propose("a")

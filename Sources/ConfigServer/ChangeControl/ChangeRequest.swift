@@ -10,6 +10,13 @@ struct ChangeRequest: Codable, Sendable {
         case publish
         /// Rolls back to `rollbackTo`.
         case rollback
+        /// A canary step (`canaryStep`): starts one with `template` at `canaryPercent`, grows its
+        /// share to `canaryPercent`, promotes or aborts it.
+        case canary
+    }
+
+    enum CanaryStep: String, Codable, Sendable {
+        case start, share, promote, abort
     }
 
     /// Who did something, with what they said.
@@ -23,8 +30,10 @@ struct ChangeRequest: Codable, Sendable {
     var kind: Kind
     var template: RemoteConfigTemplate?
     var rollbackTo: Int64?
-    /// The version the proposal was based on (0 before the first publish): applying it expects
-    /// the template still there.
+    var canaryStep: CanaryStep?
+    var canaryPercent: Double?
+    /// The version the proposal was based on (0 before the first publish; for a step of a running
+    /// canary, the canary version): applying it expects the template still there.
     var baseVersion: Int64
     var description: String?
     var author: Step

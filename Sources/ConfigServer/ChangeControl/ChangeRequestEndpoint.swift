@@ -124,7 +124,9 @@ struct ChangeRequestEndpoint: Sendable {
             edited.approvals = []
             edited.conflictVersion = nil
             if let description = proposal.description { edited.description = description }
-            if proposal.template != nil || proposal.rollbackTo != nil { try fill(&edited, from: proposal, key: key) }
+            if proposal.template != nil || proposal.rollbackTo != nil || proposal.canaryStep != nil {
+                try fill(&edited, from: proposal, key: key)
+            }
             return try write(stored, edited, status: .open, scheduleTime: nil, key: key)
         }
     }
@@ -177,9 +179,7 @@ struct ChangeRequestEndpoint: Sendable {
                 let bypassed = bypass && request.approvals.count < policy.requiredApprovals
                 if bypassed { exchange.router.audit.bypassed(exchange, actor: identity, key: key, changeRequest: id) }
                 switch try applier.apply(stored, request, by: done, origin: origin, bypassedApproval: bypassed) {
-                case .applied(let version, let served, let announcement):
-                    var response = HTTPResponse.served(served)
-                    response.headers.add(name: "X-Change-Request-Version", value: "\(version.versionNumber)")
+                case .applied(let response, _, let announcement):
                     return (response, announcement)
                 case .conflicted(let written):
                     let view = try detailed(written, ChangeRequest.decode(written), key: key)
@@ -215,7 +215,9 @@ struct ChangeRequestEndpoint: Sendable {
     private func detailed(_ stored: StoredChangeRequest, _ request: ChangeRequest, key: TemplateKey) throws -> ChangeRequestView {
         var view = ChangeRequestView(stored, request, policy: policies.policy(key))
         let proposed = try proposedTemplate(request, key: key)
-        let base = try template(version: request.baseVersion, key: key)
+        // A promotion changes what the stable version (below the canary) serves.
+        let from = request.kind == .canary && request.canaryStep == .promote ? request.baseVersion - 1 : request.baseVersion
+        let base = try template(version: from, key: key)
         view.diff = proposed.map { TemplateDiff(from: base ?? RemoteConfigTemplate(), to: $0) }
         let active = templates.currentVersion(key)
         if stored.status != ChangeStatus.applied.rawValue, active != request.baseVersion, let proposed {
@@ -229,6 +231,13 @@ struct ChangeRequestEndpoint: Sendable {
         switch request.kind {
         case .publish: request.template
         case .rollback: try request.rollbackTo.flatMap { try template(version: $0, key: key) }
+        case .canary:
+            switch request.canaryStep {
+            case .start?: request.template
+            case .promote?: try template(version: request.baseVersion, key: key)
+            case .abort?: try template(version: request.baseVersion - 1, key: key)
+            case .share?, nil: nil
+            }
         }
     }
 
@@ -240,20 +249,45 @@ struct ChangeRequestEndpoint: Sendable {
     }
 
     private func fill(_ request: inout ChangeRequest, from proposal: Proposal, key: TemplateKey) throws {
-        if let json = proposal.template {
-            var (template, _) = try validation.decodeValidTemplate(json, namespace: key.namespace)
-            template.version = nil
+        request.template = nil
+        request.rollbackTo = nil
+        request.canaryStep = nil
+        request.canaryPercent = nil
+        if let step = proposal.canaryStep {
+            request.kind = .canary
+            request.canaryStep = step
+            request.canaryPercent = proposal.canaryPercent
+            if step == .start || step == .share, proposal.canaryPercent == nil {
+                throw APIError.badRequest("A canary \(step.rawValue) needs canary.percent.")
+            }
+            if step == .start {
+                guard let json = proposal.template else { throw APIError.badRequest("A canary start needs 'template'.") }
+                request.template = try validTemplate(json, key: key)
+            } else {
+                // A step of the running canary is based on the canary version.
+                guard let canary = templates.canary(key) else {
+                    throw APIError(400, "No canary is running for this template: propose a canary start.",
+                                   canonicalStatus: "FAILED_PRECONDITION")
+                }
+                request.baseVersion = canary.version
+            }
+        } else if let json = proposal.template {
             request.kind = .publish
-            request.template = template
-            request.rollbackTo = nil
+            request.template = try validTemplate(json, key: key)
         } else if let target = proposal.rollbackTo {
             guard target > 0 else { throw APIError.badRequest("rollbackTo must be a version number, got \(target).") }
             request.kind = .rollback
             request.rollbackTo = target
-            request.template = nil
         } else {
-            throw APIError.badRequest("A change request needs 'template' (a template to publish) or 'rollbackTo' (a version).")
+            throw APIError.badRequest("A change request needs 'template' (a template to publish), 'rollbackTo' (a version) "
+                + "or 'canary' (a canary step).")
         }
+    }
+
+    private func validTemplate(_ json: [UInt8], key: TemplateKey) throws -> RemoteConfigTemplate {
+        var (template, _) = try validation.decodeValidTemplate(json, namespace: key.namespace)
+        template.version = nil
+        return template
     }
 
     /// The version `If-Match` names, else the active one.

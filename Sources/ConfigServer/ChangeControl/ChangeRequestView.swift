@@ -12,6 +12,8 @@ struct ChangeRequestView: Encodable {
     let kind: String
     let template: RemoteConfigTemplate?
     let rollbackTo: Int64?
+    let canaryStep: String?
+    let canaryPercent: Double?
     let baseVersion: Int64
     let description: String?
     let author: ChangeRequest.Step
@@ -43,6 +45,8 @@ struct ChangeRequestView: Encodable {
         kind = request.kind.rawValue
         template = request.template
         rollbackTo = request.rollbackTo
+        canaryStep = request.canaryStep?.rawValue
+        canaryPercent = request.canaryPercent
         baseVersion = request.baseVersion
         description = request.description
         author = request.author
@@ -67,6 +71,9 @@ struct Proposal {
     /// The template's JSON, as sent.
     var template: [UInt8]?
     var rollbackTo: Int64?
+    /// `{"step": "start"|"share"|"promote"|"abort", "percent": P}`.
+    var canaryStep: ChangeRequest.CanaryStep?
+    var canaryPercent: Double?
     var description: String?
     var scheduleTime: String?
 
@@ -75,7 +82,7 @@ struct Proposal {
             throw APIError.badRequest("The body must be a JSON object: {\"template\": {…}} or {\"rollbackTo\": N}, "
                 + "with \"description\" and, to schedule, \"scheduleTime\".")
         }
-        let known: Set = ["template", "rollbackTo", "description", "scheduleTime"]
+        let known: Set = ["template", "rollbackTo", "canary", "description", "scheduleTime"]
         if let unknown = object.keys.first(where: { !known.contains($0) }) {
             throw APIError.badRequest("Unknown field '\(unknown)' in the change request.")
         }
@@ -90,6 +97,18 @@ struct Proposal {
                 throw APIError.badRequest("rollbackTo must be a version number.")
             }
             rollbackTo = number
+        }
+        if let canary = object["canary"] {
+            guard let step = ((canary as? [String: Any])?["step"] as? String).flatMap(ChangeRequest.CanaryStep.init(rawValue:)) else {
+                throw APIError.badRequest("canary must be {\"step\": \"start\"|\"share\"|\"promote\"|\"abort\", \"percent\": P}.")
+            }
+            canaryStep = step
+            if let percent = (canary as? [String: Any])?["percent"] {
+                guard let number = (percent as? NSNumber)?.doubleValue, number > 0, number <= 100, !(percent is Bool) else {
+                    throw APIError.badRequest("canary.percent must be a number above 0 and at most 100.")
+                }
+                canaryPercent = number
+            }
         }
         if let description = object["description"] {
             guard let text = description as? String, text.count <= 256 else {

@@ -56,8 +56,8 @@ final class ChangeSchedule: Sendable {
         let actor = request.scheduledBy ?? request.author
         do {
             switch try applier.apply(stored, request, by: actor, origin: UpdateOrigin.restAPI.rawValue, bypassedApproval: false) {
-            case .applied(let version, _, let announcement):
-                audit.scheduled(stored, actor: actor, outcome: "ok", version: version.versionNumber)
+            case .applied(_, let version, let announcement):
+                audit.scheduled(stored, actor: actor, outcome: "ok", version: version)
                 announcement.send()
             case .conflicted(let written):
                 let current = (try? ChangeRequest.decode(written))?.conflictVersion ?? 0

@@ -19,6 +19,7 @@ extension TemplateVersioning {
                 updateTime: nextUpdateTime(after: head.updateTime), updateUser: metadata.updateUser,
                 description: metadata.description, updateOrigin: metadata.updateOrigin, updateType: metadata.updateType,
                 rollbackSource: nil, canaryAction: .canary, templateJSON: templateJSON)
+            try complete(metadata.completes, of: key, version: version, on: connection)
             try connection.insert(version)
             // The active (stable) version is one below the canary: never pruned here.
             try connection.deleteVersions(
@@ -35,7 +36,7 @@ extension TemplateVersioning {
     /// See `TemplateStore.setCanaryShare`.
     package func setCanaryShare(
         project: String, namespace: TemplateNamespace, expectedCanary: Int64?, microPercent: Int64,
-        updateUser: String?
+        updateUser: String?, completes: ChangeRequestCompletion?
     ) throws(StoreError) -> StoredCanary {
         try TemplateStoreRules.validate(microPercent: microPercent)
         let key = TemplateKey(project: project, namespace: namespace)
@@ -46,6 +47,10 @@ extension TemplateVersioning {
             canary.microPercent = microPercent
             canary.updateTime = nextUpdateTime(after: TemplateStoreRules.milliseconds(canary.updateTime))
             canary.updateUser = updateUser
+            if let completes, try !connection.completeChangeRequest(
+                completes, of: key, version: canary.canaryVersion, time: TemplateStoreRules.milliseconds(canary.updateTime)) {
+                throw StoreError.changeRequestMoved(completes.id)
+            }
             try connection.updateCanary(canary)
             return (canary, .template(key, version: canary.canaryVersion))
         }
@@ -90,7 +95,7 @@ extension TemplateVersioning {
                 updateOrigin: metadata.updateOrigin, updateType: promote ? metadata.updateType : .rollback,
                 rollbackSource: promote ? nil : stable, canaryAction: promote ? .promotion : .abort,
                 canarySource: canary.canaryVersion, templateJSON: copied.templateJSON)
-            return try append(version, of: key, on: connection)
+            return try append(version, of: key, completing: metadata.completes, on: connection)
         }
     }
 

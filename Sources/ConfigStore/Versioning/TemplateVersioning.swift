@@ -126,19 +126,29 @@ package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
         _ version: StoredVersion, of key: TemplateKey, completing completion: ChangeRequestCompletion? = nil,
         on connection: Engine.Connection
     ) throws -> (result: StoredVersion, change: StoreChange) {
-        if let base = completion?.baseVersion, base != version.versionNumber - 1 {
-            throw StoreError.versionMismatch(current: version.versionNumber - 1)
-        }
-        if let completion, try !connection.completeChangeRequest(
-            completion, of: key, version: version.versionNumber, time: TemplateStoreRules.milliseconds(version.updateTime)) {
-            throw StoreError.changeRequestMoved(completion.id)
-        }
+        try complete(completion, of: key, version: version, on: connection)
         try connection.insert(version)
         try connection.setHead(of: key, to: version.versionNumber)
         // Numbers are gap-free, so keeping the newest `retention` numbers keeps exactly that many,
         // and the new (active) version is always among them.
         try connection.deleteVersions(of: key, through: version.versionNumber - Int64(retention))
         return (version, .template(key, version: version.versionNumber))
+    }
+
+    /// Marks the change request `version` applies (if any) applied, in the write's transaction.
+    /// - Throws: `versionMismatch` when the template moved past the request's base;
+    ///   `changeRequestMoved` when the request changed since it was read.
+    func complete(
+        _ completion: ChangeRequestCompletion?, of key: TemplateKey, version: StoredVersion, on connection: Engine.Connection
+    ) throws {
+        guard let completion else { return }
+        if let base = completion.baseVersion, base != version.versionNumber - 1 {
+            throw StoreError.versionMismatch(current: version.versionNumber - 1)
+        }
+        let time = TemplateStoreRules.milliseconds(version.updateTime)
+        guard try connection.completeChangeRequest(completion, of: key, version: version.versionNumber, time: time) else {
+            throw StoreError.changeRequestMoved(completion.id)
+        }
     }
 
     /// `updateTime` for a version written now: never before `previous` (milliseconds).

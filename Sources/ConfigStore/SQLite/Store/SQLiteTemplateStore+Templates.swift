@@ -50,11 +50,11 @@ extension SQLiteTemplateStore: TemplateStoreEngine {
 
     public func setCanaryShare(
         project: String, namespace: TemplateNamespace, expectedCanary: Int64?, microPercent: Int64,
-        updateUser: String?
+        updateUser: String?, completes: ChangeRequestCompletion?
     ) throws(StoreError) -> StoredCanary {
         try versioning.setCanaryShare(
             project: project, namespace: namespace, expectedCanary: expectedCanary, microPercent: microPercent,
-            updateUser: updateUser)
+            updateUser: updateUser, completes: completes)
     }
 
     public func promoteCanary(
