@@ -15,8 +15,10 @@ final class ChangeSchedule: Sendable {
     private let audit: AuditTrail
     private let storeQueue: DispatchQueue
     private let logger: Logger
-    /// Held for as long as the schedule runs (a cancelled or released source stops).
-    private nonisolated(unsafe) let source = DispatchSource.makeTimerSource()
+    /// Made by `start` (once, before the loop runs) and held while the schedule runs. Made there,
+    /// not here: libdispatch crashes on releasing a source that was never resumed, and only
+    /// one worker of each node starts the schedule.
+    private nonisolated(unsafe) var source: (any DispatchSourceTimer)?
     static let interval: DispatchTimeInterval = .milliseconds(250)
 
     init(store: any TemplateStore, applier: ChangeRequestApplier, audit: AuditTrail, storeQueue: DispatchQueue, logger: Logger) {
@@ -29,9 +31,11 @@ final class ChangeSchedule: Sendable {
 
     /// Looks for due requests from now on, on the store queue (call once).
     func start() {
-        source.schedule(deadline: .now() + Self.interval, repeating: Self.interval, leeway: .milliseconds(20))
-        source.setEventHandler { [self] in storeQueue.async { self.applyDue() } }
-        source.resume()
+        let timer = DispatchSource.makeTimerSource()
+        timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval, leeway: .milliseconds(20))
+        timer.setEventHandler { [self] in storeQueue.async { self.applyDue() } }
+        timer.resume()
+        source = timer
     }
 
     private func applyDue() {
