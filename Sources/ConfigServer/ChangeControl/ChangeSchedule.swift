@@ -3,6 +3,7 @@ import ConfigStore
 import Dispatch
 import Foundation
 import Logging
+import Synchronization
 
 /// Applies the change requests scheduled for a time once it has come (docs/change-control.md,
 /// "Scheduled publishes"). One worker of each node looks four times a second; when several
@@ -19,6 +20,8 @@ final class ChangeSchedule: Sendable {
     /// not here: libdispatch crashes on releasing a source that was never resumed, and only
     /// one worker of each node starts the schedule.
     private nonisolated(unsafe) var source: (any DispatchSourceTimer)?
+    /// Set while a look waits on the busy store queue: looks do not pile up behind it.
+    private let looking = Atomic<Bool>(false)
     static let interval: DispatchTimeInterval = .milliseconds(250)
 
     init(store: any TemplateStore, applier: ChangeRequestApplier, audit: AuditTrail, storeQueue: DispatchQueue, logger: Logger) {
@@ -33,7 +36,13 @@ final class ChangeSchedule: Sendable {
     func start() {
         let timer = DispatchSource.makeTimerSource()
         timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval, leeway: .milliseconds(20))
-        timer.setEventHandler { [self] in storeQueue.async { self.applyDue() } }
+        timer.setEventHandler { [self] in
+            guard looking.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+            storeQueue.async {
+                self.applyDue()
+                self.looking.store(false, ordering: .releasing)
+            }
+        }
         timer.resume()
         source = timer
     }
