@@ -185,6 +185,11 @@ public protocol TemplateStore: AnyObject, Sendable {
     @discardableResult
     func pruneAudit(before cutoff: Date) throws(StoreError) -> Int
 
+    // MARK: Webhooks
+
+    /// The webhook endpoints and the outbox of their events, on this store's database.
+    var webhooks: any WebhookStore { get }
+
     // MARK: Changes
 
     /// The active version of every template that has one.
@@ -248,6 +253,13 @@ extension TemplateStore {
     ) throws(StoreError) -> StoredCanary {
         try setCanaryShare(project: project, namespace: namespace, expectedCanary: expectedCanary, microPercent: microPercent,
                            updateUser: updateUser, completes: nil)
+    }
+
+    /// Writes a webhook event in a transaction of its own (`WebhookStore.appendEvent`): for a
+    /// change made outside a template write. Inside a write transaction of the store, use
+    /// `TemplateConnection.insertEvent` so that the event commits with the change.
+    public func appendEvent(_ event: WebhookEvent) throws(StoreError) {
+        try webhooks.appendEvent(event)
     }
 
     /// No listener: one machine's store.

@@ -51,12 +51,7 @@ package enum TemplateStoreRules {
 
     /// An audit page: 1 ... 1000 entries, after the entry a token names ("a" and its id).
     package static func auditPage(_ query: AuditQuery) throws(StoreError) -> (size: Int, before: Int64) {
-        guard (1...1000).contains(query.pageSize) else {
-            throw StoreError.invalidArgument("pageSize must be 1 to 1000, got \(query.pageSize)")
-        }
-        guard let token = query.pageToken, !token.isEmpty else { return (query.pageSize, .max) }
-        guard token.hasPrefix("a"), let id = Int64(token.dropFirst()), id >= 1 else { throw StoreError.invalidPageToken(token) }
-        return (query.pageSize, id)
+        try idPage(size: query.pageSize, token: query.pageToken, prefix: "a")
     }
 
     /// A page of `size` from `entries` read with one extra row (which tells that a next page
@@ -64,9 +59,30 @@ package enum TemplateStoreRules {
     package static func auditPage(
         _ entries: [AuditEntry], size: Int
     ) -> (entries: [AuditEntry], nextPageToken: String?) {
-        guard entries.count > size else { return (entries, nil) }
-        let page = Array(entries.prefix(size))
-        return (page, page.last.map { "a\($0.id)" })
+        idPage(entries, size: size, prefix: "a", id: \.id)
+    }
+
+    /// A page of rows numbered by id, newest first: 1 ... 1000 of them, below the id a token
+    /// names (`prefix` and the id).
+    package static func idPage(size: Int, token: String?, prefix: String) throws(StoreError) -> (size: Int, before: Int64) {
+        guard (1...1000).contains(size) else {
+            throw StoreError.invalidArgument("pageSize must be 1 to 1000, got \(size)")
+        }
+        guard let token, !token.isEmpty else { return (size, .max) }
+        guard token.hasPrefix(prefix), let id = Int64(token.dropFirst(prefix.count)), id >= 1 else {
+            throw StoreError.invalidPageToken(token)
+        }
+        return (size, id)
+    }
+
+    /// A page of `size` from `rows` read with one extra (which tells that a next page exists),
+    /// and the next page's token.
+    package static func idPage<Row>(
+        _ rows: [Row], size: Int, prefix: String, id: (Row) -> Int64
+    ) -> ([Row], String?) {
+        guard rows.count > size else { return (rows, nil) }
+        let page = Array(rows.prefix(size))
+        return (page, page.last.map { prefix + "\(id($0))" })
     }
 
     // MARK: Descriptions

@@ -186,4 +186,42 @@ package struct PostgresTemplateConnection: TemplateConnection {
     }
 }
 
+/// The outbox's statements with their `?` numbered as PostgreSQL wants (`$1`, `$2`, …; none
+/// of them holds a `?` in a literal).
+extension PostgresTemplateConnection: StoreStatements {
+    package static var claimingClause: String { " FOR UPDATE SKIP LOCKED" }
+
+    package func run(_ sql: String, _ values: [StoreValue]) throws -> Int {
+        try connection.execute(Self.numbered(sql), values.map(Self.postgresValue)).affectedRows
+    }
+
+    package func rows<Result>(_ sql: String, _ values: [StoreValue], _ decode: (PostgresRow) throws -> Result) throws -> [Result] {
+        try connection.query(Self.numbered(sql), values.map(Self.postgresValue), row: decode)
+    }
+
+    static func numbered(_ sql: String) -> String {
+        var number = 0
+        var result = ""
+        result.reserveCapacity(sql.utf8.count + 16)
+        for character in sql {
+            if character == "?" {
+                number += 1
+                result += "$\(number)"
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    private static func postgresValue(_ value: StoreValue) -> PostgresValue {
+        switch value {
+        case .null: .null
+        case .integer(let number): .integer(number)
+        case .text(let text): .text(text)
+        case .bytes(let bytes): .bytes(bytes)
+        }
+    }
+}
+
 extension PostgresRow: StoreRow {}

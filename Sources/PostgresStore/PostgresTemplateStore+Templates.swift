@@ -18,6 +18,16 @@ extension PostgresTemplateStore: TemplateStoreEngine {
         try write { connection in try body(PostgresTemplateConnection(connection: connection)) }
     }
 
+    /// Runs `body` in a transaction that bumps no revision and notifies nobody (`read` and
+    /// `inTransaction`): webhook bookkeeping, which no worker keeps in memory.
+    package func writeUnannounced<Result: Sendable>(
+        _ body: @Sendable (PostgresTemplateConnection) throws -> Result
+    ) throws(StoreError) -> Result {
+        try read { connection in try connection.inTransaction { try body(PostgresTemplateConnection(connection: connection)) } }
+    }
+
+    public var webhooks: any WebhookStore { WebhookOutbox(engine: self, clock: clock) }
+
     private var versioning: TemplateVersioning<PostgresTemplateStore> {
         TemplateVersioning(engine: self, retention: retention, clock: clock)
     }

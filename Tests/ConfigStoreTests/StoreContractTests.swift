@@ -28,6 +28,19 @@ import Testing
     @Test(arguments: StoreEngine.allCases) func policiesAreKeptPerTemplate(engine: StoreEngine) throws {
         try engine.contract().policiesAreKeptPerTemplate()
     }
+    @Test(arguments: StoreEngine.allCases) func webhookEndpointsAreKeptPerProject(engine: StoreEngine) throws {
+        try engine.contract().webhookEndpointsAreKeptPerProject()
+    }
+    @Test(arguments: StoreEngine.allCases) func eventsCommitWithTheirChangeForTheEndpointsThatWantThem(engine: StoreEngine) throws {
+        try engine.contract().eventsCommitWithTheirChangeForTheEndpointsThatWantThem()
+    }
+    @Test(.timeLimit(.minutes(2)), arguments: StoreEngine.allCases)
+    func aDueDeliveryIsLeasedToOneCallerAtATime(engine: StoreEngine) throws {
+        try engine.contract().aDueDeliveryIsLeasedToOneCallerAtATime()
+    }
+    @Test(arguments: StoreEngine.allCases) func attemptsAreLoggedRetriedRedeliveredAndPruned(engine: StoreEngine) throws {
+        try engine.contract().attemptsAreLoggedRetriedRedeliveredAndPruned()
+    }
     @Test(arguments: StoreEngine.allCases) func publishNumbersVersionsFromOneAndMovesTheHead(engine: StoreEngine) throws {
         try engine.contract().publishNumbersVersionsFromOneAndMovesTheHead()
     }

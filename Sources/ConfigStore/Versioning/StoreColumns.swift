@@ -3,6 +3,7 @@ package import ConfigCore
 /// A result row as the store reads it. SQLite's statement and PostgreSQL's row both read so,
 /// which lets the engines select the same columns and decode them with one piece of code.
 package protocol StoreRow {
+    func isNull(at column: Int) -> Bool
     func int64(at column: Int) -> Int64
     func optionalInt64(at column: Int) -> Int64?
     func text(at column: Int) -> String

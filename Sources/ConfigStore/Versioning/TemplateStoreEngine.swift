@@ -14,13 +14,24 @@ package protocol TemplateStoreEngine: Sendable {
     func writeTemplates<Result: Sendable>(
         _ body: @Sendable (Connection) throws -> (result: Result, change: StoreChange)
     ) throws(StoreError) -> Result
+
+    /// Runs `body` in one write transaction that changes nothing the workers keep in memory (the
+    /// webhook outbox): no other node is told, and nobody waits for them.
+    func writeUnannounced<Result: Sendable>(_ body: @Sendable (Connection) throws -> Result) throws(StoreError) -> Result
 }
 
 /// One step of a template operation on an engine's connection, in the read or the write
 /// transaction the caller runs: each engine writes the SQL, the rules decide what to run and in
 /// which order. Failures are the engine's own errors or `StoreError`s, which
 /// `TemplateStoreEngine` maps into `StoreError`.
-package protocol TemplateConnection {
+///
+/// **Events.** `insertEvent(_:)` writes a webhook event to the outbox in the transaction the
+/// caller runs: `TemplateVersioning` calls it for every publish, rollback and canary step, so
+/// the event commits (or not) with the change it reports. Any other write transaction that
+/// makes a change webhooks report (a change request's step, a scheduled publish) calls it the
+/// same way on its own connection; a change made outside any such transaction uses
+/// `TemplateStore.appendEvent(_:)`, which runs it in a transaction of its own.
+package protocol TemplateConnection: StoreStatements {
     /// The active version of `key`, read for a write: holds whatever keeps the other writers of
     /// `key` waiting until this transaction ends.
     /// - Parameter creatingIt: the write may be the template's first version.
@@ -65,6 +76,16 @@ package protocol TemplateConnection {
     /// the revision read and in a status a publish may apply; whether it was.
     func completeChangeRequest(_ completion: ChangeRequestCompletion, of key: TemplateKey, version: Int64, time: Int64) throws
         -> Bool
+
+    /// Writes `event` to the webhook outbox, with one pending delivery for each endpoint of its
+    /// project that wants its type; writes nothing when none does (`WebhookOutbox.insert`).
+    func insertEvent(_ event: WebhookEvent) throws
+}
+
+extension TemplateConnection {
+    package func insertEvent(_ event: WebhookEvent) throws {
+        try WebhookOutboxSQL.insert(event, on: self)
+    }
 }
 
 /// The active version of a template, as a write that holds its head sees it.

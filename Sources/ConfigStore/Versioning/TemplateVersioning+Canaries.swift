@@ -29,6 +29,7 @@ extension TemplateVersioning {
                 seed: seed, startTime: version.updateTime, updateTime: version.updateTime, updateUser: metadata.updateUser,
                 promoteAt: promoteAt)
             try connection.insertCanary(canary)
+            try connection.insertEvent(WebhookEvent(.canaryStart, version: version, data: Self.canaryData(canary)))
             return ((version, canary), .template(key, version: version.versionNumber))
         }
     }
@@ -52,6 +53,12 @@ extension TemplateVersioning {
                 throw StoreError.changeRequestMoved(completes.id)
             }
             try connection.updateCanary(canary)
+            try connection.insertEvent(WebhookEvent(
+                type: WebhookEventType.canaryShare.rawValue, project: key.project, namespace: key.namespace.rawValue,
+                time: canary.updateTime,
+                update: WebhookEvent.Update(versionNumber: canary.canaryVersion,
+                                            updateTime: TemplateStoreRules.milliseconds(canary.updateTime), updateUser: updateUser),
+                data: Self.canaryData(canary)))
             return (canary, .template(key, version: canary.canaryVersion))
         }
     }
@@ -95,8 +102,17 @@ extension TemplateVersioning {
                 updateOrigin: metadata.updateOrigin, updateType: promote ? metadata.updateType : .rollback,
                 rollbackSource: promote ? nil : stable, canaryAction: promote ? .promotion : .abort,
                 canarySource: canary.canaryVersion, templateJSON: copied.templateJSON)
-            return try append(version, of: key, completing: metadata.completes, on: connection)
+            // A promotion's diff shows what everyone now gets; an abort's, what the canary's share lost.
+            let event = WebhookEvent(promote ? .canaryPromote : .canaryAbort, version: version,
+                                     diffFrom: promote ? stable : canary.canaryVersion, data: Self.canaryData(canary))
+            return try append(version, of: key, completing: metadata.completes, event: event, on: connection)
         }
+    }
+
+    /// The `data` of a canary step's event: the canary's version and share (in percent).
+    static func canaryData(_ canary: StoredCanary) -> [UInt8] {
+        let percent = Double(canary.microPercent) / 1_000_000
+        return Array("{\"canary\":{\"percent\":\(percent),\"versionNumber\":\"\(canary.canaryVersion)\"}}".utf8)
     }
 
     /// The running canary of `key`, which the caller expected (nil: any).

@@ -34,7 +34,8 @@ package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
                 updateTime: nextUpdateTime(after: head.updateTime), updateUser: metadata.updateUser,
                 description: metadata.description, updateOrigin: metadata.updateOrigin, updateType: metadata.updateType,
                 rollbackSource: nil, templateJSON: templateJSON)
-            return try append(version, of: key, completing: metadata.completes, on: connection)
+            return try append(version, of: key, completing: metadata.completes, event: WebhookEvent(.templatePublish, version: version),
+                              on: connection)
         }
     }
 
@@ -57,7 +58,8 @@ package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
                 description: metadata.description ?? TemplateStoreRules.rollbackDescription(target: target),
                 updateOrigin: metadata.updateOrigin, updateType: .rollback, rollbackSource: target,
                 templateJSON: source.templateJSON)
-            return try append(version, of: key, completing: metadata.completes, on: connection)
+            return try append(version, of: key, completing: metadata.completes, event: WebhookEvent(.templateRollback, version: version),
+                              on: connection)
         }
     }
 
@@ -121,12 +123,14 @@ package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
         return head
     }
 
-    /// Inserts `version`, makes it active and prunes what retention no longer keeps.
+    /// Inserts `version`, makes it active, prunes what retention no longer keeps and writes
+    /// `event` (which reports it) to the webhook outbox.
     func append(
         _ version: StoredVersion, of key: TemplateKey, completing completion: ChangeRequestCompletion? = nil,
-        on connection: Engine.Connection
+        event: WebhookEvent, on connection: Engine.Connection
     ) throws -> (result: StoredVersion, change: StoreChange) {
         try complete(completion, of: key, version: version, on: connection)
+        try connection.insertEvent(event)
         try connection.insert(version)
         try connection.setHead(of: key, to: version.versionNumber)
         // Numbers are gap-free, so keeping the newest `retention` numbers keeps exactly that many,

@@ -157,6 +157,28 @@ package struct SQLiteTemplateConnection: TemplateConnection {
     }
 }
 
+/// The outbox's statements, as they are: SQLite numbers `?` itself.
+extension SQLiteTemplateConnection: StoreStatements {
+    package static var claimingClause: String { "" }
+
+    package func run(_ sql: String, _ values: [StoreValue]) throws -> Int {
+        try database.execute(sql, values.map(Self.sqliteValue))
+    }
+
+    package func rows<Result>(_ sql: String, _ values: [StoreValue], _ decode: (SQLiteStatement) throws -> Result) throws -> [Result] {
+        try database.query(sql, values.map(Self.sqliteValue), row: decode)
+    }
+
+    private static func sqliteValue(_ value: StoreValue) -> SQLiteValue {
+        switch value {
+        case .null: .null
+        case .integer(let number): .integer(number)
+        case .text(let text): .text(text)
+        case .bytes(let bytes): .blob(bytes)
+        }
+    }
+}
+
 extension SQLiteStatement: StoreRow {
     package func bytes(at column: Int) -> [UInt8] { blob(at: column) }
 }

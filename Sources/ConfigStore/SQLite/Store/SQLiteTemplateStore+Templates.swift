@@ -18,6 +18,15 @@ extension SQLiteTemplateStore: TemplateStoreEngine {
         try write { database in try body(SQLiteTemplateConnection(database: database)).result }
     }
 
+    /// Runs `body` in an IMMEDIATE transaction on the writer connection.
+    package func writeUnannounced<Result: Sendable>(
+        _ body: @Sendable (SQLiteTemplateConnection) throws -> Result
+    ) throws(StoreError) -> Result {
+        try write { database in try body(SQLiteTemplateConnection(database: database)) }
+    }
+
+    public var webhooks: any WebhookStore { WebhookOutbox(engine: self, clock: clock) }
+
     private var versioning: TemplateVersioning<SQLiteTemplateStore> {
         TemplateVersioning(engine: self, retention: retention, clock: clock)
     }
