@@ -54,6 +54,8 @@ let package = Package(
                 "ConfigCore", "ConfigStore", "PostgresStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib", "CLibCrypto",
                 // Its libcurl transport, for the server's own calls out (the identity provider).
                 "ConfigClient",
+                // libcurl itself for webhooks, which connect to the address they checked (CURLOPT_RESOLVE).
+                "CCurl",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -6,6 +6,7 @@
 #include <openssl/core_names.h>
 #include <openssl/ecdsa.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <openssl/param_build.h>
 
 static inline void rcs_sha256(const unsigned char *data, size_t count, unsigned char digest[32]) {
@@ -13,6 +14,14 @@ static inline void rcs_sha256(const unsigned char *data, size_t count, unsigned 
     SHA256_Init(&context);
     SHA256_Update(&context, data, count);
     SHA256_Final(digest, &context);
+}
+
+// HMAC-SHA256 (webhook signatures): HMAC() is one call, a macro-free prototype Swift imports, but
+// its EVP_MD argument comes from a function, and the length out-parameter is an unsigned int.
+static inline int rcs_hmac_sha256(const unsigned char *key, size_t key_len, const unsigned char *data, size_t count,
+                                  unsigned char digest[32]) {
+    unsigned int length = 0;
+    return HMAC(EVP_sha256(), key, (int)key_len, data, count, digest, &length) != NULL && length == 32;
 }
 
 // Signature checks of ID tokens (JWS RS256 and ES256) against a provider's JSON web keys.

@@ -106,7 +106,8 @@ final class AuditTrail: Sendable {
         var entry = entry
         if let version = entry.versionNumber, version > 1, let project = entry.project,
            let namespace = entry.namespace.flatMap(TemplateNamespace.init(rawValue:)) {
-            entry.diff = diff(project: project, namespace: namespace, to: version)
+            let key = TemplateKey(project: project, namespace: namespace)
+            entry.diff = VersionDiff.read(from: version - 1, to: version, of: key, in: store).map { Array(TemplateJSON.encode($0)) }
         }
         do {
             try store.appendAudit(entry)
@@ -114,21 +115,6 @@ final class AuditTrail: Sendable {
         } catch {
             logger.error("cannot append to the audit log", metadata: ["action": "\(entry.action)", "error": "\(error)"])
         }
-    }
-
-    /// The `:diff` answer of `version` against the one before, as JSON.
-    private func diff(project: String, namespace: TemplateNamespace, to version: Int64) -> [UInt8]? {
-        guard let before = try? store.version(project: project, namespace: namespace, number: version - 1),
-              let after = try? store.version(project: project, namespace: namespace, number: version),
-              let from = try? RemoteConfigTemplate.decode(json: Data(before.templateJSON)),
-              let to = try? RemoteConfigTemplate.decode(json: Data(after.templateJSON)) else { return nil }
-        return Array(TemplateJSON.encode(VersionDiff(from: "\(version - 1)", to: "\(version)", diff: TemplateDiff(from: from, to: to))))
-    }
-
-    struct VersionDiff: Encodable {
-        let from: String
-        let to: String
-        let diff: TemplateDiff
     }
 
     /// Removes entries past the retention, at most once an hour per worker.
@@ -163,6 +149,11 @@ final class AuditTrail: Sendable {
         case .principals: return method == .post ? "principal.create" : "principal.list"
         case .members(_, let principal): return principal == nil ? "member.list" : method == .delete ? "member.remove" : "member.set"
         case .tokens(let id): return id != nil ? "token.revoke" : method == .post ? "token.create" : "token.list"
+        case .webhooks(_, nil, _): return method == .post ? "webhook.create" : "webhook.list"
+        case .webhooks(_, _, "rotateSecret"?): return "webhook.rotate"
+        case .webhooks(_, _, "test"?): return "webhook.test"
+        case .webhooks: return method == .patch ? "webhook.update" : method == .delete ? "webhook.delete" : "webhook.list"
+        case .webhookDeliveries(_, _, let delivery, _): return delivery == nil ? "webhookDelivery.list" : "webhook.redeliver"
         case .serverTemplate: return "template.read"
         case .changePolicy: return method == .get ? "changePolicy.read" : "changePolicy.set"
         case .changeRequests(_, _, nil, _): return method == .post ? "changeRequest.create" : "changeRequest.list"
@@ -197,6 +188,10 @@ final class AuditTrail: Sendable {
         case .changePolicy(let project, let namespace): return (id(project), namespace, nil)
         case .changeRequests(let project, let namespace, let request, _):
             return (id(project), namespace, request ?? response.flatMap { Self.member("id", of: $0.body) })
+        // The endpoint's id; for a create, from the answer (which also holds the secret, never kept).
+        case .webhooks(let project, let hook?, _): return (id(project), nil, hook)
+        case .webhooks(let project, nil, _): return (id(project), nil, response.flatMap { Self.member("id", of: $0.body) })
+        case .webhookDeliveries(let project, let hook, let delivery, _): return (id(project), nil, delivery.map { "\(hook)/\($0)" } ?? hook)
         case .tokens(let token?): return (nil, nil, token)
         case .tokens(nil), .principals: return (nil, nil, response.flatMap { Self.member("id", of: $0.body) })
         case .projects: return (response.flatMap { Self.member("projectId", of: $0.body) }, nil, nil)

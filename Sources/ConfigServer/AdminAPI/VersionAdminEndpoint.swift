@@ -68,14 +68,8 @@ struct VersionAdminEndpoint: Sendable {
             }
             let target = to ?? templates.currentVersion(key)
             let diff = TemplateDiff(from: try load(from), to: try load(target))
-            return .json(Array(TemplateJSON.encode(DiffAnswer(from: "\(from)", to: "\(target)", diff: diff))))
+            return .json(Array(TemplateJSON.encode(VersionDiff(from: "\(from)", to: "\(target)", diff: diff))))
         }
-    }
-
-    private struct DiffAnswer: Encodable {
-        let from: String
-        let to: String
-        let diff: TemplateDiff
     }
 
     /// `POST …/remoteConfig:evaluate`: what a client with this context would get, and why.

@@ -74,21 +74,27 @@ extension TemplateVersion {
     /// The `version` block of a stored version (spec §2.2). The versions that end a canary
     /// show it in `updateType` (`CANARY_PROMOTION`, `CANARY_ABORT`) and `canarySource`.
     init(_ stored: StoredVersion) {
-        let updateType: UpdateType = switch stored.canaryAction {
+        self.init(WebhookEvent.Update(stored))
+    }
+
+    /// The `version` block of what a version records (a webhook event keeps that).
+    init(_ update: WebhookEvent.Update) {
+        let canaryAction = update.canaryAction.flatMap(CanaryAction.init(rawValue:))
+        let updateType: UpdateType? = switch canaryAction {
         case CanaryAction.promotion?: .canaryPromotion
         case CanaryAction.abort?: .canaryAbort
-        default: stored.updateType
+        default: update.updateType.map(UpdateType.init(rawValue:))
         }
         self.init(
-            versionNumber: stored.versionNumber,
-            updateTime: Timestamp(stored.updateTime),
-            updateUser: stored.updateUser.map { TemplateUser(email: UpdateUserEmail.address(forTokenName: $0)) },
-            description: stored.description,
-            updateOrigin: UpdateOrigin(rawValue: stored.updateOrigin),
+            versionNumber: update.versionNumber,
+            updateTime: Timestamp(Date(timeIntervalSince1970: Double(update.updateTime) / 1000)),
+            updateUser: update.updateUser.map { TemplateUser(email: UpdateUserEmail.address(forTokenName: $0)) },
+            description: update.description,
+            updateOrigin: update.updateOrigin.map(UpdateOrigin.init(rawValue:)),
             updateType: updateType,
-            rollbackSource: stored.rollbackSource,
-            canary: stored.canaryAction == CanaryAction.canary ? true : nil,
-            canarySource: stored.canarySource
+            rollbackSource: update.rollbackSource,
+            canary: canaryAction == CanaryAction.canary ? true : nil,
+            canarySource: update.canarySource
         )
     }
 }

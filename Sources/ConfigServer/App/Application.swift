@@ -31,6 +31,8 @@ public final class Application: HTTPRequestHandler, Sendable {
     private let projectLoader: ProjectLoader
     private let canarySchedule: CanarySchedule
     private let changeSchedule: ChangeSchedule
+    /// Sends the webhook outbox's deliveries.
+    let webhooks: WebhookDispatcher
 
     init(configuration: ServerConfiguration, store: any TemplateStore, loop: EventLoop,
          admission: StreamAdmission, counters: ChangeCounters, peers: PeerChannel?, logger: Logger) throws {
@@ -50,8 +52,9 @@ public final class Application: HTTPRequestHandler, Sendable {
         peerGather = PeerGather(channel: peers, loop: loop)
         realtime = RealtimeHub(settings: configuration.realtime, loop: loop, templates: templates,
                                admission: admission, metrics: metrics, logger: logger)
+        webhooks = WebhookDispatcher(store: store, settings: configuration.webhooks, logger: logger)
         updates = TemplateUpdates(store: store, templates: templates, counters: counters, reloads: reloads,
-                                  realtime: realtime, peers: peers, metrics: metrics, logger: logger)
+                                  realtime: realtime, peers: peers, metrics: metrics, webhooks: webhooks, logger: logger)
         projectLoader = ProjectLoader(store: store, projects: projects, access: access, policies: policies, counters: counters,
                                       declarations: configuration.projects)
         canarySchedule = CanarySchedule(store: store, templates: templates, projects: projects,
@@ -61,7 +64,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         let endpoints = Self.endpoints(
             configuration: configuration, store: store, templates: templates, projects: projects, access: access,
             counters: counters, realtime: realtime, updates: updates, metrics: metrics, peerGather: peerGather,
-            storeHealth: storeHealth, projectLoader: projectLoader, policies: policies, storeQueue: storeQueue)
+            storeHealth: storeHealth, projectLoader: projectLoader, policies: policies, storeQueue: storeQueue, webhooks: webhooks)
         let audit = AuditTrail(store: store, access: access, projects: projects, storeQueue: storeQueue, logger: logger,
                                retentionDays: configuration.audit.retentionDays)
         changeSchedule = ChangeSchedule(store: store, applier: ChangeRequestApplier(store: store, updates: updates), audit: audit,
@@ -76,7 +79,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         configuration: ServerConfiguration, store: any TemplateStore, templates: TemplateRegistry,
         projects: ProjectDirectory, access: AccessControl, counters: ChangeCounters, realtime: RealtimeHub,
         updates: TemplateUpdates, metrics: ServerMetrics, peerGather: PeerGather, storeHealth: StoreHealth,
-        projectLoader: ProjectLoader, policies: ChangePolicies, storeQueue: DispatchQueue
+        projectLoader: ProjectLoader, policies: ChangePolicies, storeQueue: DispatchQueue, webhooks: WebhookDispatcher
     ) -> Endpoints {
         let maxBodyBytes = configuration.http.maxBodyBytes
         var limits = TemplateLimits.firebase
@@ -98,6 +101,8 @@ public final class Application: HTTPRequestHandler, Sendable {
             access: AccessAdminEndpoint(store: store, access: access, counters: counters, projectLoader: projectLoader,
                                         maxBodyBytes: maxBodyBytes),
             audit: AuditEndpoint(store: store),
+            webhooks: WebhookAdminEndpoint(store: store, settings: configuration.webhooks, dispatcher: webhooks,
+                                           maxBodyBytes: maxBodyBytes),
             templates: templateEndpoint,
             versions: VersionAdminEndpoint(store: store, templates: templates, updates: updates,
                                            maxBodyBytes: maxBodyBytes),
@@ -125,6 +130,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         canarySchedule.start(on: loop)
         // One worker of each node looks for due change requests; the store applies each once.
         if (peers?.worker ?? 0) == 0 { changeSchedule.start() }
+        webhooks.start()
         ChangeFeed(store: store, updates: updates, templates: templates, projects: projectLoader, counters: counters,
                    peers: peers, health: storeHealth, metrics: metrics, logger: logger, loop: loop,
                    storeQueue: storeQueue, settings: configuration.store)

@@ -23,10 +23,12 @@ final class TemplateUpdates: Sendable {
     private let realtime: RealtimeHub
     private let peers: PeerChannel?
     private let metrics: ServerMetrics
+    /// Sends the webhook events a commit wrote; told at once instead of at its next poll.
+    private let webhooks: WebhookDispatcher
     private let logger: Logger
 
     init(store: any TemplateStore, templates: TemplateRegistry, counters: ChangeCounters, reloads: ReloadGate,
-         realtime: RealtimeHub, peers: PeerChannel?, metrics: ServerMetrics, logger: Logger) {
+         realtime: RealtimeHub, peers: PeerChannel?, metrics: ServerMetrics, webhooks: WebhookDispatcher, logger: Logger) {
         self.store = store
         self.templates = templates
         self.counters = counters
@@ -34,17 +36,20 @@ final class TemplateUpdates: Sendable {
         self.realtime = realtime
         self.peers = peers
         self.metrics = metrics
+        self.webhooks = webhooks
         self.logger = logger
     }
 
-    /// Who must hear of a commit once its answer is on its way: the other workers, then this
-    /// worker's held streams (after the answer, so the publisher never waits for the fan-out).
+    /// Who must hear of a commit once its answer is on its way: the webhook dispatcher, the other
+    /// workers, then this worker's held streams (after the answer, so the publisher never waits
+    /// for the fan-out).
     struct Announcement: Sendable {
         fileprivate let key: TemplateKey
         fileprivate let version: Int64
         fileprivate let updates: TemplateUpdates
 
         func send() {
+            updates.webhooks.poke()
             updates.peers?.broadcast(.published(key, version: version))
             let realtime = updates.realtime
             realtime.loop.execute { [key] in realtime.notify(key) }

@@ -21,6 +21,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var store = StoreSettings()
     public var audit = AuditSettings()
     public var signIn = SignInSettings()
+    public var webhooks = WebhookSettings()
     /// Start even when listening beyond loopback without a (non-default) admin token.
     public var allowInsecureAdmin = false
     /// Addresses whose `X-Forwarded-For` is believed (e.g. the reverse proxy).
@@ -144,6 +145,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         }
         guard realtime.fanOutSliceStreams > 0 else { throw ConfigurationError("realtime.fanOutSliceStreams must be positive") }
         try signIn.validate()
+        try webhooks.validate()
     }
 
     /// Whether `host` is a loopback address, where the quick-start defaults are acceptable:

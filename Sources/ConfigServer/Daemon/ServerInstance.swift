@@ -63,9 +63,11 @@ public final class ServerInstance: Sendable {
         loop.start(name: "rcs-loop-\(membership?.index ?? 0)")
     }
 
-    /// Stops accepting, says goodbye to held streams, drains (bounded), closes the store.
+    /// Stops accepting, says goodbye to held streams, drains (bounded), lets the webhook
+    /// attempts under way end (bounded), closes the store.
     public func shutdown() {
         server.shutdown()
+        application.webhooks.stop()
         application.storeQueue.sync {}
         store.close()
     }

@@ -34,6 +34,8 @@ struct Exchange: Sendable {
         case .me: "me"
         case .tokens: "tokens"
         case .members: "members"
+        case .webhooks: "webhooks"
+        case .webhookDeliveries: "webhookDeliveries"
         case .template(_, _, let method):
             method.map { TemplateMethod(rawValue: $0).map { "remoteConfig:\($0.rawValue)" } ?? "remoteConfig:unknown" } ?? "remoteConfig"
         case .serverTemplate: "serverRemoteConfig"

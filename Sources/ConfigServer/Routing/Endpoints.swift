@@ -5,6 +5,7 @@ struct Endpoints: Sendable {
     let projects: ProjectAdminEndpoint
     let access: AccessAdminEndpoint
     let audit: AuditEndpoint
+    let webhooks: WebhookAdminEndpoint
     let templates: TemplateAdminEndpoint
     let versions: VersionAdminEndpoint
     let canaries: CanaryAdminEndpoint

@@ -37,6 +37,10 @@ enum Route: Equatable {
     case tokens(id: String?)
     /// `/v1/projects/{project}/members[/{principal}]`
     case members(project: String, principal: String?)
+    /// `/v1/projects/{project}/webhooks[/{id}[:method]]`
+    case webhooks(project: String, id: String?, method: String?)
+    /// `/v1/projects/{project}/webhooks/{id}/deliveries[/{delivery}[:method]]`
+    case webhookDeliveries(project: String, id: String, delivery: String?, method: String?)
     /// `/v1/projects/{project}[/namespaces/{ns}]/remoteConfig[:method]`
     case template(project: String, namespace: String, method: String?)
     /// `/v1/projects/{project}/namespaces/firebase-server/serverRemoteConfig`
@@ -106,6 +110,7 @@ enum Route: Equatable {
         case 5:
             if segments.is(4, "apiKeys") { return .apiKeys(project: project, id: nil) }
             if segments.is(4, "members") { return .members(project: project, principal: nil) }
+            if segments.is(4, "webhooks") { return .webhooks(project: project, id: nil, method: nil) }
             guard let method = templateMethod(segments, 4) else { return nil }
             return .template(project: project, namespace: "firebase", method: method)
         case 6 where segments.is(4, "apiKeys"):
@@ -114,6 +119,15 @@ enum Route: Equatable {
         case 6 where segments.is(4, "members"):
             let principal = segments.text(5)
             return principal.isEmpty ? nil : .members(project: project, principal: principal)
+        case 6 where segments.is(4, "webhooks"):
+            let (id, method) = segments.splitAtColon(5)
+            return id.isEmpty ? nil : .webhooks(project: project, id: id, method: method)
+        case 7 where segments.is(4, "webhooks") && segments.is(6, "deliveries"):
+            let id = segments.text(5)
+            return id.isEmpty ? nil : .webhookDeliveries(project: project, id: id, delivery: nil, method: nil)
+        case 8 where segments.is(4, "webhooks") && segments.is(6, "deliveries"):
+            let (id, (delivery, method)) = (segments.text(5), segments.splitAtColon(7))
+            return id.isEmpty || delivery.isEmpty ? nil : .webhookDeliveries(project: project, id: id, delivery: delivery, method: method)
         case 6 where segments.is(4, "namespaces"):
             let (namespace, method) = segments.splitAtColon(5)
             switch method {

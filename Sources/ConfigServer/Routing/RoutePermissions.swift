@@ -26,6 +26,9 @@ enum RoutePermissions {
             return method == .get ? .viewer : .owner
         case .apiKeys:
             return .admin
+        case .webhooks, .webhookDeliveries:
+            // Endpoints, their secrets and their delivery log: the project's admins only.
+            return .admin
         case .serverTemplate:
             return .viewer
         case .me:

@@ -139,6 +139,14 @@ final class Router: Sendable {
                 try method == .get ? endpoints.projects.listAPIKeys(exchange, project: project)
                     : endpoints.projects.createAPIKey(exchange, project: project)
             }
+        case .webhooks(let project, let id, let customMethod):
+            let project = try projects.resolve(project)
+            _ = try authorize(exchange, project: project)
+            try endpoints.webhooks.answer(exchange, project: project, id: id, method: customMethod)
+        case .webhookDeliveries(let project, let id, let delivery, let customMethod):
+            let project = try projects.resolve(project)
+            _ = try authorize(exchange, project: project)
+            try endpoints.webhooks.answerDeliveries(exchange, project: project, id: id, delivery: delivery, method: customMethod)
         case .template(let project, let namespace, let customMethod):
             let project = try projects.resolve(project)
             let namespace = try TemplateNamespace.named(namespace)

@@ -1,21 +1,21 @@
-import Foundation
+public import Foundation
 import Glibc
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 (port 0) for transport tests: one thread accepts, one
 /// thread per connection reads the request and hands it to the handler, which answers through
 /// the connection (at once or later, for streams).
-final class LoopbackServer: Sendable {
-    struct Request: Sendable {
-        var method: String
-        var path: String
-        var headers: [String: String]
-        var body: Data
+public final class LoopbackServer: Sendable {
+    public struct Request: Sendable {
+        public var method: String
+        public var path: String
+        public var headers: [String: String]
+        public var body: Data
     }
 
-    let port: Int
+    public let port: Int
     private let listener: Int32
 
-    init(handler: @escaping @Sendable (Request, LoopbackConnection) -> Void) throws {
+    public init(handler: @escaping @Sendable (Request, LoopbackConnection) -> Void) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -42,17 +42,17 @@ final class LoopbackServer: Sendable {
         }.start()
     }
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Stops accepting (shutdown wakes the blocked accept); open connections stay until their
     /// handlers close them.
-    func stop() {
+    public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
     }
 }
 
 /// One accepted connection. Writes are used by one handler at a time.
-final class LoopbackConnection: Sendable {
+public final class LoopbackConnection: Sendable {
     private let fd: Int32
 
     init(fd: Int32) {
@@ -87,7 +87,7 @@ final class LoopbackConnection: Sendable {
         return .init(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers, body: body)
     }
 
-    func write(_ text: String) {
+    public func write(_ text: String) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -97,33 +97,33 @@ final class LoopbackConnection: Sendable {
     }
 
     /// A complete response; closes the connection.
-    func respond(status: Int, headers: [String: String] = [:], body: String) {
+    public func respond(status: Int, headers: [String: String] = [:], body: String) {
         let fields = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
         write("HTTP/1.1 \(status) X\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\(fields)\r\n\(body)")
         close()
     }
 
     /// Starts a chunked 200 response; send `chunk`s, then `endChunks`.
-    func beginChunks() {
+    public func beginChunks() {
         write("HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nTransfer-Encoding: chunked\r\n\r\n")
     }
 
-    func chunk(_ text: String) {
+    public func chunk(_ text: String) {
         write(String(text.utf8.count, radix: 16) + "\r\n" + text + "\r\n")
     }
 
-    func endChunks() {
+    public func endChunks() {
         write("0\r\n\r\n")
         close()
     }
 
     /// Blocks until the peer closes the connection.
-    func waitForPeerClose() {
+    public func waitForPeerClose() {
         var byte: UInt8 = 0
         while recv(fd, &byte, 1, 0) > 0 {}
     }
 
-    func close() {
+    public func close() {
         Glibc.close(fd)
     }
 }

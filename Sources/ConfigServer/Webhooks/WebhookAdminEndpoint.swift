@@ -1,0 +1,180 @@
+import ConfigCore
+import ConfigStore
+import Foundation
+import HTTP1
+
+/// A project's webhook endpoints and their delivery log (docs/webhooks.md, "API"): list,
+/// create, read, update, delete, rotate the secret, send a test event, list deliveries and
+/// redeliver one. The router lets only the project's admins in; the audit trail keeps every
+/// change (never a secret). Secrets are in the answers of create and rotate only.
+struct WebhookAdminEndpoint: Sendable {
+    let store: any TemplateStore
+    let settings: WebhookSettings
+    let dispatcher: WebhookDispatcher
+    let maxBodyBytes: Int
+    static let maxPerProject = 20
+
+    /// `/v1/projects/{p}/webhooks[/{id}[:rotateSecret|:test]]`.
+    func answer(_ exchange: Exchange, project: StoredProject, id: String?, method: String?) throws {
+        let verb = exchange.request.head.method
+        switch (id, method) {
+        case (nil, nil):
+            try exchange.allow(.get, or: .post)
+            try verb == .get ? list(exchange, project: project) : create(exchange, project: project)
+        case (let id?, nil):
+            if verb == .patch { return try update(exchange, project: project, id: id) }
+            try exchange.allow(.get, or: .delete)
+            verb == .get ? show(exchange, project: project, id: id) : delete(exchange, project: project, id: id)
+        case (let id?, "rotateSecret"?):
+            try exchange.allow(.post)
+            try rotate(exchange, project: project, id: id)
+        case (let id?, "test"?):
+            try exchange.allow(.post)
+            sendTest(exchange, project: project, id: id)
+        case (_, let method?):
+            throw APIError.notFound("Unknown method 'webhooks:\(method)'; use rotateSecret or test.")
+        }
+    }
+
+    /// `/v1/projects/{p}/webhooks/{id}/deliveries[/{delivery}:redeliver]`.
+    func answerDeliveries(_ exchange: Exchange, project: StoredProject, id: String, delivery: String?, method: String?) throws {
+        guard let delivery else {
+            try exchange.allow(.get)
+            return try listDeliveries(exchange, project: project, id: id)
+        }
+        guard method == "redeliver" else {
+            throw APIError.notFound("Unknown call on a delivery; use POST …/deliveries/{delivery}:redeliver.")
+        }
+        try exchange.allow(.post)
+        guard let number = Int64(delivery), number > 0 else { throw APIError.notFound("No delivery '\(delivery)'.") }
+        exchange.answerFromStore { [self] in
+            _ = try endpoint(project: project, id: id)
+            guard try store.webhooks.redeliver(endpointID: id, deliveryID: number) else {
+                throw APIError.notFound("No delivery '\(delivery)' of webhook '\(id)'.")
+            }
+            dispatcher.poke()
+            return .json(Self.encode(["deliveryId": "\(number)", "state": WebhookDelivery.State.pending.rawValue]))
+        }
+    }
+
+    // MARK: Endpoints
+
+    private func list(_ exchange: Exchange, project: StoredProject) throws {
+        exchange.answerFromStore { [store] in
+            .json(Self.encode(["webhooks": try store.webhooks.webhooks(project: project.id).map { EndpointJSON($0) }]))
+        }
+    }
+
+    private func show(_ exchange: Exchange, project: StoredProject, id: String) {
+        exchange.answerFromStore { [self] in .json(Self.encode(EndpointJSON(try endpoint(project: project, id: id)))) }
+    }
+
+    private func create(_ exchange: Exchange, project: StoredProject) throws {
+        let request = try WebhookRequest(body: try Self.body(exchange, limit: maxBodyBytes), requireAll: true)
+        let url = request.url ?? ""
+        let address = try WebhookRequest.check(url: url, allowPrivate: settings.allowPrivateAddresses)
+        let now = Date()
+        let endpoint = StoredWebhook(
+            id: "wh_" + RandomSecret.hex(bytes: 8), project: project.id, url: url, description: request.description ?? "",
+            events: request.events ?? [], secret: WebhookSignature.newSecret(), createTime: now, updateTime: now)
+        exchange.answerFromStore { [self] in
+            try WebhookRequest.checkResolved(address, allowPrivate: settings.allowPrivateAddresses)
+            guard try store.webhooks.webhooks(project: project.id).count < Self.maxPerProject else {
+                throw APIError(400, "Project '\(project.id)' has \(Self.maxPerProject) webhooks already, the most it may have.",
+                               canonicalStatus: "FAILED_PRECONDITION")
+            }
+            try store.webhooks.createWebhook(endpoint)
+            return .json(Self.encode(EndpointJSON(endpoint, showingSecret: true)))
+        }
+    }
+
+    private func update(_ exchange: Exchange, project: StoredProject, id: String) throws {
+        let request = try WebhookRequest(body: try Self.body(exchange, limit: maxBodyBytes), requireAll: false)
+        let address = try request.url.map { try WebhookRequest.check(url: $0, allowPrivate: settings.allowPrivateAddresses) }
+        exchange.answerFromStore { [self] in
+            if let address { try WebhookRequest.checkResolved(address, allowPrivate: settings.allowPrivateAddresses) }
+            var endpoint = try endpoint(project: project, id: id)
+            endpoint.url = request.url ?? endpoint.url
+            endpoint.description = request.description ?? endpoint.description
+            endpoint.events = request.events ?? endpoint.events
+            endpoint.updateTime = Date()
+            guard try store.webhooks.updateWebhook(endpoint) else { throw Self.notFound(id) }
+            return .json(Self.encode(EndpointJSON(endpoint)))
+        }
+    }
+
+    private func delete(_ exchange: Exchange, project: StoredProject, id: String) {
+        exchange.answerFromStore { [store] in
+            guard try store.webhooks.deleteWebhook(project: project.id, id: id) else { throw Self.notFound(id) }
+            return HTTPResponse(status: 204)
+        }
+    }
+
+    /// `:rotateSecret` `{"overlapSeconds": N}`: a new secret; the old one keeps signing (beside
+    /// the new) for the overlap.
+    private func rotate(_ exchange: Exchange, project: StoredProject, id: String) throws {
+        let body = try WebhookRequest.object(try Self.body(exchange, limit: maxBodyBytes), allowed: ["overlapSeconds"],
+                                             what: "a rotation")
+        let overlap = try body["overlapSeconds"].map { value in
+            guard let seconds = (value as? NSNumber).map(\.doubleValue), !(value is Bool), (0...2_592_000).contains(seconds) else {
+                throw APIError.badRequest("overlapSeconds must be a number of seconds from 0 to 2592000 (30 days).")
+            }
+            return seconds
+        } ?? settings.rotationOverlapSeconds
+        exchange.answerFromStore { [self] in
+            var endpoint = try endpoint(project: project, id: id)
+            let now = Date()
+            endpoint.previousSecret = overlap > 0 ? endpoint.secret : nil
+            endpoint.previousSecretExpireTime = overlap > 0 ? now.addingTimeInterval(overlap) : nil
+            endpoint.secret = WebhookSignature.newSecret()
+            endpoint.updateTime = now
+            guard try store.webhooks.updateWebhook(endpoint) else { throw Self.notFound(id) }
+            return .json(Self.encode(EndpointJSON(endpoint, showingSecret: true)))
+        }
+    }
+
+    /// `:test`: a `test` event for this endpoint alone, delivered like any other.
+    private func sendTest(_ exchange: Exchange, project: StoredProject, id: String) {
+        let data = Self.encode(["endpoint": id, "message": "A test event from remote-config-server."])
+        let event = WebhookEvent(type: WebhookEventType.test.rawValue, project: project.id, namespace: nil, time: Date(), data: data)
+        exchange.answerFromStore { [self] in
+            guard let delivery = try store.webhooks.appendTestEvent(event, project: project.id, endpointID: id) else {
+                throw Self.notFound(id)
+            }
+            dispatcher.poke()
+            return .json(Self.encode(["deliveryId": "\(delivery)", "eventId": event.id]))
+        }
+    }
+
+    // MARK: Delivery log
+
+    private func listDeliveries(_ exchange: Exchange, project: StoredProject, id: String) throws {
+        let pageSize = try exchange.uri.pageSize(in: 1...1000, default: 50)
+        let pageToken = exchange.uri.parameter("pageToken")
+        exchange.answerFromStore { [self] in
+            _ = try endpoint(project: project, id: id)
+            let (deliveries, next) = try store.webhooks.deliveries(endpointID: id, pageSize: pageSize, pageToken: pageToken)
+            return .json(Self.encode(DeliveryPage(deliveries: deliveries.map(DeliveryJSON.init), nextPageToken: next)))
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The endpoint `id` of `project` (blocking).
+    private func endpoint(project: StoredProject, id: String) throws -> StoredWebhook {
+        guard let endpoint = try store.webhooks.webhooks(project: project.id).first(where: { $0.id == id }) else {
+            throw Self.notFound(id)
+        }
+        return endpoint
+    }
+
+    private static func notFound(_ id: String) -> APIError { APIError.notFound("No webhook '\(id)' in this project.") }
+
+    private static func body(_ exchange: Exchange, limit: Int) throws -> [UInt8] {
+        let body = exchange.request.body
+        guard body.count <= limit else { throw APIError(413, "The request body is larger than \(limit) bytes.") }
+        return body
+    }
+
+    static func encode(_ value: some Encodable) -> [UInt8] { Array(TemplateJSON.encode(value)) }
+}
