@@ -113,14 +113,16 @@ struct WebhookAdminEndpoint: Sendable {
     /// `:rotateSecret` `{"overlapSeconds": N}`: a new secret; the old one keeps signing (beside
     /// the new) for the overlap.
     private func rotate(_ exchange: Exchange, project: StoredProject, id: String) throws {
-        let body = try WebhookRequest.object(try Self.body(exchange, limit: maxBodyBytes), allowed: ["overlapSeconds"],
-                                             what: "a rotation")
-        let overlap = try body["overlapSeconds"].map { value in
-            guard let seconds = (value as? NSNumber).map(\.doubleValue), !(value is Bool), (0...2_592_000).contains(seconds) else {
-                throw APIError.badRequest("overlapSeconds must be a number of seconds from 0 to 2592000 (30 days).")
-            }
-            return seconds
-        } ?? settings.rotationOverlapSeconds
+        struct Rotation: Decodable {
+            let overlapSeconds: Double?
+        }
+        let body = try Self.body(exchange, limit: maxBodyBytes)
+        _ = try WebhookRequest.object(body, allowed: ["overlapSeconds"], what: "a rotation")
+        let requested = body.isEmpty ? nil : (try? JSONDecoder().decode(Rotation.self, from: Data(body)))
+        if !body.isEmpty, requested.map({ $0.overlapSeconds.map { (0...2_592_000).contains($0) } ?? true }) != true {
+            throw APIError.badRequest("overlapSeconds must be a number of seconds from 0 to 2592000 (30 days).")
+        }
+        let overlap = requested?.overlapSeconds ?? settings.rotationOverlapSeconds
         exchange.answerFromStore { [self] in
             var endpoint = try endpoint(project: project, id: id)
             let now = Date()
