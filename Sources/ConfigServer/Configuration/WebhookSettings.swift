@@ -6,6 +6,10 @@ public struct WebhookSettings: Sendable, Codable, Equatable {
     public var allowPrivateAddresses = false
     /// How long one attempt may take, connection included.
     public var timeoutSeconds = 10.0
+    /// How long a worker holds a delivery it is sending before any other may take it over: a
+    /// crashed worker's attempt is made again after this. At least the time-out plus 5 s (name
+    /// resolution and the nodes' clock differences fit in the rest).
+    public var leaseSeconds = 60.0
     /// Attempts one worker makes at once.
     public var maxConcurrentDeliveries = 8
     /// The wait after the first failed attempt; it doubles after each further one.
@@ -26,6 +30,9 @@ public struct WebhookSettings: Sendable, Codable, Equatable {
     func validate() throws {
         guard timeoutSeconds > 0, timeoutSeconds <= 120 else {
             throw ConfigurationError("webhooks.timeoutSeconds must be above 0 and at most 120")
+        }
+        guard leaseSeconds >= timeoutSeconds + 5, leaseSeconds <= 3_600 else {
+            throw ConfigurationError("webhooks.leaseSeconds must be at least webhooks.timeoutSeconds + 5 and at most 3600")
         }
         guard (1...256).contains(maxConcurrentDeliveries) else {
             throw ConfigurationError("webhooks.maxConcurrentDeliveries must be between 1 and 256")

@@ -78,8 +78,7 @@ final class WebhookDispatcher: Sendable {
 
     /// Claims at most `limit` due deliveries and starts their attempts; how many.
     private func claimAndSend(limit: Int) throws -> Int {
-        let lease = settings.timeoutSeconds * 2 + 30
-        let claims = try store.webhooks.claimDeliveries(owner: owner, limit: limit, leaseDuration: lease)
+        let claims = try store.webhooks.claimDeliveries(owner: owner, limit: limit, leaseDuration: settings.leaseSeconds)
         for claim in claims {
             state.withLock { $0.running += 1 }
             attempts.async(group: inFlight) { [self] in

@@ -1,0 +1,94 @@
+import Dispatch
+import Foundation
+import Glibc
+import PostgresTestSupport
+import TestSupport
+import Testing
+
+/// Webhooks through the real daemon: an event survives a kill -9 between its commit and its
+/// delivery, and on three nodes sharing PostgreSQL each event is sent once.
+@Suite(.serialized, .timeLimit(.minutes(3))) final class WebhookDaemonTests {
+    let temporary: TemporaryDirectory
+
+    init() throws {
+        temporary = try TemporaryDirectory("rcs-webhooks")
+    }
+
+    /// A config file: the quick start's token and project, webhooks to loopback, fast retries.
+    func configFile() throws -> String {
+        let path = temporary.url.appendingPathComponent("webhooks.json").path
+        try Data("""
+            {"adminTokens": [{"name": "quick-start", "token": "dev-admin-token"}],
+             "projects": [{"id": "example-project", "number": "123456789012", "apiKeys": ["example-api-key"]}],
+             "webhooks": {"allowPrivateAddresses": true, "timeoutSeconds": 1, "leaseSeconds": 6, "retryBaseSeconds": 0.1,
+                          "retryMaxDelaySeconds": 0.5, "pollIntervalSeconds": 0.2}}
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    static func createEndpoint(_ port: Int, url: String) throws -> String {
+        let response = try DaemonTests.admin(port, "POST", "/v1/projects/example-project/webhooks",
+                                             body: #"{"url":"\#(url)","events":["template.publish"]}"#)
+        #expect(response.status == 200, "\(response.text)")
+        return try #require(try response.json()["id"] as? String)
+    }
+
+    /// The delivery log once every delivery in it is delivered and there are `count` (bounded:
+    /// the log is written after the receiver answered, with nothing else to wait on).
+    static func deliveredLog(_ port: Int, endpoint: String, count: Int) throws -> [[String: Any]] {
+        let deadline = Date(timeIntervalSinceNow: 30)
+        var log: [[String: Any]] = []
+        while Date() < deadline {
+            let response = try DaemonTests.admin(port, "GET", "/v1/projects/example-project/webhooks/\(endpoint)/deliveries?pageSize=1000")
+            log = try #require(try response.json()["deliveries"] as? [[String: Any]])
+            if log.count == count, log.allSatisfy({ $0["state"] as? String == "delivered" }) { return log }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw TestFailure("not all \(count) deliveries were delivered: \(log)")
+    }
+
+    @Test func anEventCommittedBeforeAKillDashNineIsDeliveredAfterTheRestart() throws {
+        let dataDir = temporary.url.appendingPathComponent("data").path
+        let config = try configFile()
+        // The first attempt reaches a receiver that never answers; the server dies meanwhile.
+        let release = DispatchSemaphore(value: 0)
+        let receiver = try WebhookReceiver { index in
+            if index == 0 { release.wait() }
+            return index == 0 ? nil : 200
+        }
+        defer { release.signal() }
+        let daemon = try DaemonProcess(dataDir: dataDir, workers: 1, config: config)
+        let endpoint = try Self.createEndpoint(daemon.port, url: receiver.url)
+        #expect(try MultiNodeTests.publish(daemon.port, "one").status == 200)
+        let first = try #require(try receiver.requests(atLeast: 1).first)
+        daemon.kill(SIGKILL)
+        _ = daemon.waitForExit()
+
+        let restarted = try DaemonProcess(dataDir: dataDir, workers: 1, config: config)
+        // Once the dead worker's lease ends, the restarted server sends the same message.
+        let again = try #require(try receiver.requests(atLeast: 2, within: 30).last)
+        #expect(again.id == first.id && again.body == first.body)
+        let log = try Self.deliveredLog(restarted.port, endpoint: endpoint, count: 1)
+        #expect((log.first?["attempts"] as? [[String: Any]])?.compactMap { $0["status"] as? Int } == [200])
+    }
+
+    @Test func onThreeNodesEachEventIsSentOnce() throws {
+        let database = try TestDatabase()
+        let config = try configFile()
+        let nodes = try (1...3).map { index in
+            try DaemonProcess(dataDir: temporary.url.appendingPathComponent("node\(index)").path, workers: 2, config: config,
+                              extraEnvironment: ["RCS_DATABASE_URL": database.url])
+        }
+        let receiver = try WebhookReceiver()
+        let endpoint = try Self.createEndpoint(nodes[0].port, url: receiver.url)
+        let publishes = 30
+        for index in 0..<publishes {
+            #expect(try MultiNodeTests.publish(nodes[index % nodes.count].port, "v\(index)").status == 200)
+        }
+        let log = try Self.deliveredLog(nodes[2].port, endpoint: endpoint, count: publishes)
+        let perID = receiver.attemptsPerID()
+        #expect(perID.count == publishes && perID.values.allSatisfy { $0 == 1 }, "attempts per event: \(perID)")
+        #expect(log.allSatisfy { $0["attemptCount"] as? Int == 1 })
+        #expect(Set(log.compactMap { $0["eventId"] as? String }) == Set(perID.keys))
+    }
+}
