@@ -11,7 +11,6 @@ struct WebhookAdminEndpoint: Sendable {
     let store: any TemplateStore
     let settings: WebhookSettings
     let dispatcher: WebhookDispatcher
-    let maxBodyBytes: Int
     static let maxPerProject = 20
 
     /// `/v1/projects/{p}/webhooks[/{id}[:rotateSecret|:test]]`.
@@ -70,7 +69,7 @@ struct WebhookAdminEndpoint: Sendable {
     }
 
     private func create(_ exchange: Exchange, project: StoredProject) throws {
-        let request = try WebhookRequest(body: try Self.body(exchange, limit: maxBodyBytes), requireAll: true)
+        let request = try WebhookRequest(body: exchange.request.body, requireAll: true)
         let url = request.url ?? ""
         let address = try WebhookRequest.check(url: url, allowPrivate: settings.allowPrivateAddresses)
         let now = Date()
@@ -89,7 +88,7 @@ struct WebhookAdminEndpoint: Sendable {
     }
 
     private func update(_ exchange: Exchange, project: StoredProject, id: String) throws {
-        let request = try WebhookRequest(body: try Self.body(exchange, limit: maxBodyBytes), requireAll: false)
+        let request = try WebhookRequest(body: exchange.request.body, requireAll: false)
         let address = try request.url.map { try WebhookRequest.check(url: $0, allowPrivate: settings.allowPrivateAddresses) }
         exchange.answerFromStore { [self] in
             if let address { try WebhookRequest.checkResolved(address, allowPrivate: settings.allowPrivateAddresses) }
@@ -116,7 +115,7 @@ struct WebhookAdminEndpoint: Sendable {
         struct Rotation: Decodable {
             let overlapSeconds: Double?
         }
-        let body = try Self.body(exchange, limit: maxBodyBytes)
+        let body = exchange.request.body
         _ = try WebhookRequest.object(body, allowed: ["overlapSeconds"], what: "a rotation")
         let requested = body.isEmpty ? nil : (try? JSONDecoder().decode(Rotation.self, from: Data(body)))
         if !body.isEmpty, requested.map({ $0.overlapSeconds.map { (0...2_592_000).contains($0) } ?? true }) != true {
@@ -172,11 +171,6 @@ struct WebhookAdminEndpoint: Sendable {
 
     private static func notFound(_ id: String) -> APIError { APIError.notFound("No webhook '\(id)' in this project.") }
 
-    private static func body(_ exchange: Exchange, limit: Int) throws -> [UInt8] {
-        let body = exchange.request.body
-        guard body.count <= limit else { throw APIError(413, "The request body is larger than \(limit) bytes.") }
-        return body
-    }
 
     static func encode(_ value: some Encodable) -> [UInt8] { Array(TemplateJSON.encode(value)) }
 }
