@@ -61,6 +61,11 @@ struct APIPaths: Sendable {
         "\(projectPath)/members" + (principal.map { "/\(Self.escape($0))" } ?? "")
     }
 
+    /// `/v1/projects/{project}/webhooks[/{id}]` and what follows (`:test`, `/deliveries`, …).
+    func webhooks(_ id: String? = nil, _ rest: String = "") -> String {
+        "\(projectPath)/webhooks" + (id.map { "/\(Self.escape($0))" } ?? "") + rest
+    }
+
     /// Percent-encodes one path segment or query component.
     static func escape(_ text: String) -> String {
         var allowed = CharacterSet.alphanumerics

@@ -184,6 +184,50 @@ public struct AdminClient: Sendable {
         try await send(.delete, paths.server("tokens", id))
     }
 
+    // MARK: Webhooks (docs/webhooks.md)
+
+    /// The project's webhook endpoints, without secrets.
+    public func webhooks() async throws(ConfigClientError) -> Response {
+        try await send(.get, paths.webhooks())
+    }
+
+    /// A new endpoint for `events`; its secret is in this answer only.
+    public func createWebhook(url: String, events: [String], description: String?) async throws(ConfigClientError) -> Response {
+        struct Body: Encodable {
+            let url: String
+            let events: [String]
+            let description: String?
+        }
+        return try await send(.post, paths.webhooks(), body: ClientRequests.encode(Body(url: url, events: events, description: description)))
+    }
+
+    /// Deletes the endpoint with its delivery log.
+    public func deleteWebhook(_ id: String) async throws(ConfigClientError) -> Response {
+        try await send(.delete, paths.webhooks(id))
+    }
+
+    /// A new secret for the endpoint (in this answer only); the old one keeps signing for
+    /// `overlapSeconds` (nil: the server's default).
+    public func rotateWebhookSecret(_ id: String, overlapSeconds: Double?) async throws(ConfigClientError) -> Response {
+        struct Body: Encodable { let overlapSeconds: Double? }
+        return try await send(.post, paths.webhooks(id, ":rotateSecret"), body: ClientRequests.encode(Body(overlapSeconds: overlapSeconds)))
+    }
+
+    /// Sends a `test` event to the endpoint.
+    public func testWebhook(_ id: String) async throws(ConfigClientError) -> Response {
+        try await send(.post, paths.webhooks(id, ":test"))
+    }
+
+    /// The endpoint's delivery log, newest first.
+    public func webhookDeliveries(_ id: String, pageSize: Int) async throws(ConfigClientError) -> Response {
+        try await send(.get, paths.webhooks(id, "/deliveries?pageSize=\(pageSize)"))
+    }
+
+    /// Sends a delivery again.
+    public func redeliverWebhook(_ id: String, delivery: String) async throws(ConfigClientError) -> Response {
+        try await send(.post, paths.webhooks(id, "/deliveries/\(APIPaths.escape(delivery)):redeliver"))
+    }
+
     /// The real-time stream request a client app would send, for watching invalidations.
     /// - Parameters:
     ///   - apiKey: the client API key.

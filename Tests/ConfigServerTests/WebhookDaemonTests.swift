@@ -91,4 +91,33 @@ import Testing
         #expect(log.allSatisfy { $0["attemptCount"] as? Int == 1 })
         #expect(Set(log.compactMap { $0["eventId"] as? String }) == Set(perID.keys))
     }
+
+    @Test func rcctlManagesEndpointsAndTheirDeliveries() throws {
+        let daemon = try DaemonProcess(dataDir: temporary.url.appendingPathComponent("rcctl").path, workers: 1, config: try configFile())
+        let receiver = try WebhookReceiver()
+        func rcctl(_ arguments: String...) throws -> RCCtlResult {
+            try RCCtlProcess.run(arguments, port: daemon.port, token: RCCtlProcess.token, stdin: nil)
+        }
+        let made = try rcctl("webhooks", "create", receiver.url, "--event", "test", "--event", "template.publish", "--description", "CI")
+        #expect(made.status == 0 && made.stdout.contains("(secret shown once):\nwhsec_"), "\(made.stderr)")
+        let id = try #require(made.stdout.split(separator: " ").dropFirst().first.map(String.init))
+        #expect(try rcctl("webhooks", "list").stdout == "\(id)\t\(receiver.url)\ttest,template.publish\tCI\n")
+        let tested = try rcctl("webhooks", "test", id)
+        #expect(tested.status == 0 && tested.stdout.hasPrefix("Test event evt_"), "\(tested.stderr)")
+        let request = try #require(try receiver.requests(atLeast: 1).first)
+        var log = ""
+        for _ in 0..<200 where !log.contains("\tdelivered\n") {
+            log = try rcctl("webhooks", "deliveries", id).stdout
+        }
+        #expect(log.contains("\ttest\t\(request.id)\tdelivered\n") && log.contains("\t200\t"), "\(log)")
+        let delivery = try #require(log.split(separator: "\t").first.map(String.init))
+        #expect(try rcctl("webhooks", "redeliver", id, delivery).stdout == "Delivery \(delivery) is pending again\n")
+        #expect(try receiver.requests(atLeast: 2).last?.id == request.id)
+        #expect(try rcctl("webhooks", "rotate", id, "--overlap", "0").stdout.contains("(shown once):\nwhsec_"))
+        let refused = try rcctl("webhooks", "create", "http://[::1", "--event", "test")
+        #expect(refused.status == 1 && refused.stderr.contains("http or https URL"), "\(refused.stderr)")
+        #expect(try rcctl("webhooks", "create", receiver.url).status == 2, "no --event: a usage error")
+        #expect(try rcctl("webhooks", "delete", id).stdout == "Deleted \(id)\n")
+        #expect(try rcctl("webhooks", "list").stdout.isEmpty)
+    }
 }
