@@ -171,6 +171,5 @@ struct WebhookAdminEndpoint: Sendable {
 
     private static func notFound(_ id: String) -> APIError { APIError.notFound("No webhook '\(id)' in this project.") }
 
-
     static func encode(_ value: some Encodable) -> [UInt8] { Array(TemplateJSON.encode(value)) }
 }
