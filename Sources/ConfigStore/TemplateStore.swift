@@ -140,7 +140,11 @@ public protocol TemplateStore: AnyObject, Sendable {
     func changePolicies() throws(StoreError) -> [StoredChangePolicy]
 
     /// Keeps a new change request; returns it with its id, revision 1 and times.
-    func insertChangeRequest(_ request: StoredChangeRequest) throws(StoreError) -> StoredChangeRequest
+    /// - Parameter events: the webhook events it makes, written in the same transaction (given
+    ///   the request with its id).
+    func insertChangeRequest(
+        _ request: StoredChangeRequest, events: @Sendable (StoredChangeRequest) -> [WebhookEvent]
+    ) throws(StoreError) -> StoredChangeRequest
 
     /// One change request, or nil.
     func changeRequest(id: Int64) throws(StoreError) -> StoredChangeRequest?
@@ -151,7 +155,8 @@ public protocol TemplateStore: AnyObject, Sendable {
 
     /// Writes `request`'s status, schedule time and record if it is still at `expectedRevision`;
     /// returns it at its next revision, nil when another write came first (nothing written).
-    func updateChangeRequest(_ request: StoredChangeRequest, expectedRevision: Int64) throws(StoreError)
+    /// `events` are written with it, in the same transaction, only if it is written.
+    func updateChangeRequest(_ request: StoredChangeRequest, expectedRevision: Int64, events: [WebhookEvent]) throws(StoreError)
         -> StoredChangeRequest?
 
     /// The `scheduled` requests whose time is `now` or before, oldest time first.
@@ -253,6 +258,17 @@ extension TemplateStore {
     ) throws(StoreError) -> StoredCanary {
         try setCanaryShare(project: project, namespace: namespace, expectedCanary: expectedCanary, microPercent: microPercent,
                            updateUser: updateUser, completes: nil)
+    }
+
+    /// `insertChangeRequest` with no webhook event.
+    public func insertChangeRequest(_ request: StoredChangeRequest) throws(StoreError) -> StoredChangeRequest {
+        try insertChangeRequest(request) { _ in [] }
+    }
+
+    /// `updateChangeRequest` with no webhook event.
+    public func updateChangeRequest(_ request: StoredChangeRequest, expectedRevision: Int64) throws(StoreError)
+        -> StoredChangeRequest? {
+        try updateChangeRequest(request, expectedRevision: expectedRevision, events: [])
     }
 
     /// Writes a webhook event in a transaction of its own (`WebhookStore.appendEvent`): for a

@@ -27,10 +27,12 @@ extension PostgresTemplateStore {
         }
     }
 
-    public func insertChangeRequest(_ request: StoredChangeRequest) throws(StoreError) -> StoredChangeRequest {
+    public func insertChangeRequest(
+        _ request: StoredChangeRequest, events: @Sendable (StoredChangeRequest) -> [WebhookEvent]
+    ) throws(StoreError) -> StoredChangeRequest {
         let now = TemplateStoreRules.milliseconds(clock())
-        let id = try read { connection in
-            try connection.queryFirst(
+        let id = try writeUnannounced { connection in
+            let id = try connection.connection.queryFirst(
                 """
                 INSERT INTO change_requests (project, namespace, status, schedule_time, revision, record, create_time, update_time)
                 VALUES ($1, $2, $3, $4, 1, $5, $6, $6) RETURNING id
@@ -39,6 +41,10 @@ extension PostgresTemplateStore {
                  request.scheduleTime.map { .integer(TemplateStoreRules.milliseconds($0)) } ?? .null, .bytes(request.record),
                  .integer(now)]
             ) { $0.int64(at: 0) } ?? 0
+            var inserted = request
+            inserted.id = id
+            for event in events(inserted) { try connection.insertEvent(event) }
+            return id
         }
         guard let stored = try changeRequest(id: id) else { throw StoreError.unavailable("change request \(id) vanished") }
         return stored
@@ -67,11 +73,11 @@ extension PostgresTemplateStore {
     }
 
     public func updateChangeRequest(
-        _ request: StoredChangeRequest, expectedRevision: Int64
+        _ request: StoredChangeRequest, expectedRevision: Int64, events: [WebhookEvent]
     ) throws(StoreError) -> StoredChangeRequest? {
         let now = TemplateStoreRules.milliseconds(clock())
-        let updated = try read { connection in
-            try connection.execute(
+        let updated = try writeUnannounced { templates in
+            let written = try templates.connection.execute(
                 """
                 UPDATE change_requests SET status = $1, schedule_time = $2, record = $3, revision = revision + 1, update_time = $4
                 WHERE id = $5 AND revision = $6
@@ -79,6 +85,8 @@ extension PostgresTemplateStore {
                 [.text(request.status), request.scheduleTime.map { .integer(TemplateStoreRules.milliseconds($0)) } ?? .null,
                  .bytes(request.record), .integer(now), .integer(request.id), .integer(expectedRevision)]
             ).affectedRows == 1
+            if written { for event in events { try templates.insertEvent(event) } }
+            return written
         }
         return updated ? try changeRequest(id: request.id) : nil
     }

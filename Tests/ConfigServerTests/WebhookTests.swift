@@ -79,6 +79,35 @@ import Testing
         #expect(try deliveries(other.id).isEmpty, "an endpoint gets only the events it wants")
     }
 
+    /// Each step of a change request is an event, written with the step; applying one reports the
+    /// version it made.
+    @Test func changeRequestStepsAreDelivered() throws {
+        let receiver = try WebhookReceiver()
+        try server.publish(Templates.single("a"))
+        let types = ["changeRequest.created", "changeRequest.approved", "changeRequest.applied", "changeRequest.rejected",
+                     "template.publish"]
+        _ = try create(receiver.url, events: types)
+        let base = "/v1/projects/demo/namespaces/firebase"
+        #expect(try server.admin("PUT", base + "/changePolicy", body: #"{"requiredApprovals":1,"allowSelfApproval":true}"#).status == 200)
+        let made = try server.admin("POST", base + "/changeRequests", body: #"{"template":\#(Templates.single("b")),"description":"b"}"#)
+        let id = try #require(try made.json()["id"] as? String)
+        #expect(try server.admin("POST", base + "/changeRequests/\(id):approve", body: #"{"comment":"fine"}"#).status == 200)
+        #expect(try server.admin("POST", base + "/changeRequests/\(id):apply").status == 200)
+        let received = try receiver.requests(atLeast: 4)
+        // Deliveries run concurrently: the order of arrival is not the order of the steps.
+        #expect(received.count == 4)
+        #expect(Set(received.map { $0.json["type"] as? String ?? "" })
+            == ["changeRequest.created", "changeRequest.approved", "template.publish", "changeRequest.applied"])
+        let applied = try #require(received.first { $0.json["type"] as? String == "changeRequest.applied" }).json
+        #expect(applied["versionNumber"] as? String == "2" && applied["description"] as? String == "b")
+        let data = try #require(applied["data"] as? [String: Any])
+        #expect((data["changeRequest"] as? [String: Any])?["id"] as? String == id)
+        #expect((data["changeRequest"] as? [String: Any])?["status"] as? String == "applied")
+        #expect((data["actor"] as? [String: Any])?["principal"] as? String == "token:tester")
+        let approved = try #require(received.first { $0.json["type"] as? String == "changeRequest.approved" }).json
+        #expect(((approved["data"] as? [String: Any])?["actor"] as? [String: Any])?["comment"] as? String == "fine")
+    }
+
     @Test func aReceiverThatIsDownGetsTheEventOnceItIsBack() throws {
         // Down (no answer), then failing, then up.
         let receiver = try WebhookReceiver { index in [nil, 503, 200][min(index, 2)] }

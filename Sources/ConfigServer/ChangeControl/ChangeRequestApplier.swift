@@ -55,7 +55,13 @@ struct ChangeRequestApplier: Sendable {
     private func write(_ stored: StoredChangeRequest, _ request: ChangeRequest, by step: ChangeRequest.Step,
                        origin: String) throws -> Outcome {
         let key = TemplateKey(project: stored.project, namespace: stored.namespace)
-        var completion = ChangeRequestCompletion(id: stored.id, expectedRevision: stored.revision, baseVersion: request.baseVersion)
+        var appliedRecord = stored
+        appliedRecord.status = ChangeStatus.applied.rawValue
+        let scheduled = stored.status == ChangeStatus.scheduled.rawValue
+        var completion = ChangeRequestCompletion(
+            id: stored.id, expectedRevision: stored.revision, baseVersion: request.baseVersion,
+            events: [WebhookEventType.changeRequestApplied.rawValue] + (scheduled ? [WebhookEventType.scheduleApplied.rawValue] : []),
+            eventData: ChangeEvents.data(appliedRecord, request, actor: step))
         var metadata = PublishMetadata(updateUser: step.name, description: request.description, updateOrigin: origin,
                                        updateType: .incrementalUpdate, completes: completion)
         switch (request.kind, request.canaryStep) {
@@ -127,7 +133,10 @@ struct ChangeRequestApplier: Sendable {
         record.status = ChangeStatus.conflicted.rawValue
         record.scheduleTime = nil
         record.record = conflicted.encoded()
-        guard let written = try store.updateChangeRequest(record, expectedRevision: stored.revision) else {
+        let scheduled = stored.status == ChangeStatus.scheduled.rawValue
+        let events = ChangeEvents.events(scheduled ? [.changeRequestConflicted, .scheduleFailed] : [.changeRequestConflicted],
+                                         record, conflicted, actor: nil)
+        guard let written = try store.updateChangeRequest(record, expectedRevision: stored.revision, events: events) else {
             throw StoreError.changeRequestMoved(stored.id)
         }
         return .conflicted(written)

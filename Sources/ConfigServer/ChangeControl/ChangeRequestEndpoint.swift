@@ -102,7 +102,11 @@ struct ChangeRequestEndpoint: Sendable {
         let record = request.encoded()
         exchange.answerFromStore { [self] in
             let stored = try store.insertChangeRequest(StoredChangeRequest(
-                project: key.project, namespace: key.namespace, status: status.rawValue, scheduleTime: scheduleTime, record: record))
+                project: key.project, namespace: key.namespace, status: status.rawValue, scheduleTime: scheduleTime, record: record)
+            ) { inserted in
+                ChangeEvents.events(status == .scheduled ? [.changeRequestCreated, .changeRequestScheduled] : [.changeRequestCreated],
+                                    inserted, request, actor: request.author)
+            }
             return .json(Array(TemplateJSON.encode(try detailed(stored, request, key: key))))
         }
     }
@@ -127,7 +131,8 @@ struct ChangeRequestEndpoint: Sendable {
             if proposal.template != nil || proposal.rollbackTo != nil || proposal.canaryStep != nil {
                 try fill(&edited, from: proposal, key: key)
             }
-            return try write(stored, edited, status: .open, scheduleTime: nil, key: key)
+            return try write(stored, edited, status: .open, scheduleTime: nil, key: key, event: .changeRequestEdited,
+                             by: Self.step(identity, comment: nil))
         }
     }
 
@@ -157,23 +162,26 @@ struct ChangeRequestEndpoint: Sendable {
                 try ChangeRules.requireApprovable(request, status: status, by: identity, policy: policy)
                 changed.approvals.append(done)
                 let next: ChangeStatus = changed.approvals.count >= policy.requiredApprovals ? .approved : .open
-                return (try write(stored, changed, status: next, scheduleTime: nil, key: key), nil)
+                return (try write(stored, changed, status: next, scheduleTime: nil, key: key, event: .changeRequestApproved, by: done), nil)
             case .reject:
                 guard status == .open || status == .approved else {
                     throw APIError(409, "Change request \(id) is \(stored.status): only an open or approved one can be rejected.",
                                    canonicalStatus: "FAILED_PRECONDITION")
                 }
                 changed.rejection = done
-                return (try write(stored, changed, status: .rejected, scheduleTime: nil, key: key), nil)
+                return (try write(stored, changed, status: .rejected, scheduleTime: nil, key: key, event: .changeRequestRejected, by: done),
+                        nil)
             case .cancel:
                 try requireAuthorOrAdmin(request, identity, project: project, doing: "cancel")
                 changed.cancellation = done
-                return (try write(stored, changed, status: .cancelled, scheduleTime: nil, key: key), nil)
+                return (try write(stored, changed, status: .cancelled, scheduleTime: nil, key: key, event: .changeRequestCancelled,
+                                  by: done), nil)
             case .schedule:
                 guard let scheduleTime else { throw APIError.badRequest("schedule needs 'scheduleTime' (RFC 3339, in the future).") }
                 try ChangeRules.requireApplicable(stored, request, status: status, policy: policy, bypass: false, by: identity)
                 changed.scheduledBy = done
-                return (try write(stored, changed, status: .scheduled, scheduleTime: scheduleTime, key: key), nil)
+                return (try write(stored, changed, status: .scheduled, scheduleTime: scheduleTime, key: key,
+                                  event: .changeRequestScheduled, by: done), nil)
             case .apply:
                 try ChangeRules.requireApplicable(stored, request, status: status, policy: policy, bypass: bypass, by: identity)
                 let bypassed = bypass && request.approvals.count < policy.requiredApprovals
@@ -200,12 +208,13 @@ struct ChangeRequestEndpoint: Sendable {
 
     /// Writes a step if nothing else did since `stored` was read (else 409: read it again).
     private func write(_ stored: StoredChangeRequest, _ request: ChangeRequest, status: ChangeStatus, scheduleTime: Date?,
-                       key: TemplateKey) throws -> HTTPResponse {
+                       key: TemplateKey, event: WebhookEventType, by actor: ChangeRequest.Step) throws -> HTTPResponse {
         var next = stored
         next.status = status.rawValue
         next.scheduleTime = scheduleTime
         next.record = request.encoded()
-        guard let written = try store.updateChangeRequest(next, expectedRevision: stored.revision) else {
+        let events = ChangeEvents.events([event], next, request, actor: actor)
+        guard let written = try store.updateChangeRequest(next, expectedRevision: stored.revision, events: events) else {
             throw StoreError.changeRequestMoved(stored.id)
         }
         return .json(Array(TemplateJSON.encode(try detailed(written, request, key: key))))

@@ -95,7 +95,8 @@ final class ChangeSchedule: Sendable {
         record.status = ChangeStatus.conflicted.rawValue
         record.scheduleTime = nil
         record.record = failed.encoded()
-        guard (try? store.updateChangeRequest(record, expectedRevision: stored.revision)) != nil else { return }
+        let events = ChangeEvents.events([.changeRequestConflicted, .scheduleFailed], record, failed, actor: nil)
+        guard (try? store.updateChangeRequest(record, expectedRevision: stored.revision, events: events)) != nil else { return }
         audit.scheduled(stored, actor: actor, outcome: "failed: \(reason)", version: nil)
     }
 }

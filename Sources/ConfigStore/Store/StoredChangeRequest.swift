@@ -51,11 +51,17 @@ public struct ChangeRequestCompletion: Sendable, Equatable {
     /// The version the request was based on: a template that moved since makes the write fail
     /// with `StoreError.versionMismatch` (a rollback has no expected version of its own).
     public var baseVersion: Int64?
+    /// Webhook events (`WebhookEventType` raw values) the application makes, each reporting the
+    /// version written and carrying `eventData`, in the same transaction.
+    public var events: [String]
+    public var eventData: [UInt8]?
 
-    public init(id: Int64, expectedRevision: Int64, baseVersion: Int64? = nil) {
+    public init(id: Int64, expectedRevision: Int64, baseVersion: Int64? = nil, events: [String] = [], eventData: [UInt8]? = nil) {
         self.id = id
         self.expectedRevision = expectedRevision
         self.baseVersion = baseVersion
+        self.events = events
+        self.eventData = eventData
     }
 }
 

@@ -48,9 +48,14 @@ extension TemplateVersioning {
             canary.microPercent = microPercent
             canary.updateTime = nextUpdateTime(after: TemplateStoreRules.milliseconds(canary.updateTime))
             canary.updateUser = updateUser
-            if let completes, try !connection.completeChangeRequest(
-                completes, of: key, version: canary.canaryVersion, time: TemplateStoreRules.milliseconds(canary.updateTime)) {
-                throw StoreError.changeRequestMoved(completes.id)
+            if let completes {
+                guard try connection.completeChangeRequest(
+                    completes, of: key, version: canary.canaryVersion, time: TemplateStoreRules.milliseconds(canary.updateTime))
+                else { throw StoreError.changeRequestMoved(completes.id) }
+                for type in completes.events {
+                    try connection.insertEvent(WebhookEvent(type: type, project: key.project, namespace: key.namespace.rawValue,
+                                                            time: canary.updateTime, data: completes.eventData))
+                }
             }
             try connection.updateCanary(canary)
             try connection.insertEvent(WebhookEvent(

@@ -153,6 +153,11 @@ package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
         guard try connection.completeChangeRequest(completion, of: key, version: version.versionNumber, time: time) else {
             throw StoreError.changeRequestMoved(completion.id)
         }
+        for type in completion.events {
+            try connection.insertEvent(WebhookEvent(
+                type: type, project: key.project, namespace: key.namespace.rawValue, time: version.updateTime,
+                update: WebhookEvent.Update(version), diffFrom: version.versionNumber - 1, data: completion.eventData))
+        }
     }
 
     /// `updateTime` for a version written now: never before `previous` (milliseconds).

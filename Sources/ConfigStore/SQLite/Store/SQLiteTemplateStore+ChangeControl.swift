@@ -23,10 +23,12 @@ extension SQLiteTemplateStore {
         }
     }
 
-    public func insertChangeRequest(_ request: StoredChangeRequest) throws(StoreError) -> StoredChangeRequest {
+    public func insertChangeRequest(
+        _ request: StoredChangeRequest, events: @Sendable (StoredChangeRequest) -> [WebhookEvent]
+    ) throws(StoreError) -> StoredChangeRequest {
         let now = clock()
         let id = try write { database in
-            try database.queryFirst(
+            let id = try database.queryFirst(
                 """
                 INSERT INTO change_requests (project, namespace, status, schedule_time, revision, record, create_time, update_time)
                 VALUES (?, ?, ?, ?, 1, ?, ?, ?) RETURNING id
@@ -35,6 +37,10 @@ extension SQLiteTemplateStore {
                  request.scheduleTime.map { .integer(TemplateStoreRules.milliseconds($0)) } ?? .null, .blob(request.record),
                  .integer(TemplateStoreRules.milliseconds(now)), .integer(TemplateStoreRules.milliseconds(now))]
             ) { $0.int64(at: 0) } ?? 0
+            var inserted = request
+            inserted.id = id
+            for event in events(inserted) { try SQLiteTemplateConnection(database: database).insertEvent(event) }
+            return id
         }
         guard let stored = try changeRequest(id: id) else { throw StoreError.unavailable("change request \(id) vanished") }
         return stored
@@ -63,17 +69,19 @@ extension SQLiteTemplateStore {
     }
 
     public func updateChangeRequest(
-        _ request: StoredChangeRequest, expectedRevision: Int64
+        _ request: StoredChangeRequest, expectedRevision: Int64, events: [WebhookEvent]
     ) throws(StoreError) -> StoredChangeRequest? {
         let now = TemplateStoreRules.milliseconds(clock())
         let updated = try write { database in
-            try database.execute(
+            let written = try database.execute(
                 """
                 UPDATE change_requests SET status = ?, schedule_time = ?, record = ?, revision = revision + 1, update_time = ?
                 WHERE id = ? AND revision = ?
                 """,
                 [.text(request.status), request.scheduleTime.map { .integer(TemplateStoreRules.milliseconds($0)) } ?? .null,
                  .blob(request.record), .integer(now), .integer(request.id), .integer(expectedRevision)]) == 1
+            if written { for event in events { try SQLiteTemplateConnection(database: database).insertEvent(event) } }
+            return written
         }
         return updated ? try changeRequest(id: request.id) : nil
     }
