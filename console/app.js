@@ -12,8 +12,9 @@ import * as live from "./live.js";
 import * as publish from "./publish.js";
 import * as access from "./access.js";
 import * as changes from "./changes.js";
+import * as webhooks from "./webhooks.js";
 
-const views = { parameters, conditions, groups, history, changes, evaluate, live, access };
+const views = { parameters, conditions, groups, history, changes, evaluate, live, access, webhooks };
 /** The views that edit the draft, shown below the draft bar. */
 const editing = new Set(["parameters", "conditions", "groups"]);
 const byId = (id) => document.getElementById(id);
@@ -27,6 +28,7 @@ function mountViews() {
     if (current === "history") history.load();
     if (current === "changes") changes.load();
     if (current === "access") access.load();
+    if (current === "webhooks") webhooks.load();
   });
 }
 
@@ -43,6 +45,7 @@ function show(name, { focus = true } = {}) {
   if (name === "history") history.load();
   if (name === "changes") changes.load();
   if (name === "access") access.load();
+  if (name === "webhooks") webhooks.load();
   if (focus) byId(`view-${name}`).querySelector("h2").focus();
 }
 

@@ -7,12 +7,14 @@ the server refuse a call on purpose names the one console line that refusal caus
 screenshots of the main views (laptop and phone widths) to --screenshots.
 """
 import argparse
+import http.server
 import json
 import pathlib
 import re
 import socket
 import sys
 import tempfile
+import threading
 import time
 import traceback
 import urllib.error
@@ -382,6 +384,59 @@ def a_change_is_proposed_approved_and_applied(run):
     page.get_by_label("Template", exact=True).select_option("firebase")
 
 
+class Receiver:
+    """A loopback webhook receiver that keeps what it is sent."""
+
+    def __init__(self):
+        received = self.received = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                received.append((dict(self.headers), self.rfile.read(int(self.headers.get("Content-Length", "0")))))
+                self.send_response(200)
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"ok")
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+def webhooks_view_adds_tests_and_rotates(run):
+    page = run.page
+    receiver = Receiver()
+    run.view("Webhooks")
+    view = page.locator("#view-webhooks")
+    view.get_by_label("Endpoint URL").fill(receiver.url)
+    view.get_by_label("Description").fill("e2e receiver")
+    view.get_by_label("changeRequest.applied").check()
+    view.get_by_role("button", name="Add endpoint").click()
+    expect(view.locator("pre.secret")).to_contain_text("whsec_")
+    first_secret = view.locator("pre.secret").inner_text()
+    expect(view.locator("table.webhooks")).to_contain_text("template.publish, changeRequest.applied")
+    view.get_by_role("button", name=f"Send a test event to {receiver.url}").click()
+    expect(view.get_by_role("status")).to_have_text("A test event is on its way.")
+    deadline = time.monotonic() + 10
+    while not receiver.received and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert receiver.received, "the receiver got nothing"
+    headers, body = receiver.received[0]
+    assert json.loads(body)["type"] == "test" and headers.get("webhook-signature", "").startswith("v1,"), headers
+    view.get_by_role("button", name=f"Deliveries to {receiver.url}").click()
+    expect(view.locator("table.deliveries")).to_contain_text("delivered")
+    view.get_by_role("button", name=f"Rotate the secret of {receiver.url}").click()
+    expect(view.locator("pre.secret")).not_to_have_text(first_secret)
+    expect(view.locator("pre.secret")).to_contain_text("whsec_")
+    run.shot("webhooks")
+    view.get_by_role("button", name=f"Delete {receiver.url}").click()
+    expect(view.get_by_text("No endpoints yet.")).to_be_visible()
+    receiver.server.shutdown()
+
+
 def access_view_manages_members_and_tokens(run):
     page = run.page
     run.view("Access")
@@ -438,7 +493,8 @@ STEPS = [wrong_token_is_refused, sign_in, hostile_value_renders_inert, rollout_v
          create_parameter_with_conditional_value,
          json_errors_show_in_place, publish, history_shows_version_2, diff_1_to_2, evaluate_for_ios,
          adoption_shows_held_stream, roll_back_to_version_1, export_and_import, publish_conflict_is_reported,
-         server_template_keeps_its_own_draft, a_change_is_proposed_approved_and_applied, access_view_manages_members_and_tokens,
+         server_template_keeps_its_own_draft, a_change_is_proposed_approved_and_applied, webhooks_view_adds_tests_and_rotates,
+         access_view_manages_members_and_tokens,
          sign_out_forgets_the_token,
          a_viewer_is_offered_no_publish]
 
