@@ -211,6 +211,17 @@ def a_state_is_used_once(server, forger):
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and cookie.startswith("rcs_session=rcs_ses_"), cookie
     status, headers, body = request(callback)
     assert status == 400 and "Set-Cookie" not in headers and b"already used" in body, (status, body)
+    # An owner sees the session and ends it: the cookie is refused at once.
+    secret = cookie.split(";")[0].split("=", 1)[1]
+    status, _, _ = request(server.base + "/v1/me", headers={"Cookie": f"rcs_session={secret}"})
+    assert status == 200, status
+    status, listed = server.api("GET", "/v1/sessions")
+    ids = [entry["id"] for entry in listed["sessions"] if entry["principal"] == "grace@example.com"]
+    assert status == 200 and len(ids) == 1, listed
+    status, _ = server.api("DELETE", f"/v1/sessions/{ids[0]}")
+    assert status == 204, status
+    status, _, _ = request(server.base + "/v1/me", headers={"Cookie": f"rcs_session={secret}"})
+    assert status == 401, f"an ended session still answers {status}"
 
 
 def a_silent_provider_fails_sign_in_and_nothing_else(server, forger):

@@ -179,6 +179,16 @@ public struct AdminClient: Sendable {
         return try await send(.post, paths.server("tokens"), body: body)
     }
 
+    /// Live console sessions (an owner's token: everyone's).
+    public func sessions() async throws(ConfigClientError) -> Response {
+        try await send(.get, paths.server("sessions"))
+    }
+
+    /// Ends a console session on every worker and node.
+    public func endSession(_ id: String) async throws(ConfigClientError) -> Response {
+        try await send(.delete, paths.server("sessions", id))
+    }
+
     /// Revokes the token with this id.
     public func revokeToken(_ id: String) async throws(ConfigClientError) -> Response {
         try await send(.delete, paths.server("tokens", id))

@@ -17,6 +17,7 @@ struct RCCtl: AsyncParsableCommand {
             EvaluateCommand.self, WatchCommand.self, ImportCommand.self, ExportCommand.self,
             CanaryCommand.self, PromoteCommand.self, AbortCommand.self,
             PrincipalsCommand.self, MembersCommand.self, TokensCommand.self, KeysCommand.self, AuditCommand.self, ChangesCommand.self,
+            SessionsCommand.self,
             WebhooksCommand.self,
         ]
     )

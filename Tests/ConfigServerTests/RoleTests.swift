@@ -65,6 +65,7 @@ import Testing
         Call(method: "POST", target: "/v1/principals", body: "{\"displayName\":\"CI bot\"}", needs: "admin", anyProject: true),
         Call(method: "GET", target: "/v1/tokens", needs: "admin", anyProject: true),
         Call(method: "DELETE", target: "/v1/tokens/0123456789ab", needs: "admin", anyProject: true),
+        Call(method: "GET", target: "/v1/sessions", needs: "viewer", anyProject: true),
     ]
 
     static let order = ["viewer", "editor", "publisher", "admin", "owner"]

@@ -149,6 +149,7 @@ final class AuditTrail: Sendable {
         case .principals: return method == .post ? "principal.create" : "principal.list"
         case .members(_, let principal): return principal == nil ? "member.list" : method == .delete ? "member.remove" : "member.set"
         case .tokens(let id): return id != nil ? "token.revoke" : method == .post ? "token.create" : "token.list"
+        case .sessions(let id): return id != nil ? "session.end" : "session.list"
         case .webhooks(_, nil, _): return method == .post ? "webhook.create" : "webhook.list"
         case .webhooks(_, _, "rotateSecret"?): return "webhook.rotate"
         case .webhooks(_, _, "test"?): return "webhook.test"
@@ -192,7 +193,7 @@ final class AuditTrail: Sendable {
         case .webhooks(let project, let hook?, _): return (id(project), nil, hook)
         case .webhooks(let project, nil, _): return (id(project), nil, response.flatMap { Self.member("id", of: $0.body) })
         case .webhookDeliveries(let project, let hook, let delivery, _): return (id(project), nil, delivery.map { "\(hook)/\($0)" } ?? hook)
-        case .tokens(let token?): return (nil, nil, token)
+        case .tokens(let token?), .sessions(let token?): return (nil, nil, token)
         case .tokens(nil), .principals: return (nil, nil, response.flatMap { Self.member("id", of: $0.body) })
         case .projects: return (response.flatMap { Self.member("projectId", of: $0.body) }, nil, nil)
         default: return (nil, nil, nil)

@@ -185,6 +185,37 @@ struct SignInEndpoint: Sendable {
         }
     }
 
+    /// `GET /v1/sessions`: the live console sessions (an owner's: everyone's; else one's own),
+    /// never their secrets.
+    func listSessions(_ exchange: Exchange, visibleTo identity: AccessControl.AdminIdentity) {
+        struct Listed: Encodable {
+            let id: String
+            let principal: String
+            let createTime: Timestamp
+            let lastSeenTime: Timestamp
+            let expireTime: Timestamp
+        }
+        let now = Date()
+        let listed = access.storedAccess.sessions.values
+            .filter { (identity.isOwner || $0.principal == identity.id) && $0.isUsable(at: now, idle: access.sessionIdle) }
+            .sorted { $0.createTime < $1.createTime }
+            .map { Listed(id: $0.id, principal: $0.principal, createTime: $0.createTime, lastSeenTime: $0.lastSeenTime,
+                          expireTime: $0.expireTime) }
+        exchange.respond(.json(Array(TemplateJSON.encode(["sessions": listed]))))
+    }
+
+    /// `DELETE /v1/sessions/{id}`: ends a session on every worker and node before answering (an
+    /// owner, any; else one's own).
+    func endSession(_ exchange: Exchange, id: String, by identity: AccessControl.AdminIdentity) throws {
+        guard let session = access.storedAccess.sessions[id], identity.isOwner || session.principal == identity.id else {
+            throw APIError.notFound("No session '\(id)' that you may end.")
+        }
+        exchange.answerFromStore { [sessions] in
+            _ = try sessions.end(id: session.id)
+            return HTTPResponse(status: 204)
+        }
+    }
+
     /// Answers a failed sign-in with a page that says why (the person is in a browser), once
     /// it is in the audit log (store queue).
     private func refuse(_ exchange: Exchange, _ error: any Error, who: String?) {

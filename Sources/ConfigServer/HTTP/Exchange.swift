@@ -33,6 +33,7 @@ struct Exchange: Sendable {
         case .audit: "auditLog"
         case .me: "me"
         case .tokens: "tokens"
+        case .sessions: "sessions"
         case .members: "members"
         case .webhooks: "webhooks"
         case .webhookDeliveries: "webhookDeliveries"

@@ -35,6 +35,8 @@ enum Route: Equatable {
     case me
     /// `/v1/tokens[/{id}]`
     case tokens(id: String?)
+    /// `/v1/sessions[/{id}]`: console sessions started through the identity provider.
+    case sessions(id: String?)
     /// `/v1/projects/{project}/members[/{principal}]`
     case members(project: String, principal: String?)
     /// `/v1/projects/{project}/webhooks[/{id}[:method]]`
@@ -71,16 +73,22 @@ enum Route: Equatable {
         case "/v1/auditLog": self = .audit; return
         case "/v1/me": self = .me; return
         case "/v1/tokens": self = .tokens(id: nil); return
+        case "/v1/sessions": self = .sessions(id: nil); return
         case "/auth/oidc/login": self = .signIn(.login); return
         case "/auth/oidc/callback": self = .signIn(.callback); return
         case "/auth/session": self = .signIn(.session); return
         case "/auth/signOut": self = .signIn(.signOut); return
         default: break
         }
+        // Two plain checks, not a table: this runs for every request, the fetch's included.
         if path.hasPrefix("/v1/tokens/") {
-            let id = path.dropFirst("/v1/tokens/".count)
-            guard !id.isEmpty, !id.contains("/") else { return nil }
-            self = .tokens(id: String(id))
+            guard let id = Self.lastSegment(path, after: "/v1/tokens/") else { return nil }
+            self = .tokens(id: id)
+            return
+        }
+        if path.hasPrefix("/v1/sessions/") {
+            guard let id = Self.lastSegment(path, after: "/v1/sessions/") else { return nil }
+            self = .sessions(id: id)
             return
         }
         var path = path
@@ -96,6 +104,12 @@ enum Route: Equatable {
         } else {
             return nil
         }
+    }
+
+    /// What follows `prefix` when it is one non-empty segment.
+    private static func lastSegment(_ path: String, after prefix: String) -> String? {
+        let id = path.dropFirst(prefix.count)
+        return id.isEmpty || id.contains("/") ? nil : String(id)
     }
 
     /// `/v1/projects/{project}/…` over the path's bytes: this runs for every request, so

@@ -12,6 +12,10 @@ enum RoutePermissions {
             return nil
         case .metrics:
             return .owner
+        case .sessions:
+            // An owner lists and ends anyone's sessions (someone who left the team keeps no
+            // roles their ID token gave); anyone else, their own (checked by the endpoint).
+            return .viewer
         case .principals, .tokens:
             // A project's admin lists principals, adds service accounts, and makes and revokes
             // tokens limited to the projects it administers; an owner, any.

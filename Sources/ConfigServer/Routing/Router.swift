@@ -118,6 +118,15 @@ final class Router: Sendable {
                 try method == .get ? endpoints.access.listTokens(exchange, visibleTo: identity)
                     : endpoints.access.createToken(exchange, by: identity)
             }
+        case .sessions(let id):
+            let identity = try authorize(exchange, project: nil)
+            if let id {
+                try exchange.allow(.delete)
+                try endpoints.signIn.endSession(exchange, id: id, by: identity)
+            } else {
+                try exchange.allow(.get)
+                endpoints.signIn.listSessions(exchange, visibleTo: identity)
+            }
         case .members(let project, let principal):
             let project = try projects.resolve(project)
             _ = try authorize(exchange, project: project)

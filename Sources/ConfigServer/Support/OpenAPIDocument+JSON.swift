@@ -45,6 +45,13 @@ extension OpenAPIDocument {
 "/openapi.json":{
 "get":{"tags":["operations"],"operationId":"getOpenAPI","summary":"This document, as JSON.","security":[],"responses":{"200":{"description":"The OpenAPI document.","content":{"application/json":{"schema":{"type":"object","required":["openapi","paths"]}}}}}}
 },
+"/v1/sessions":{
+"get":{"tags":["sign-in"],"operationId":"listSessions","summary":"Live console sessions, never their secrets (an owner: everyone's; anyone else: their own).","security":[{"adminBearer":[]}],"responses":{"401":{"$ref":"#/components/responses/Unauthenticated"},"403":{"$ref":"#/components/responses/PermissionDenied"},"200":{"description":"The sessions.","content":{"application/json":{"schema":{"type":"object","properties":{"sessions":{"type":"array","items":{"type":"object","required":["id","principal","createTime","lastSeenTime","expireTime"],"properties":{"id":{"type":"string"},"principal":{"type":"string"},"createTime":{"type":"string","format":"date-time"},"lastSeenTime":{"type":"string","format":"date-time"},"expireTime":{"type":"string","format":"date-time"}}}}}}}}}}}
+},
+"/v1/sessions/{session}":{
+"parameters":[{"name":"session","in":"path","required":true,"schema":{"type":"string","minLength":1}}],
+"delete":{"tags":["sign-in"],"operationId":"endSession","summary":"Ends a console session on every worker and node before answering (an owner: any; anyone else: their own).","security":[{"adminBearer":[]}],"responses":{"401":{"$ref":"#/components/responses/Unauthenticated"},"403":{"$ref":"#/components/responses/PermissionDenied"},"400":{"$ref":"#/components/responses/BadRequest"},"404":{"$ref":"#/components/responses/NotFound"},"204":{"description":"Ended."}}}
+},
 "/auth/session":{
 "get":{"tags":["sign-in"],"operationId":"getSession","summary":"Whether sign-in with the identity provider is offered, and who the session cookie signs in.","security":[],"responses":{"200":{"description":"The provider (when configured) and the session (when the cookie names a live one).","content":{"application/json":{"schema":{"type":"object","properties":{"provider":{"type":"object","required":["name","loginURL"],"properties":{"name":{"type":"string"},"loginURL":{"type":"string"}}},"session":{"type":"object","required":["principal","name","csrfToken","expireTime"],"properties":{"principal":{"type":"string"},"name":{"type":"string"},"csrfToken":{"type":"string","description":"Sent as X-CSRF-Token on every call that changes something."},"expireTime":{"type":"string","format":"date-time"}}}}}}}}}}
 },

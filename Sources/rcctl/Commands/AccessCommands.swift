@@ -146,3 +146,34 @@ struct TokensCommand: AsyncParsableCommand {
         }
     }
 }
+
+/// `rcctl sessions [--end ID]`: console sessions started through the identity provider.
+struct SessionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sessions",
+        abstract: "List live console sessions (an owner: everyone's), or end one (--end ID) on every node.",
+        discussion: "Ending someone's session takes away at once the roles their identity provider gave at sign-in."
+    )
+
+    @Option(help: "End the session with this id.")
+    var end: String?
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let client = global.adminClient()
+        if let end {
+            _ = try await checked { () async throws(ConfigClientError) in try await client.endSession(end) }
+            return Console.out("Ended \(end)")
+        }
+        let response = try await checked { () async throws(ConfigClientError) in try await client.sessions() }
+        if global.json { return Console.write(response.body) }
+        struct List: Decodable {
+            struct Session: Decodable { var id: String, principal: String, lastSeenTime: String, expireTime: String }
+            var sessions: [Session]
+        }
+        for session in try await checked({ () async throws(ConfigClientError) in try response.decode(List.self) }).sessions {
+            Console.out("\(session.id)\t\(session.principal)\tlast seen \(session.lastSeenTime)\tends \(session.expireTime)")
+        }
+    }
+}
