@@ -186,7 +186,7 @@ import Testing
 
             let adoption = try DaemonTests.admin(daemon.port, "GET", "/v1/projects/example-project/remoteConfig:adoption").text
             #expect(adoption.contains("\"workers\":3,\"workersReporting\":3"), "\(adoption)")
-            #expect(adoption.contains("{\"versionNumber\":\"1\",\"heldClients\":12,\"recentFetches\":20}"), "\(adoption)")
+            #expect(adoption.contains("{\"versionNumber\":\"1\",\"heldClients\":12,\"recentFetches\":20,\"fetchedClients\":20}"), "\(adoption)")
         }
         withExtendedLifetime(streams) {}
         daemon.kill(SIGTERM)

@@ -38,15 +38,20 @@ import Testing
 
     @Test func adoptionCountsSumOverWorkers() throws {
         var first = AdoptionCounts()
-        first.versions[3] = .init(heldClients: 2, recentFetches: 5)
+        first.versions[3] = .init(heldClients: 2, recentFetches: 5, fetchedClients: 2)
+        first.minutes[100] = [3: 5]
         var second = AdoptionCounts()
         second.versions[3] = .init(heldClients: 1, recentFetches: 0)
-        second.versions[4] = .init(heldClients: 7, recentFetches: 1)
+        second.versions[4] = .init(heldClients: 7, recentFetches: 1, fetchedClients: 1)
+        second.minutes[101] = [4: 1]
         let decoded = try #require(AdoptionCounts(encoded: second.encoded))
         #expect(decoded == second)
         let sum = first + decoded
-        #expect(String(decoding: sum.json(currentVersion: 4, workersReporting: 2, workers: 2), as: UTF8.self) ==
+        #expect(String(decoding: sum.json(currentVersion: 4, workersReporting: 2, workers: 2, nowMinute: 101), as: UTF8.self) ==
             "{\"currentVersion\":\"4\",\"fetchWindowSeconds\":600,\"workers\":2,\"workersReporting\":2,\"versions\":["
-            + "{\"versionNumber\":\"4\",\"heldClients\":7,\"recentFetches\":1},{\"versionNumber\":\"3\",\"heldClients\":3,\"recentFetches\":5}]}")
+            + "{\"versionNumber\":\"4\",\"heldClients\":7,\"recentFetches\":1,\"fetchedClients\":1},"
+            + "{\"versionNumber\":\"3\",\"heldClients\":3,\"recentFetches\":5,\"fetchedClients\":2}],"
+            + "\"history\":[{\"minutesAgo\":1,\"versions\":[{\"versionNumber\":\"3\",\"fetches\":5}]},"
+            + "{\"minutesAgo\":0,\"versions\":[{\"versionNumber\":\"4\",\"fetches\":1}]}]}")
     }
 }

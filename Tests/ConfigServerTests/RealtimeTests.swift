@@ -166,6 +166,35 @@ import Testing
         let adoption = try server.admin("GET", "/v1/projects/demo/remoteConfig:adoption")
         #expect(adoption.text.contains("{\"versionNumber\":\"1\",\"heldClients\":1"))
     }
+
+    func fetch(instance: String) throws {
+        let response = try server.request("POST", "/v1/projects/424242/namespaces/firebase:fetch",
+                                          headers: [("X-Goog-Api-Key", TestServer.apiKey)],
+                                          body: "{\"appInstanceId\":\"\(instance)\",\"appId\":\"1:424242:android:1\"}")
+        #expect(response.status == 200)
+    }
+
+    /// A held stream is counted on the version it was told of; the clients that fetched are
+    /// counted on the version they got, each once, and keep their count when told of a newer one.
+    @Test func adoptionTellsFetchedFromTold() throws {
+        try server.publish(Templates.single("a"))
+        let (client, _) = try open(lastKnown: "1")
+        try fetch(instance: "phone")
+        try fetch(instance: "phone")
+        try fetch(instance: "tablet")
+        try server.publish(Templates.single("b"))
+        #expect(try message(client) == "{\"latestTemplateVersionNumber\": \"2\"}\n")
+        var adoption = try server.admin("GET", "/v1/projects/demo/remoteConfig:adoption").text
+        #expect(adoption.contains("{\"versionNumber\":\"2\",\"heldClients\":1,\"recentFetches\":0,\"fetchedClients\":0}"), "\(adoption)")
+        #expect(adoption.contains("{\"versionNumber\":\"1\",\"heldClients\":0,\"recentFetches\":3,\"fetchedClients\":2}"), "\(adoption)")
+        // The history has the minute of those fetches, from before anyone asked.
+        #expect(adoption.contains("\"history\":[{\"minutesAgo\":"), "\(adoption)")
+        #expect(adoption.contains("\"versions\":[{\"versionNumber\":\"1\",\"fetches\":3}]}"), "\(adoption)")
+        try fetch(instance: "phone")
+        adoption = try server.admin("GET", "/v1/projects/demo/remoteConfig:adoption").text
+        #expect(adoption.contains("{\"versionNumber\":\"2\",\"heldClients\":1,\"recentFetches\":1,\"fetchedClients\":1}"), "\(adoption)")
+        #expect(adoption.contains("{\"versionNumber\":\"1\",\"heldClients\":0,\"recentFetches\":3,\"fetchedClients\":1}"), "\(adoption)")
+    }
 }
 
 /// A fan-out written a few streams at a time: every stream hears of the version, and a newer

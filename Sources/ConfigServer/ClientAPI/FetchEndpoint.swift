@@ -43,7 +43,7 @@ struct FetchEndpoint: Sendable {
         } else {
             answer = FetchAnswer.noTemplate(projectNumber: project.number, namespace: namespace)
         }
-        realtime.recordFetch(key: key, version: answer.templateVersion)
+        realtime.recordFetch(key: key, version: answer.templateVersion, instance: instance)
         let unchanged = exchange.request.head.headers["If-None-Match"].map { Self.etagMatches($0, answer.etag) } ?? false
         metrics.recordFetch(unchanged: unchanged, canary: active?.isCanary == true)
         exchange.respond(HTTPResponse(status: 200, encodedFields: answer.fields, body: unchanged ? answer.noChangeBody : answer.fullBody))

@@ -19,7 +19,8 @@ struct AdoptionEndpoint: Sendable {
             let merged = counts.reduce(AdoptionCounts(), +)
             let canary = templates.canary(key).map { ($0.version, Double($0.stored.microPercent) / 1_000_000) }
             exchange.respond(.json(merged.json(currentVersion: templates.currentVersion(key), canary: canary,
-                                               workersReporting: counts.count, workers: peerGather.workers)))
+                                               workersReporting: counts.count, workers: peerGather.workers,
+                                               nowMinute: realtime.currentMinute)))
         }
     }
 }

@@ -2,10 +2,25 @@ import ConfigStore
 
 /// How many held clients and recent fetches are on each template version of each template,
 /// so an operator can watch a publish spread (loop thread only).
+///
+/// A held stream counts on the version it was last *told* of, which it may not have fetched
+/// yet; what clients *fetched* is counted apart: fetches per version and minute, and the app
+/// instances whose latest fetch in the window got each version.
 final class AdoptionStats {
     /// Fetches are counted over this window.
     static let fetchWindowSeconds: Int64 = 600
+    /// Instances remembered per worker; past this, new instances are left uncounted until
+    /// older ones leave the window, so a flood of ids cannot grow memory without bound.
+    static let maxInstances = 200_000
     private var held: [TemplateKey: [Int64: Int]] = [:]
+    /// The version each instance's latest fetch got, and the minute of that fetch.
+    private var instances: [TemplateKey: [String: InstanceFetch]] = [:]
+    private var instanceCount = 0
+
+    private struct InstanceFetch {
+        let version: Int64
+        let minute: Int64
+    }
     /// Fetch counts per template, version and minute of the window.
     private var fetches: [FetchSlot: Int] = [:]
     /// Fetches of the slot counted last and not yet added to `fetches`: consecutive fetches
@@ -23,8 +38,17 @@ final class AdoptionStats {
         held[key, default: [:]][version] = count == 0 ? nil : count
     }
 
-    func fetched(version: Int64, key: TemplateKey, now: Int64) {
+    func fetched(version: Int64, key: TemplateKey, instance: String? = nil, now: Int64) {
         let slot = FetchSlot(key: key, version: version, minute: now / 60)
+        if let instance, !instance.isEmpty {
+            let fetch = InstanceFetch(version: version, minute: now / 60)
+            if instances[key]?[instance] != nil {
+                instances[key]?[instance] = fetch
+            } else if instanceCount < Self.maxInstances {
+                instances[key, default: [:]][instance] = fetch
+                instanceCount += 1
+            }
+        }
         if let recent, recent.slot == slot {
             self.recent = (slot, recent.count + 1)
             return
@@ -44,6 +68,11 @@ final class AdoptionStats {
         flushRecent()
         let oldest = (now - Self.fetchWindowSeconds) / 60
         fetches = fetches.filter { $0.key.minute > oldest }
+        for key in instances.keys {
+            instances[key] = instances[key]?.filter { $0.value.minute > oldest }
+        }
+        instances = instances.filter { !$0.value.isEmpty }
+        instanceCount = instances.values.reduce(0) { $0 + $1.count }
     }
 
     /// This worker's held clients and recent fetches per version of one template.
@@ -53,6 +82,10 @@ final class AdoptionStats {
         flushRecent()
         for (slot, count) in fetches where slot.key == key {
             counts.versions[slot.version, default: .init()].recentFetches += count
+            counts.minutes[slot.minute, default: [:]][slot.version, default: 0] += count
+        }
+        for fetch in (instances[key] ?? [:]).values {
+            counts.versions[fetch.version, default: .init()].fetchedClients += 1
         }
         return counts
     }
@@ -61,11 +94,16 @@ final class AdoptionStats {
 /// Held clients and recent fetches per template version, of one worker or summed over several.
 struct AdoptionCounts: Equatable {
     struct Row: Equatable {
+        /// Held streams last told of the version (they may not have fetched it yet).
         var heldClients = 0
         var recentFetches = 0
+        /// App instances whose latest fetch in the window got the version.
+        var fetchedClients = 0
     }
 
     var versions: [Int64: Row] = [:]
+    /// Fetches per minute (of the loop's clock) and version, over the window.
+    var minutes: [Int64: [Int64: Int]] = [:]
 
     init() {}
 
@@ -74,39 +112,64 @@ struct AdoptionCounts: Equatable {
         for (version, row) in rhs.versions {
             sum.versions[version, default: Row()].heldClients += row.heldClients
             sum.versions[version, default: Row()].recentFetches += row.recentFetches
+            sum.versions[version, default: Row()].fetchedClients += row.fetchedClients
+        }
+        for (minute, byVersion) in rhs.minutes {
+            for (version, count) in byVersion { sum.minutes[minute, default: [:]][version, default: 0] += count }
         }
         return sum
     }
 
-    /// `version held fetches` lines, for a peer's answer.
+    /// `version held fetches clients` lines, then `m minute version fetches` lines, for a peer's answer.
     var encoded: [UInt8] {
-        Array(versions.map { "\($0.key) \($0.value.heldClients) \($0.value.recentFetches)\n" }.joined().utf8)
+        let rows = versions.map { "\($0.key) \($0.value.heldClients) \($0.value.recentFetches) \($0.value.fetchedClients)\n" }
+        let history = minutes.flatMap { minute, byVersion in byVersion.map { "m \(minute) \($0.key) \($0.value)\n" } }
+        return Array((rows + history).joined().utf8)
     }
 
     init?(encoded: [UInt8]) {
         for line in String(decoding: encoded, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: " ")
-            guard fields.count == 3, let version = Int64(fields[0]), let held = Int(fields[1]), let fetches = Int(fields[2])
+            if fields.count == 4, fields[0] == "m" {
+                guard let minute = Int64(fields[1]), let version = Int64(fields[2]), let count = Int(fields[3]) else { return nil }
+                minutes[minute, default: [:]][version] = count
+                continue
+            }
+            guard fields.count == 4, let version = Int64(fields[0]), let held = Int(fields[1]), let fetches = Int(fields[2]),
+                  let clients = Int(fields[3])
             else { return nil }
-            versions[version] = Row(heldClients: held, recentFetches: fetches)
+            versions[version] = Row(heldClients: held, recentFetches: fetches, fetchedClients: clients)
         }
     }
 
     /// `{"currentVersion":"7","fetchWindowSeconds":600,"workers":2,"workersReporting":2,
-    /// "versions":[{"versionNumber":"7","heldClients":3,"recentFetches":10}, …]}`, newest first.
+    /// "versions":[{"versionNumber":"7","heldClients":3,"recentFetches":10,"fetchedClients":4}, …],
+    /// "history":[{"minutesAgo":2,"versions":[{"versionNumber":"7","fetches":6}]}, …]}`, newest
+    /// version first, oldest minute first. `nowMinute` is the minute (of the loop's clock) the
+    /// history is counted back from.
     ///
     /// While a canary runs, `"stable"` and `"canary"` split the clients between the active
     /// version and the canary's: `{"versionNumber":"8","percent":5,"heldClients":…,"recentFetches":…}`.
-    func json(currentVersion: Int64, canary: (version: Int64, percent: Double)? = nil, workersReporting: Int, workers: Int) -> [UInt8] {
+    func json(currentVersion: Int64, canary: (version: Int64, percent: Double)? = nil, workersReporting: Int, workers: Int,
+              nowMinute: Int64? = nil) -> [UInt8] {
         func row(_ version: Int64, percent: Double? = nil) -> String {
             let counts = versions[version] ?? Row()
             return "{\"versionNumber\":\"\(version)\"" + (percent.map { ",\"percent\":\($0)" } ?? "")
-                + ",\"heldClients\":\(counts.heldClients),\"recentFetches\":\(counts.recentFetches)}"
+                + ",\"heldClients\":\(counts.heldClients),\"recentFetches\":\(counts.recentFetches)"
+                + ",\"fetchedClients\":\(counts.fetchedClients)}"
         }
         let rows = versions.keys.sorted(by: >).map { row($0) }
         let split = canary.map { ",\"stable\":\(row(currentVersion)),\"canary\":\(row($0.version, percent: $0.percent))" } ?? ""
+        let history = nowMinute.map { now in
+            minutes.keys.sorted().map { minute in
+                let byVersion = (minutes[minute] ?? [:]).sorted { $0.key > $1.key }
+                    .map { "{\"versionNumber\":\"\($0.key)\",\"fetches\":\($0.value)}" }
+                return "{\"minutesAgo\":\(max(0, now - minute)),\"versions\":[" + byVersion.joined(separator: ",") + "]}"
+            }
+        }
         return Array(("{\"currentVersion\":\"\(currentVersion)\",\"fetchWindowSeconds\":\(AdoptionStats.fetchWindowSeconds),"
             + "\"workers\":\(workers),\"workersReporting\":\(workersReporting)" + split
-            + ",\"versions\":[" + rows.joined(separator: ",") + "]}").utf8)
+            + ",\"versions\":[" + rows.joined(separator: ",") + "]"
+            + (history.map { ",\"history\":[" + $0.joined(separator: ",") + "]" } ?? "") + "}").utf8)
     }
 }

@@ -299,10 +299,15 @@ final class RealtimeHub: @unchecked Sendable {
 
     // MARK: Adoption
 
-    func recordFetch(key: TemplateKey, version: Int64) {
+    /// Counts a fetch that got `version`; `instance` (the app instance or randomization id,
+    /// nil when none was sent) lets the same client count once.
+    func recordFetch(key: TemplateKey, version: Int64, instance: String? = nil) {
         loop.preconditionInLoop()
-        adoption.fetched(version: version, key: key, now: loop.now)
+        adoption.fetched(version: version, key: key, instance: instance, now: loop.now)
     }
+
+    /// The minute (of the loop's clock) adoption history counts back from.
+    var currentMinute: Int64 { loop.now / 60 }
 
     func adoptionCounts(key: TemplateKey) -> AdoptionCounts {
         loop.preconditionInLoop()
