@@ -13,6 +13,8 @@ import * as publish from "./publish.js";
 import * as access from "./access.js";
 import * as changes from "./changes.js";
 import * as webhooks from "./webhooks.js";
+import * as conflicts from "./conflicts.js";
+import { guardUnload } from "./drafts.js";
 
 const views = { parameters, conditions, groups, history, changes, evaluate, live, access, webhooks };
 /** The views that edit the draft, shown below the draft bar. */
@@ -24,6 +26,10 @@ function mountViews() {
   publish.mount(byId("draft-bar"));
   for (const [name, view] of Object.entries(views)) view.mount(byId(`view-${name}`));
   session.events.addEventListener("reveal", (event) => reveal(event.detail));
+  session.events.addEventListener("show-parameters", (event) => {
+    show("parameters");
+    parameters.filterBy(event.detail);
+  });
   session.events.addEventListener("replaced", () => {
     if (current === "history") history.load();
     if (current === "changes") changes.load();
@@ -110,6 +116,7 @@ async function enter(list) {
   if (list.length === 0) return status("No projects yet: create one with POST /v1/projects.");
   await choose();
   show("parameters");
+  conflicts.start();
 }
 
 /** On load: offers the identity provider when the server has one, and resumes its session. */
@@ -157,6 +164,7 @@ async function signOut() {
   forgetToken();
   current = "parameters";
   live.reset();
+  conflicts.stop();
   session.clear();
   replace(byId("project"));
   byId("namespace").value = "firebase";
@@ -170,7 +178,25 @@ async function signOut() {
 resume();
 }
 
+/**
+ * Ctrl/Cmd+Z undoes a step of the draft, Ctrl/Cmd+Shift+Z or Ctrl+Y redoes one. In a text field
+ * the browser's own undo of the typing comes first: the keys are left to it there.
+ */
+function undoKeys(event) {
+  if (!(event.ctrlKey || event.metaKey) || event.altKey || byId("workspace").hidden || !editing.has(current)) return;
+  const key = event.key.toLowerCase();
+  const redo = (key === "z" && event.shiftKey) || (key === "y" && !event.shiftKey);
+  if (key !== "z" && !redo) return;
+  const target = event.target;
+  if (target.matches?.("textarea, input:not([type=checkbox]):not([type=radio]):not([type=range]):not([type=button])")) return;
+  event.preventDefault();
+  if (redo) session.redo();
+  else session.undo();
+}
+
 mountViews();
+guardUnload(session.anyDirty);
+document.addEventListener("keydown", undoKeys);
 byId("sign-in-form").addEventListener("submit", signIn);
 byId("sign-out").addEventListener("click", signOut);
 byId("project").addEventListener("change", choose);

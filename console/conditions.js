@@ -1,21 +1,63 @@
 // The Conditions view: the conditions in priority order (the first true one wins), each with
-// name, rule and colour; reordered by dragging or with the Up/Down buttons.
+// name, rule and colour; reordered by dragging or with the Up/Down buttons. A rule is checked as
+// it is typed (condition-syntax.js, for the chosen namespace) and can be built field by field
+// (condition-builder.js); deleting a condition first says which values go with it.
 import { button, el, field, replace, select, setIssue } from "./dom.js";
 import * as session from "./session.js";
 import { jsonInput } from "./values.js";
-import { conditionUsage, removeCondition, renameCondition, tagColors } from "./template.js";
+import { confirmStep } from "./confirm.js";
+import { conditionProblem } from "./condition-syntax.js";
+import { conditionBuilder, ruleHelp } from "./condition-builder.js";
+import { conditionUsers, removeCondition, renameCondition, tagColors } from "./template.js";
 
 const colorOptions = [["", "No colour"], ...tagColors.map((color) => [color, color.replace("_", " ").toLowerCase()])];
 let list;
 let focusAfterRender = null;
 let dragged = null;
 
+/** Checks `input`'s rule as typed and shows the problem (or nothing) beside it. */
+function checkAsTyped(input, fieldNode) {
+  const check = () => setIssue(fieldNode, input.value.trim() ? conditionProblem(input.value, session.scope().namespace) : "");
+  input.addEventListener("input", check);
+  return check;
+}
+
+/** A clause from the builder, joined to what the rule already says. */
+function appendClause(input, clause, joiner) {
+  const text = input.value.trim();
+  input.value = text ? `${text} ${joiner} ${clause}` : clause;
+  input.dispatchEvent(new Event("input"));
+  input.focus();
+}
+
+let addForm;
+let helpLine;
+
 export function mount(container) {
+  addForm = el("form", { class: "toolbar add-condition" });
+  helpLine = el("p", { class: "hint" });
+  list = el("ol", { class: "conditions" });
+  replace(container,
+    el("h2", { tabIndex: -1, text: "Conditions" }),
+    el("p", { class: "hint", text: "Order is priority: when several conditions are true, the value of the one highest in this list is served." }),
+    helpLine,
+    list,
+    addForm);
+  for (const event of ["replaced", "structure"]) session.events.addEventListener(event, render);
+  session.events.addEventListener("scope", mountAddForm);
+}
+
+/** The form for a new condition, with the example and builder of the chosen namespace. */
+function mountAddForm() {
+  const { namespace } = session.scope();
+  const help = ruleHelp(namespace);
+  helpLine.textContent = help.help;
   const name = el("input", { type: "text", autocomplete: "off", spellcheck: false });
   const expression = el("input", { type: "text", autocomplete: "off", spellcheck: false });
   const color = select(colorOptions, "");
   const nameField = field("New condition name", name);
-  const expressionField = field("Rule", expression, { hint: "e.g. device.os == 'ios' && app.version >= '2.0'", wide: true });
+  const expressionField = field("Rule", expression, { hint: help.example, wide: true });
+  const check = checkAsTyped(expression, expressionField);
   const add = (event) => {
     event.preventDefault();
     const draft = session.draft();
@@ -26,29 +68,26 @@ export function mount(container) {
     }
     if (!expression.value.trim()) return setIssue(expressionField, "Enter a rule.");
     setIssue(nameField, "");
-    setIssue(expressionField, "");
     const condition = { name: text, expression: expression.value.trim() };
     if (color.value) condition.tagColor = color.value;
     draft.conditions.push(condition);
     name.value = "";
     expression.value = "";
     color.value = "";
-    session.restructured();
+    check();
+    session.restructured(`new condition ${text}`);
   };
-  list = el("ol", { class: "conditions" });
-  replace(container,
-    el("h2", { tabIndex: -1, text: "Conditions" }),
-    el("p", { class: "hint", text: "Order is priority: when several conditions are true, the value of the one highest in this list is served." }),
-    list,
-    el("form", { class: "toolbar", on: { submit: add } }, nameField, expressionField, field("Colour", color),
-      el("button", { type: "submit", text: "Add condition" })));
-  for (const event of ["replaced", "structure"]) session.events.addEventListener(event, render);
+  replace(addForm, nameField, expressionField, field("Colour", color),
+    el("button", { type: "submit", text: "Add condition" }),
+    conditionBuilder(namespace, (clause, joiner) => appendClause(expression, clause, joiner)));
+  addForm.onsubmit = add;
 }
 
 export function render() {
   const draft = session.draft();
   if (!draft || !list) return;
-  replace(list, ...draft.conditions.map((condition, index) => row(condition, index)));
+  const users = conditionUsers(draft);
+  replace(list, ...draft.conditions.map((condition, index) => row(condition, index, users.get(condition.name) ?? [])));
   if (draft.conditions.length === 0) list.append(el("li", { class: "hint", text: "No conditions yet." }));
   if (focusAfterRender) {
     const { index, role } = focusAfterRender;
@@ -58,7 +97,7 @@ export function render() {
   }
 }
 
-function row(condition, index) {
+function row(condition, index, users) {
   const draft = session.draft();
   const path = `conditions[${index}]`;
   const count = draft.conditions.length;
@@ -69,8 +108,9 @@ function row(condition, index) {
     if (text === condition.name) return;
     if (!text) return setIssue(nameField, "A name must not be empty.");
     if (draft.conditions.some((other) => other.name === text)) return setIssue(nameField, `A condition '${text}' already exists.`);
-    renameCondition(draft, condition.name, text);
-    session.restructured();
+    const old = condition.name;
+    renameCondition(draft, old, text);
+    session.restructured(`rename condition ${old} to ${text}`);
   });
   session.registerField(`${path}.name`, nameField);
   session.registerField(path, nameField);
@@ -80,16 +120,25 @@ function row(condition, index) {
     const expression = el("input", { type: "text", value: condition.expression ?? "", spellcheck: false, autocomplete: "off" });
     expression.addEventListener("input", () => {
       condition.expression = expression.value;
-      session.edited();
+      session.edited(`rule of ${condition.name}`);
     });
     rule = field("Rule", expression, { wide: true });
+    checkAsTyped(expression, rule)();
     session.registerField(`${path}.expression`, rule);
+    // The builder is made when asked for: fifty conditions need not carry fifty of them.
+    const builder = el("details", { class: "builder-toggle" }, el("summary", { text: "Build a rule…" }));
+    builder.addEventListener("toggle", () => {
+      if (builder.open && builder.children.length === 1) {
+        builder.append(conditionBuilder(session.scope().namespace, (clause, joiner) => appendClause(expression, clause, joiner)));
+      }
+    });
+    rule.append(builder);
   } else {
     // A server template's structured condition: edited as JSON, kept as written otherwise.
     rule = jsonInput(JSON.stringify(condition.condition, null, 2), `${path}.condition`, "Structured rule (JSON)", (text) => {
       try {
         condition.condition = JSON.parse(text);
-        session.edited();
+        session.edited(`rule of ${condition.name}`);
       } catch {
         // Shown beside the field; the draft keeps the last valid rule.
       }
@@ -101,21 +150,23 @@ function row(condition, index) {
       change: (event) => {
         if (event.target.value) condition.tagColor = event.target.value;
         else delete condition.tagColor;
-        chip.className = `chip color-${condition.tagColor || "NONE"}`;
-        session.edited();
+        focusAfterRender = { index, role: "color" };
+        session.restructured(`colour of ${condition.name}`);
       },
     },
+    dataset: { role: "color" },
   });
   const colorField = field("Colour", color);
   session.registerField(`${path}.tagColor`, colorField);
   const chip = el("span", { class: `chip color-${condition.tagColor || "NONE"}`, text: `${index + 1}`, "aria-hidden": "true" });
-  const used = conditionUsage(draft, condition.name);
+  const used = users.length;
+  const confirmArea = el("div", { class: "confirm-area" });
 
   const move = (to, role) => {
     const [moved] = draft.conditions.splice(index, 1);
     draft.conditions.splice(to, 0, moved);
     focusAfterRender = { index: to, role };
-    session.restructured();
+    session.restructured(`move ${condition.name}`);
   };
   // Only the handle drags, so selecting text in the fields still works.
   const handle = el("span", {
@@ -148,20 +199,32 @@ function row(condition, index) {
         const [moved] = draft.conditions.splice(from, 1);
         draft.conditions.splice(index, 0, moved);
         focusAfterRender = { index, role: "up" };
-        session.restructured();
+        session.restructured(`move ${moved.name}`);
       },
     },
   },
   handle, chip,
   el("div", { class: "condition-fields" }, el("div", { class: "row" }, nameField, colorField), rule,
-    el("p", { class: "hint", text: used === 1 ? "Used by 1 parameter." : `Used by ${used} parameters.` })),
+    used ? button(used === 1 ? "Used by 1 parameter" : `Used by ${used} parameters`, () => session.showParametersUsing(condition.name),
+      { class: "link", "aria-label": `Show the ${used} parameter${used === 1 ? "" : "s"} using ${condition.name}` })
+      : el("p", { class: "hint", text: "Used by no parameter." }),
+    confirmArea),
   el("div", { class: "actions" },
     button("Up", () => move(index - 1, "up"), { disabled: index === 0, dataset: { role: "up" }, "aria-label": `Move ${condition.name} up` }),
     button("Down", () => move(index + 1, "down"), { disabled: index === count - 1, dataset: { role: "down" }, "aria-label": `Move ${condition.name} down` }),
-    button("Delete", () => {
-      removeCondition(draft, index);
-      focusAfterRender = { index: Math.max(0, index - 1), role: "up" };
-      session.restructured();
-    }, { class: "danger", "aria-label": `Delete ${condition.name}${used ? ` and its ${used} conditional value(s)` : ""}` })));
+    button(used ? `Delete (and ${used} value${used === 1 ? "" : "s"})` : "Delete", () => {
+      const remove = () => {
+        removeCondition(draft, index);
+        focusAfterRender = { index: Math.max(0, index - 1), role: "up" };
+        session.restructured(`delete condition ${condition.name}`);
+      };
+      if (!used) return remove();
+      return confirmStep(confirmArea, {
+        title: `Delete condition ${condition.name} and its ${used} conditional value${used === 1 ? "" : "s"}?`,
+        lost: users.map((key) => `the value of ${key} when ${condition.name} is true`),
+        confirmLabel: `Delete ${condition.name} and ${used} value${used === 1 ? "" : "s"}`,
+        onConfirm: remove,
+      });
+    }, { class: "danger", "aria-label": `Delete ${condition.name}${used ? ` and its ${used} conditional value${used === 1 ? "" : "s"}` : ""}` })));
   return item;
 }

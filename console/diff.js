@@ -58,3 +58,22 @@ function conditionChange(change) {
 function show(value) {
   return isObject(value) ? describeValue(value) : "(none)";
 }
+
+/** The diff as plain lines ("+ parameter x", "~ parameter y: default: a → b"), for confirmations. */
+export function diffLines(diff) {
+  const lines = [];
+  const add = (kind, noun, names) => {
+    for (const name of names || []) lines.push(`${mark[kind]}${noun} ${name} ${kind}`);
+  };
+  add("added", "parameter", diff.addedParameters);
+  add("removed", "parameter", diff.removedParameters);
+  for (const change of diff.changedParameters || []) lines.push(`${mark.changed}parameter ${change.key}: ${parameterChange(change).lastChild.textContent}`);
+  add("added", "condition", diff.addedConditions);
+  add("removed", "condition", diff.removedConditions);
+  for (const change of diff.changedConditions || []) lines.push(`${mark.changed}condition ${change.name}: ${conditionChange(change).lastChild.textContent}`);
+  if (diff.conditionOrder) lines.push(`${mark.changed}condition priority order`);
+  add("added", "group", diff.addedGroups);
+  add("removed", "group", diff.removedGroups);
+  for (const change of diff.changedGroups || []) lines.push(`${mark.changed}group ${change.name}: description`);
+  return lines;
+}

@@ -1,5 +1,7 @@
 // The History view: the stored versions (who, when, origin, type, description), any version's
-// template, the diff between any two, and rolling back after an in-page confirmation.
+// template, the diff between any two, and rolling back after an in-page confirmation that shows
+// what the rollback changes. Types and origins read as words; at phone width each row stacks
+// into a card (styles.css), so View and Roll back stay on screen.
 import { call, templatePath } from "./api.js";
 import { renderDiff } from "./diff.js";
 import { button, el, field, formatTime, replace, select } from "./dom.js";
@@ -15,6 +17,23 @@ let nextPageToken = null;
 let loads = 0;
 let listStatus;
 
+/** The words for the update types and origins a version records. */
+const typeNames = {
+  INCREMENTAL_UPDATE: "Publish",
+  FORCED_UPDATE: "Forced publish",
+  ROLLBACK: "Rollback",
+  CANARY_PROMOTION: "Canary promoted",
+  CANARY_ABORT: "Canary aborted",
+  REMOTE_CONFIG_UPDATE_TYPE_UNSPECIFIED: "Update",
+};
+const originNames = {
+  CONSOLE: "Console",
+  REST_API: "REST API",
+  ADMIN_SDK_NODE: "Admin SDK",
+  REMOTE_CONFIG_UPDATE_ORIGIN_UNSPECIFIED: "Unknown",
+};
+const headings = ["Version", "Published", "By", "Origin", "Type", "Description", "Actions"];
+
 export function mount(container) {
   table = el("tbody");
   more = button("Load older versions", () => load(true), { hidden: true });
@@ -28,8 +47,7 @@ export function mount(container) {
     listStatus,
     el("div", { class: "table-scroll" }, el("table", { class: "versions" },
       el("caption", { text: "Published versions, newest first" }),
-      el("thead", {}, el("tr", {}, ...["Version", "Published", "By", "Origin", "Type", "Description", "Actions"]
-        .map((heading) => el("th", { scope: "col", text: heading })))),
+      el("thead", {}, el("tr", {}, ...headings.map((heading) => el("th", { scope: "col", text: heading })))),
       table)),
     more,
     el("h3", { text: "Compare two versions" }),
@@ -39,6 +57,8 @@ export function mount(container) {
     replace(output);
     message.textContent = "";
   });
+  // A version published since (here or elsewhere) makes a rollback message old news.
+  session.events.addEventListener("replaced", clearMessage);
 }
 
 /** Loads the first page of versions (or, with `older`, the next one). */
@@ -48,6 +68,7 @@ export async function load(older = false) {
   if (older && nextPageToken) query.set("pageToken", nextPageToken);
   loads += 1;
   const generation = loads;
+  performance.mark("history-start");
   try {
     const { body } = await call("GET", `${templatePath(project, namespace, "listVersions")}?${query}`);
     // An older request answering late must not overwrite a newer list.
@@ -59,6 +80,12 @@ export async function load(older = false) {
     if (generation === loads) listStatus.textContent = error.message;
   }
   render();
+  performance.measure("history", "history-start");
+}
+
+/** The message of an earlier step is cleared once the list it spoke of is loaded again. */
+export function clearMessage() {
+  message.textContent = "";
 }
 
 function render() {
@@ -71,20 +98,23 @@ function render() {
     el("button", { type: "submit", text: "Show differences", disabled: versions.length === 0 }));
 }
 
-function row(version) {
+function row(version, index) {
   const number = version.versionNumber;
-  const type = version.updateType ?? "";
-  const typeText = version.rollbackSource ? `${type} (from version ${version.rollbackSource})` : type;
-  return el("tr", {},
-    el("th", { scope: "row", text: number }),
-    el("td", { text: formatTime(version.updateTime) }),
-    el("td", { text: version.updateUser?.email ?? "" }),
-    el("td", { text: version.updateOrigin ?? "" }),
-    el("td", { text: typeText }),
-    el("td", { text: version.description ?? "" }),
-    el("td", { class: "actions" },
+  const current = index === 0;
+  const type = typeNames[version.updateType] ?? version.updateType ?? "";
+  const typeText = version.rollbackSource ? `${type} of version ${version.rollbackSource}` : type;
+  // Each cell names its column, for the stacked rows of a phone's width.
+  const cell = (column, props, ...children) => el("td", { ...props, dataset: { label: headings[column] } }, ...children);
+  return el("tr", { class: current ? "current" : undefined },
+    el("th", { scope: "row", dataset: { label: headings[0] }, text: current ? `${number} (current)` : String(number) }),
+    cell(1, { text: formatTime(version.updateTime) }),
+    cell(2, { text: version.updateUser?.email ?? "" }),
+    cell(3, { text: originNames[version.updateOrigin] ?? version.updateOrigin ?? "" }),
+    cell(4, { text: typeText }),
+    cell(5, { text: version.description ?? "" }),
+    cell(6, { class: "actions" },
       button("View", () => view(number), { "aria-label": `View version ${number}` }),
-      button("Roll back…", () => confirmRollback(number),
+      current ? null : button("Roll back…", () => confirmRollback(number),
         { "aria-label": `Roll back to version ${number}`, disabled: !session.can("publisher") })));
 }
 
@@ -113,15 +143,24 @@ async function showDiff(event) {
   output.focus();
 }
 
-/** An in-page question, not window.confirm: roll back only after a second, explicit click. */
-function confirmRollback(number) {
+/** An in-page question, not window.confirm: what the rollback changes, then a second, explicit click. */
+async function confirmRollback(number) {
   const cancel = () => {
     replace(output);
     table.querySelector("button")?.focus();
   };
+  const { project, namespace } = session.scope();
+  let changes = el("p", { class: "hint", text: "What it changes could not be loaded." });
+  try {
+    const { body } = await call("GET", `${templatePath(project, namespace, "diff")}?${new URLSearchParams({ from: versions[0].versionNumber, to: number })}`);
+    changes = renderDiff(body.diff);
+  } catch {
+    // The rollback itself does not need the diff.
+  }
   replace(output,
     el("div", { class: "confirm", role: "group", "aria-label": "Confirm rollback" },
-      el("p", { text: `Roll back to version ${number}? Its template is published again as a new version; clients pick it up at once.` }),
+      el("p", { text: `Roll back to version ${number}? Its template is published again as a new version; clients pick it up at once. It changes the current version like this:` }),
+      changes,
       el("div", { class: "actions" },
         button(`Roll back to version ${number}`, () => rollback(number), { class: "danger" }),
         button("Cancel", cancel))));
@@ -136,6 +175,7 @@ async function rollback(number) {
     replace(output);
     if (!unpublished) session.adopt(body, etag);
     await load();
+    table.querySelector("button")?.focus();
     message.textContent = `Rolled back: version ${body.version?.versionNumber} has the template of version ${number}.`
       + (unpublished ? " Your unpublished changes are kept; publishing them will report the newer version." : "");
   } catch (error) {

@@ -1,18 +1,17 @@
-// The Live view: held real-time streams and recent fetches per template version (the
-// `:adoption` endpoint), polled every few seconds while the view is shown, with a plot of
-// held streams per version over time, so a new version can be watched taking over.
+// The Live view: which versions clients actually fetched (the `:adoption` endpoint), polled
+// every few seconds while the view is shown. The plot shows fetches per minute and version over
+// the server's window (ten minutes), so it has a past when the view opens; the table tells the
+// clients that fetched each version apart from the held streams merely told of it.
 import { call, templatePath } from "./api.js";
 import { el, replace, svg } from "./dom.js";
 import * as session from "./session.js";
 
 const intervalMilliseconds = 3000;
-const maxSamples = 60;
-const width = 640;
 const height = 240;
-const margin = { left: 44, right: 92, top: 12, bottom: 28 };
+const margin = { left: 40, right: 84, top: 12, bottom: 28 };
+const headings = ["Version", "Clients that fetched it", "Fetches", "Held streams told of it"];
 
 let timer = null;
-let samples = [];
 let summary;
 let chart;
 let table;
@@ -22,23 +21,21 @@ let lastSummary = "";
 export function mount(container) {
   summary = el("p", { class: "live-summary", "aria-live": "polite" });
   workers = el("p", { class: "hint" });
-  chart = svg("svg", {
-    viewBox: `0 0 ${width} ${height}`, role: "img", "aria-labelledby": "live-chart-title live-chart-desc", class: "chart",
-  });
+  chart = svg("svg", { role: "img", "aria-labelledby": "live-chart-title live-chart-desc", class: "chart" });
   table = el("tbody");
   replace(container,
-    el("h2", { tabIndex: -1, text: "Live: clients per version" }),
-    el("p", { class: "hint", text: `Refreshed every ${intervalMilliseconds / 1000} seconds while this view is shown.` }),
+    el("h2", { tabIndex: -1, text: "Live: what clients fetched" }),
+    el("p", { class: "hint", text: `Refreshed every ${intervalMilliseconds / 1000} seconds while this view is shown. `
+      + "A client counts on the version its latest fetch got; a held stream is told of a new version at once, "
+      + "but counts as fetched only once the client fetches it." }),
     summary,
     chart,
     workers,
-    el("div", { class: "table-scroll" }, el("table", { class: "adoption" },
-      el("caption", { text: "Now, per version" }),
-      el("thead", {}, el("tr", {}, ...["Version", "Held streams", "Fetches in the last 10 minutes"]
-        .map((text) => el("th", { scope: "col", text })))),
+    el("div", { class: "table-scroll stack-on-phone" }, el("table", { class: "adoption" },
+      el("caption", { text: "Last 10 minutes, per version" }),
+      el("thead", {}, el("tr", {}, ...headings.map((text) => el("th", { scope: "col", text })))),
       table)));
   session.events.addEventListener("scope", () => {
-    samples = [];
     lastSummary = "";
   });
 }
@@ -64,7 +61,6 @@ export function stop() {
 
 export function reset() {
   stop();
-  samples = [];
   lastSummary = "";
 }
 
@@ -72,8 +68,6 @@ async function poll() {
   const { project, namespace } = session.scope();
   try {
     const { body } = await call("GET", templatePath(project, namespace, "adoption"));
-    samples.push({ time: Date.now(), versions: body.versions || [] });
-    if (samples.length > maxSamples) samples.shift();
     render(body);
   } catch (error) {
     summary.textContent = error.message;
@@ -82,69 +76,82 @@ async function poll() {
 
 function render(answer) {
   const rows = answer.versions || [];
+  const cell = (column, text) => el("td", { text: String(text), dataset: { label: headings[column] } });
   replace(table, ...rows.map((row) => el("tr", { dataset: { version: row.versionNumber } },
-    el("th", { scope: "row", text: row.versionNumber === answer.currentVersion ? `${row.versionNumber} (current)` : row.versionNumber }),
-    el("td", { text: String(row.heldClients) }),
-    el("td", { text: String(row.recentFetches) }))));
-  if (rows.length === 0) table.append(el("tr", {}, el("td", { colSpan: 3, text: "No clients yet." })));
+    el("th", { scope: "row", dataset: { label: headings[0] }, text: row.versionNumber === answer.currentVersion ? `${row.versionNumber} (current)` : row.versionNumber }),
+    cell(1, row.fetchedClients ?? 0), cell(2, row.recentFetches), cell(3, row.heldClients))));
+  if (rows.length === 0) table.append(el("tr", {}, el("td", { colSpan: 4, text: "No clients yet." })));
   workers.textContent = `${answer.workersReporting} of ${answer.workers} worker processes answered.`;
-  const total = rows.reduce((sum, row) => sum + row.heldClients, 0);
-  const onCurrent = rows.find((row) => row.versionNumber === answer.currentVersion)?.heldClients ?? 0;
-  const text = `Version ${answer.currentVersion} is current: ${onCurrent} of ${total} held streams are on it.`;
+  const fetched = rows.reduce((sum, row) => sum + (row.fetchedClients ?? 0), 0);
+  const current = rows.find((row) => row.versionNumber === answer.currentVersion);
+  const text = `Version ${answer.currentVersion} is current: ${current?.fetchedClients ?? 0} of ${fetched} clients that fetched `
+    + `in the last ${Math.round(answer.fetchWindowSeconds / 60)} minutes got it; ${current?.heldClients ?? 0} held streams are told of it.`;
   if (text !== lastSummary) summary.textContent = text;
   lastSummary = text;
-  drawChart();
+  drawChart(answer);
 }
 
-/** One line per version: held streams over the sampled time, labelled at its end. */
-function drawChart() {
-  const versions = [...new Set(samples.flatMap((sample) => sample.versions.map((row) => row.versionNumber)))]
+/** A top for the y axis and its ticks: whole numbers of fetches, never 0.5 of one. */
+function wholeTicks(peak) {
+  const step = peak <= 5 ? 1 : niceStep(peak / 4);
+  const top = Math.max(step, Math.ceil(peak / step) * step);
+  const ticks = [];
+  for (let tick = 0; tick <= top; tick += step) ticks.push(tick);
+  return { top, ticks };
+}
+
+function niceStep(raw) {
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  for (const factor of [1, 2, 5, 10]) if (raw <= factor * magnitude) return factor * magnitude;
+  return 10 * magnitude;
+}
+
+/** One step line per version: fetches in each minute of the window, labelled at its end. */
+function drawChart(answer) {
+  const minutes = Math.round((answer.fetchWindowSeconds ?? 600) / 60);
+  // Drawn at the chart's own width, so labels keep their size on a phone instead of shrinking.
+  const width = Math.max(320, Math.round(chart.getBoundingClientRect().width) || 640);
+  chart.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  const byMinute = new Map((answer.history || []).map((entry) => [entry.minutesAgo,
+    new Map(entry.versions.map((row) => [row.versionNumber, row.fetches]))]));
+  const versions = [...new Set((answer.history || []).flatMap((entry) => entry.versions.map((row) => row.versionNumber)))]
     .sort((a, b) => Number(a) - Number(b));
-  const counts = (sample, version) => sample.versions.find((row) => row.versionNumber === version)?.heldClients ?? 0;
-  const peak = Math.max(1, ...samples.flatMap((sample) => versions.map((version) => counts(sample, version))));
-  const top = niceCeiling(peak);
-  const first = samples[0]?.time ?? Date.now();
-  const last = samples[samples.length - 1]?.time ?? first;
-  const span = Math.max(last - first, intervalMilliseconds);
+  const count = (ago, version) => byMinute.get(ago)?.get(version) ?? 0;
+  const peak = Math.max(1, ...[...byMinute.values()].flatMap((map) => [...map.values()]));
+  const { top, ticks } = wholeTicks(peak);
   const plotWidth = width - margin.left - margin.right;
   const plotHeight = height - margin.top - margin.bottom;
-  const x = (time) => margin.left + ((time - first) / span) * plotWidth;
-  const y = (count) => margin.top + plotHeight - (count / top) * plotHeight;
-
+  const x = (ago) => margin.left + ((minutes - ago) / minutes) * plotWidth;
+  const y = (value) => margin.top + plotHeight - (value / top) * plotHeight;
   const nodes = [
-    svg("title", { id: "live-chart-title", text: "Held streams per version over time" }),
-    svg("desc", { id: "live-chart-desc", text: versions.map((version) => `version ${version}: ${counts(samples[samples.length - 1], version)}`).join(", ") || "no data yet" }),
+    svg("title", { id: "live-chart-title", text: "Fetches per minute, by version, over the last 10 minutes" }),
+    svg("desc", { id: "live-chart-desc", text: versions.map((version) => `version ${version}: ${count(0, version)} fetches this minute`).join(", ") || "no fetches yet" }),
   ];
-  for (const tick of [0, top / 2, top]) {
+  for (const tick of ticks) {
     nodes.push(svg("line", { class: "gridline", x1: margin.left, x2: width - margin.right, y1: y(tick), y2: y(tick) }));
-    nodes.push(svg("text", { class: "axis", x: margin.left - 6, y: y(tick) + 4, "text-anchor": "end", text: formatCount(tick) }));
+    nodes.push(svg("text", { class: "axis", x: margin.left - 6, y: y(tick) + 4, "text-anchor": "end", text: String(tick) }));
   }
-  nodes.push(svg("text", { class: "axis", x: margin.left, y: height - 8, text: `${Math.round(span / 1000)} s ago` }));
+  nodes.push(svg("text", { class: "axis", x: margin.left, y: height - 8, text: `${minutes} min ago` }));
   nodes.push(svg("text", { class: "axis", x: width - margin.right, y: height - 8, "text-anchor": "end", text: "now" }));
   const labels = [];
   versions.forEach((version, index) => {
-    const points = samples.map((sample) => `${x(sample.time).toFixed(1)},${y(counts(sample, version)).toFixed(1)}`);
-    if (points.length === 1) points.push(`${(x(first) + 2).toFixed(1)},${y(counts(samples[0], version)).toFixed(1)}`);
+    const points = [];
+    for (let ago = minutes; ago >= 0; ago -= 1) {
+      const value = y(count(ago, version));
+      points.push(`${x(ago).toFixed(1)},${value.toFixed(1)}`, `${x(Math.max(0, ago - 1)).toFixed(1)},${value.toFixed(1)}`);
+    }
     const series = `series s${index % 6}`;
     nodes.push(svg("polyline", { class: series, points: points.join(" ") }));
-    const latest = counts(samples[samples.length - 1], version);
-    labels.push({ at: y(latest) + 4, series, text: `v${version}: ${latest}` });
+    // Only versions still fetched, or the current one, are named: old labels do not pile up.
+    if (count(0, version) > 0 || version === answer.currentVersion) {
+      labels.push({ at: y(count(0, version)) + 4, series, text: `v${version}: ${count(0, version)}/min` });
+    }
   });
   // Labels of equal counts would overlap: push each below the one above it.
   labels.sort((a, b) => a.at - b.at);
   labels.forEach((label, index) => {
-    if (index > 0) label.at = Math.max(label.at, labels[index - 1].at + 14);
+    if (index > 0) label.at = Math.max(label.at, labels[index - 1].at + 16);
     nodes.push(svg("text", { class: `label ${label.series}`, x: width - margin.right + 6, y: label.at, text: label.text }));
   });
   chart.replaceChildren(...nodes);
-}
-
-function niceCeiling(value) {
-  const magnitude = 10 ** Math.floor(Math.log10(value));
-  for (const step of [1, 2, 5, 10]) if (value <= step * magnitude) return step * magnitude;
-  return 10 * magnitude;
-}
-
-function formatCount(value) {
-  return Number.isInteger(value) ? String(value) : value.toFixed(1);
 }

@@ -1,54 +1,69 @@
-// The draft bar above every editing view: what the draft is based on, whether it changed,
-// validate, publish (with the ETag it was loaded with), discard, import and export. When
-// someone else published first, it shows what publishing would change in their version and
-// offers to load theirs or publish anyway.
+// The draft bar above every editing view: what the draft is based on and whether it changed,
+// undo and redo, validate, review and publish (with the ETag it was loaded with), propose for
+// review, discard, import and export. Publishing first shows what it changes against the
+// current version and asks for a description; Publish is off while nothing changed.
 import { call, templatePath } from "./api.js";
-import { renderDiff } from "./diff.js";
-import { button, download, el, field, formatTime, replace } from "./dom.js";
+import { renderDiff, diffLines } from "./diff.js";
+import { button, el, field, formatTime, replace, setIssue } from "./dom.js";
 import * as session from "./session.js";
-import { canonicalJSON, content, diffTemplates, isObject } from "./template.js";
+import * as conflicts from "./conflicts.js";
+import { confirmStep } from "./confirm.js";
+import { transferButtons } from "./transfer.js";
+import { content, diffTemplates, typeProblems } from "./template.js";
 
 let status;
-let description;
 let result;
 let issueList;
-let conflict;
-let fileInput;
+let review;
+let kept;
+let confirmArea;
+let undoButton;
+let redoButton;
 let validateButton;
 let publishButton;
 let proposeButton;
+let discardButton;
 let roleHint;
+/** Whether the role and the policy allow publishing here (apart from having changes). */
+let mayPublish = true;
 
 export function mount(container) {
   status = el("p", { class: "draft-status" });
-  description = el("input", { type: "text", autocomplete: "off", maxLength: 256 });
   result = el("div", { class: "result", role: "status", "aria-live": "polite" });
   issueList = el("div", { class: "issues" });
-  conflict = el("div", { class: "conflict", hidden: true });
-  fileInput = el("input", { type: "file", accept: ".json,application/json", hidden: true, on: { change: importFile } });
-  validateButton = button("Validate", () => publish({ validateOnly: true }));
-  publishButton = button("Publish", () => publish({}), { class: "primary" });
-  proposeButton = button("Propose for review", propose);
+  review = el("div", { class: "review", hidden: true });
+  kept = el("div", { class: "notice", hidden: true });
+  confirmArea = el("div", { class: "confirm-area" });
+  undoButton = button("Undo", session.undo, { "aria-keyshortcuts": "Control+Z" });
+  redoButton = button("Redo", session.redo, { "aria-keyshortcuts": "Control+Shift+Z" });
+  validateButton = button("Validate", validate);
+  publishButton = button("Review and publish…", () => showReview("publish"), { class: "primary" });
+  proposeButton = button("Propose for review…", () => showReview("propose"));
+  discardButton = button("Discard changes…", confirmDiscard);
   roleHint = el("p", { class: "hint", hidden: true });
   replace(container,
+    kept,
     status,
     roleHint,
-    el("div", { class: "toolbar" },
-      field("Description of this version", description),
-      validateButton,
-      publishButton,
-      proposeButton,
-      button("Discard changes", discard),
-      button("Import…", () => fileInput.click(), { "aria-label": "Import a template file" }),
-      button("Export", exportDraft, { "aria-label": "Export the template as a JSON file" }),
-      fileInput),
-    result, issueList, conflict);
-  for (const name of ["replaced", "structure", "edited"]) session.events.addEventListener(name, showStatus);
+    el("div", { class: "toolbar draft-actions" },
+      undoButton, redoButton, validateButton, publishButton, proposeButton, discardButton, ...transferButtons(say)),
+    confirmArea, result, issueList, review);
+  conflicts.mount(container, say);
+  for (const name of ["replaced", "structure", "edited"]) {
+    session.events.addEventListener(name, () => {
+      showStatus();
+      // What the bar last said (accepted, published, loaded) may no longer hold for the changed draft.
+      if (name !== "replaced") say("");
+    });
+  }
+  session.events.addEventListener("steps", showSteps);
   for (const name of ["scope", "replaced", "policy"]) session.events.addEventListener(name, offerWhatTheRoleAllows);
   session.events.addEventListener("scope", loadPolicy);
   session.events.addEventListener("replaced", () => {
-    conflict.hidden = true;
+    review.hidden = true;
+    replace(confirmArea);
   });
+  session.events.addEventListener("kept", offerKept);
   session.events.addEventListener("issues", showIssues);
 }
 
@@ -72,42 +87,44 @@ function offerWhatTheRoleAllows() {
   const policy = session.policy() || {};
   const approval = policy.requiredApprovals > 0;
   validateButton.disabled = !session.can("editor");
-  publishButton.disabled = approval || !session.can(policy.editorsMayPublish ? "editor" : "publisher");
+  mayPublish = !approval && session.can(policy.editorsMayPublish ? "editor" : "publisher");
   proposeButton.disabled = !session.can("editor");
   const held = session.role() || "no role";
-  roleHint.hidden = !publishButton.disabled;
+  roleHint.hidden = mayPublish;
   roleHint.textContent = approval
     ? `Publishing this template needs ${policy.requiredApprovals} approval${policy.requiredApprovals === 1 ? "" : "s"}: `
       + "propose your changes for review, then apply them from Changes once approved."
     : `You hold ${held} on this project: publishing needs the publisher role`
       + (validateButton.disabled ? ", validating the editor role." : ".");
-}
-
-/** Proposes the draft as a change request based on the version it was loaded from. */
-async function propose() {
-  const { project, namespace } = session.scope();
-  const body = { template: content(session.draft()) };
-  if (description.value.trim()) body.description = description.value.trim();
-  say("Proposing…");
-  try {
-    const answer = await call("POST", `/v1/projects/${encodeURIComponent(project)}/namespaces/${encodeURIComponent(namespace)}/changeRequests`,
-      { body, headers: { "If-Match": session.etag() } });
-    session.setIssues([]);
-    description.value = "";
-    say(`Proposed change request #${answer.body.id}: it needs ${answer.body.requiredApprovals} approval`
-      + `${answer.body.requiredApprovals === 1 ? "" : "s"}. Follow it in Changes.`, "ok");
-  } catch (error) {
-    if (error.issues.length) {
-      session.setIssues(error.issues);
-      return say(`The server refused the template: ${error.issues.length} problem${error.issues.length === 1 ? "" : "s"}, shown beside the fields.`, "error");
-    }
-    say(error.message, "error");
-  }
+  showStatus();
 }
 
 function say(text, kind = "") {
   result.className = `result ${kind}`;
   result.textContent = text;
+}
+
+/** A draft kept in this browser from an earlier visit: restore it or drop it. */
+function offerKept() {
+  const record = session.keptDraft();
+  kept.hidden = !record;
+  if (!record) return replace(kept);
+  const lines = diffLines(diffTemplates(session.base(), record.draft));
+  replace(kept,
+    el("p", { text: `This browser kept a draft of this template from ${formatTime(record.savedAt)}, based on version `
+      + `${record.base.version?.versionNumber ?? "0"}, with ${lines.length} change${lines.length === 1 ? "" : "s"}: ` }),
+    el("ul", {}, ...lines.slice(0, 8).map((line) => el("li", { text: line }))),
+    el("div", { class: "actions" },
+      button("Restore the kept draft", () => {
+        session.restoreKept();
+        offerKept();
+        say("Restored the kept draft.", "ok");
+      }, { class: "primary" }),
+      button("Discard the kept draft", () => {
+        session.dropKept();
+        say("The kept draft is discarded.");
+      })));
+  kept.querySelector("button").focus();
 }
 
 export function showStatus() {
@@ -120,75 +137,116 @@ export function showStatus() {
   const dirty = session.isDirty();
   status.textContent = `${based}. ${dirty ? "Unpublished changes." : "No unpublished changes."}`;
   status.classList.toggle("dirty", dirty);
+  publishButton.disabled = !mayPublish || !dirty;
+  publishButton.title = dirty ? "" : "Nothing to publish: the draft equals the current version.";
+  discardButton.disabled = !dirty;
 }
 
-function publishBody() {
-  const body = content(session.draft());
-  if (description.value.trim()) body.version = { description: description.value.trim() };
-  return body;
+function showSteps() {
+  const { undo, redo } = session.steps();
+  undoButton.disabled = !undo;
+  redoButton.disabled = !redo;
+  undoButton.setAttribute("aria-label", undo ? `Undo ${undo}` : "Undo");
+  redoButton.setAttribute("aria-label", redo ? `Redo ${redo}` : "Redo");
 }
 
-async function publish({ validateOnly = false, ifMatch = session.etag() }) {
+function refused(error) {
+  if (error.issues.length) {
+    session.setIssues(error.issues);
+    return say(`The server refused the template: ${error.issues.length} problem${error.issues.length === 1 ? "" : "s"}, shown beside the fields.`, "error");
+  }
+  return say(error.message, "error");
+}
+
+async function validate() {
   const { project, namespace } = session.scope();
-  const path = templatePath(project, namespace) + (validateOnly ? "?validateOnly=true" : "");
-  say(validateOnly ? "Validating…" : "Publishing…");
+  say("Validating…");
+  performance.mark("validate-start");
   try {
-    const answer = await call("PUT", path, { body: publishBody(), headers: { "If-Match": ifMatch } });
+    await call("PUT", `${templatePath(project, namespace)}?validateOnly=true`, { body: content(session.draft()), headers: { "If-Match": session.etag() } });
     session.setIssues([]);
-    if (validateOnly) return say("The server accepts this template.", "ok");
-    description.value = "";
+    say("The server accepts this template.", "ok");
+  } catch (error) {
+    refused(error);
+  }
+  performance.measure("validate", "validate-start");
+}
+
+/** What publishing (or proposing) changes against the current version, and its description. */
+function showReview(mode) {
+  const draft = session.draft();
+  const diff = diffTemplates(session.base(), draft);
+  const problems = typeProblems(draft);
+  const description = el("input", { type: "text", autocomplete: "off", maxLength: 256, required: true });
+  const descriptionField = field("Description of this version", description, { hint: "Required: what changes, and why." });
+  const next = Number(session.base().version?.versionNumber ?? 0) + 1;
+  const go = () => {
+    const text = description.value.trim();
+    if (!text) {
+      setIssue(descriptionField, "Describe what this version changes.");
+      return description.focus();
+    }
+    review.hidden = true;
+    return mode === "publish" ? publish(text) : propose(text);
+  };
+  description.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") go();
+  });
+  replace(review,
+    el("h3", { tabIndex: -1, text: mode === "publish" ? `Review version ${next} before publishing` : "Review before proposing" }),
+    el("p", { text: mode === "publish"
+      ? `Publishing makes these changes to version ${next - 1}, and every connected client fetches them:`
+      : "The change request proposes these changes:" }),
+    renderDiff(diff),
+    problems.length ? el("div", { class: "issues" }, el("p", { text: "Fix these values first:" }),
+      el("ul", {}, ...problems.map((problem) => el("li", {}, el("code", { text: problem.path }), `: ${problem.message}`)))) : null,
+    descriptionField,
+    el("div", { class: "actions" },
+      button(mode === "publish" ? `Publish version ${next}` : "Propose these changes", go, { class: "primary", disabled: problems.length > 0 }),
+      button("Cancel", () => {
+        review.hidden = true;
+        publishButton.focus();
+      })));
+  review.hidden = false;
+  description.focus();
+}
+
+async function publish(description, ifMatch = session.etag()) {
+  const { project, namespace } = session.scope();
+  say("Publishing…");
+  try {
+    const body = { ...content(session.draft()), version: { description } };
+    const answer = await call("PUT", templatePath(project, namespace), { body, headers: { "If-Match": ifMatch } });
+    session.setIssues([]);
     session.adopt(answer.body, answer.etag);
     say(`Published version ${answer.body.version?.versionNumber ?? ""}.`, "ok");
   } catch (error) {
-    if (error.isVersionMismatch) return showConflict();
-    if (error.issues.length) {
-      session.setIssues(error.issues);
-      return say(`The server refused the template: ${error.issues.length} problem${error.issues.length === 1 ? "" : "s"}, shown beside the fields.`, "error");
-    }
-    say(error.message, "error");
+    if (error.isVersionMismatch) return conflicts.showConflict((tag) => publish(description, tag));
+    return refused(error);
   }
+  return undefined;
 }
 
-async function showConflict() {
+/** Proposes the draft as a change request based on the version it was loaded from. */
+async function propose(description) {
   const { project, namespace } = session.scope();
-  let theirs;
+  const body = { template: content(session.draft()), description };
+  say("Proposing…");
   try {
-    theirs = await call("GET", templatePath(project, namespace));
+    const answer = await call("POST", `/v1/projects/${encodeURIComponent(project)}/namespaces/${encodeURIComponent(namespace)}/changeRequests`,
+      { body, headers: { "If-Match": session.etag() } });
+    session.setIssues([]);
+    say(`Proposed change request #${answer.body.id}: it needs ${answer.body.requiredApprovals} approval`
+      + `${answer.body.requiredApprovals === 1 ? "" : "s"}. Follow it in Changes.`, "ok");
   } catch (error) {
-    return say(error.message, "error");
+    refused(error);
   }
-  const version = theirs.body.version || {};
-  const mine = session.base().version?.versionNumber ?? "0";
-  say(`Not published: someone else published version ${version.versionNumber} since you loaded version ${mine}.`, "error");
-  const hidePanel = () => {
-    conflict.hidden = true;
-  };
-  replace(conflict,
-    el("h3", { tabIndex: -1, text: "Someone else published first" }),
-    el("p", {
-      text: `Version ${version.versionNumber} was published by ${version.updateUser?.email ?? "unknown"} `
-        + `at ${formatTime(version.updateTime)}${version.description ? ` (“${version.description}”)` : ""}. `
-        + "Publishing your draft would make these changes to their version:",
-    }),
-    renderDiff(diffTemplates(theirs.body, session.draft())),
-    el("div", { class: "actions" },
-      button("Publish anyway", () => {
-        hidePanel();
-        publish({ ifMatch: theirs.etag });
-      }, { class: "danger" }),
-      button("Load their version (drops your changes)", () => {
-        session.adopt(theirs.body, theirs.etag);
-        say(`Loaded version ${version.versionNumber}.`, "ok");
-      }),
-      button("Keep editing", hidePanel)));
-  conflict.hidden = false;
-  conflict.querySelector("h3").focus();
 }
 
 function showIssues() {
   const issues = session.issues();
   if (issues.length === 0) return replace(issueList);
-  replace(issueList, el("ul", {}, ...issues.map((issue) => {
+  return replace(issueList, el("ul", {}, ...issues.map((issue) => {
     const node = issue.path ? session.fieldFor(issue.path) : null;
     return el("li", {},
       issue.path ? el("code", { text: issue.path }) : null, issue.path ? ": " : "", issue.message,
@@ -196,37 +254,17 @@ function showIssues() {
   })));
 }
 
-function discard() {
-  session.adopt(session.base(), session.etag());
-  say("Changes discarded.");
-}
-
-async function importFile() {
-  const file = fileInput.files[0];
-  fileInput.value = "";
-  if (!file) return;
-  let template;
-  try {
-    template = JSON.parse(await file.text());
-  } catch (error) {
-    return say(`${file.name} is not JSON: ${error.message}`, "error");
-  }
-  const members = ["conditions", "parameters", "parameterGroups"];
-  if (!isObject(template) || !members.some((name) => Object.hasOwn(template, name))) {
-    return say(`${file.name} is not a Remote Config template (no conditions, parameters or parameterGroups).`, "error");
-  }
-  session.replaceDraft(template);
-  const draft = session.draft();
-  const parameters = Object.keys(draft.parameters).length
-    + Object.values(draft.parameterGroups).reduce((sum, group) => sum + Object.keys(group.parameters).length, 0);
-  say(`Imported ${file.name}: ${parameters} parameters, ${draft.conditions.length} conditions. Review, then publish.`, "ok");
-}
-
-function exportDraft() {
-  const { project, namespace } = session.scope();
-  const number = session.base().version?.versionNumber ?? "0";
-  const draft = content(session.draft());
-  const edited = canonicalJSON(draft) !== canonicalJSON(content(session.base()));
-  download(`remote-config-${project}-${namespace}-v${number}${edited ? "-edited" : ""}.json`, `${JSON.stringify(draft, null, 2)}\n`);
-  say("Exported the template as a JSON file.");
+/** Discarding says what goes; undo can still bring it back. */
+function confirmDiscard() {
+  const lines = diffLines(diffTemplates(session.base(), session.draft()));
+  confirmStep(confirmArea, {
+    title: `Discard ${lines.length} unpublished change${lines.length === 1 ? "" : "s"}?`,
+    lost: lines,
+    confirmLabel: "Discard them",
+    onConfirm: () => {
+      session.replaceDraft(session.base(), "discard changes");
+      say("Changes discarded. Undo brings them back.");
+    },
+    onCancel: () => discardButton.focus(),
+  });
 }

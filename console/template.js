@@ -89,11 +89,6 @@ export function removeCondition(template, index) {
   }
 }
 
-export function conditionUsage(template, name) {
-  return allParameters(template).filter(({ parameter }) =>
-    parameter.conditionalValues && Object.hasOwn(parameter.conditionalValues, name)).length;
-}
-
 /** Which member a value object uses (`value`, `useInAppDefault`, `rolloutValue`…), or "". */
 export function valueKind(value) {
   if (!isObject(value)) return "";
@@ -206,4 +201,59 @@ function conditionalValuesChange(before, after) {
     changed: Object.keys(after).filter((name) => Object.hasOwn(before, name)
       && canonicalJSON(before[name]) !== canonicalJSON(after[name])).sort(),
   };
+}
+
+/** Conditions by name → the keys of the parameters with a value for it, in one pass. */
+export function conditionUsers(template) {
+  const users = new Map();
+  for (const { key, parameter } of allParameters(template)) {
+    for (const name of Object.keys(parameter.conditionalValues || {})) {
+      if (!users.has(name)) users.set(name, []);
+      users.get(name).push(key);
+    }
+  }
+  return users;
+}
+
+// The server's reading of NUMBER (ParameterValueType+Checking.swift): sign, digits with an
+// optional fraction, optional exponent; no nan, inf or hexadecimal.
+const numberPattern = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** Why `text` is not a value of `type`, or "" when it is (the same rules as the server). */
+export function typeProblem(type, text) {
+  const shown = text.length > 40 ? `'${text.slice(0, 40)}…'` : `'${text}'`;
+  if (type === "BOOLEAN" && text !== "true" && text !== "false") return `${shown} is not a BOOLEAN value; use true or false`;
+  if (type === "NUMBER" && !(numberPattern.test(text) && Number.isFinite(Number(text)))) return `${shown} is not a NUMBER value`;
+  if (type === "JSON") {
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      return `Not valid JSON: ${error.message}`;
+    }
+  }
+  return "";
+}
+
+/** Every plain value that does not fit its parameter's type: [{path, message}]. */
+export function typeProblems(template) {
+  const problems = [];
+  for (const { parameter, path } of allParameters(template)) {
+    const type = parameter.valueType || "STRING";
+    if (type === "STRING") continue;
+    const values = [["defaultValue", parameter.defaultValue],
+      ...Object.entries(parameter.conditionalValues || {}).map(([name, value]) => [`conditionalValues.${name}`, value])];
+    for (const [member, value] of values) {
+      if (valueKind(value) !== "value") continue;
+      const message = typeProblem(type, value.value);
+      if (message) problems.push({ path: `${path}.${member}.value`, message });
+    }
+  }
+  return problems;
+}
+
+/** What the filter searches in a parameter: key, group, description, values and condition names. */
+export function searchText({ key, group, parameter }) {
+  const parts = [key, group ?? "", parameter.description ?? "", describeValue(parameter.defaultValue)];
+  for (const [name, value] of Object.entries(parameter.conditionalValues || {})) parts.push(name, describeValue(value));
+  return parts.join("\n").toLowerCase();
 }

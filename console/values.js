@@ -2,7 +2,7 @@
 // none, or a rollout/personalization/experiment value kept exactly as it was published.
 import { button, el, field, replace, select, setIssue } from "./dom.js";
 import { edited, registerField } from "./session.js";
-import { valueKind } from "./template.js";
+import { typeProblem, valueKind } from "./template.js";
 
 const keptLabels = {
   rolloutValue: "Rollout value (kept as published)",
@@ -54,15 +54,40 @@ export function valueEditor({ legend, value, type, path, allowNone, onChange }) 
   return box;
 }
 
+/** The control for a plain value: a switch for BOOLEAN, a checked number field for NUMBER, the JSON editor for JSON. */
 function valueInput(value, type, path, write) {
   if (type === "JSON") return jsonInput(value.value, `${path}.value`, "Value (JSON)", write);
+  if (type === "BOOLEAN") return booleanSwitch(value, path, write);
   const input = el("input", {
-    type: "text", value: value.value, spellcheck: false,
+    type: "text", value: value.value, spellcheck: false, autocomplete: "off",
     inputMode: type === "NUMBER" ? "decimal" : undefined,
-    list: type === "BOOLEAN" ? "boolean-values" : undefined,
-    on: { input: (event) => write(event.target.value) },
   });
-  const wrapper = field("Value", input, { hint: type === "BOOLEAN" ? "true or false" : undefined });
+  const wrapper = field("Value", input, { hint: type === "NUMBER" ? "A number, e.g. 42, -1.5 or 2e3" : undefined });
+  // Checked as typed, so a typo shows before Validate; a server message here is replaced too.
+  const check = () => setIssue(wrapper, type === "NUMBER" ? typeProblem(type, input.value) : "");
+  input.addEventListener("input", () => {
+    check();
+    write(input.value);
+  });
+  if (type === "NUMBER" && value.value !== "") check();
+  registerField(`${path}.value`, wrapper);
+  return wrapper;
+}
+
+/** A BOOLEAN value as a switch: it can hold only true or false. */
+function booleanSwitch(value, path, write) {
+  const box = el("input", { type: "checkbox", role: "switch", checked: value.value === "true" });
+  const state = el("span", { class: "switch-state", text: value.value === "true" ? "true" : "false", "aria-hidden": "true" });
+  const wrapper = field("Value", box);
+  wrapper.querySelector("label").append(" ", state);
+  wrapper.classList.add("switch");
+  box.addEventListener("change", () => {
+    state.textContent = box.checked ? "true" : "false";
+    setIssue(wrapper, "");
+    write(box.checked ? "true" : "false");
+  });
+  // A value published as something else (by the API) is named until it is switched.
+  setIssue(wrapper, typeProblem("BOOLEAN", value.value) ? `${typeProblem("BOOLEAN", value.value)}: switch it to set one.` : "");
   registerField(`${path}.value`, wrapper);
   return wrapper;
 }
@@ -73,14 +98,9 @@ export function jsonInput(text, path, label, write) {
   area.value = text;
   const wrapper = field(label, area);
   const check = () => {
-    try {
-      JSON.parse(area.value);
-      setIssue(wrapper, "");
-      return true;
-    } catch (error) {
-      setIssue(wrapper, `Not valid JSON: ${error.message}`);
-      return false;
-    }
+    const problem = typeProblem("JSON", area.value);
+    setIssue(wrapper, problem);
+    return !problem;
   };
   area.addEventListener("input", () => {
     check();
@@ -104,7 +124,7 @@ export function descriptionEditor(owner, path) {
   area.addEventListener("input", () => {
     if (area.value) owner.description = area.value;
     else delete owner.description;
-    edited();
+    edited(`description of ${path}`);
   });
   const wrapper = field("Description", area, { wide: true });
   registerField(`${path}.description`, wrapper);

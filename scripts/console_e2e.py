@@ -41,6 +41,8 @@ class Run:
         page.on("console", self.console)
         page.on("dialog", self.dialog)
         self.allowed = []
+        self.expected_dialogs = []
+        self.seen_dialogs = []
 
     def console(self, message):
         if message.type == "error":
@@ -49,6 +51,10 @@ class Run:
             print(f"     console warning: {message.text}", flush=True)
 
     def dialog(self, dialog):
+        if dialog.type in self.expected_dialogs:
+            self.seen_dialogs.append(dialog.type)
+            dialog.accept()
+            return
         self.problems.append(f"dialog ({dialog.type}): {dialog.message}")
         dialog.dismiss()
 
@@ -177,6 +183,60 @@ def create_parameter_with_conditional_value(run):
     run.shot("parameters")
 
 
+def typed_values_and_the_filter(run):
+    page = run.page
+    page.get_by_label("New parameter key").fill("dark_mode")
+    page.get_by_role("button", name="Add parameter").click()
+    dark = card(run, "dark_mode")
+    dark.get_by_label("Type").select_option("BOOLEAN")
+    # A BOOLEAN is a switch: it can hold true or false, nothing else.
+    switch = dark.get_by_role("switch", name="Value")
+    expect(switch).not_to_be_checked()
+    expect(dark.locator(".issue:not([hidden])")).to_contain_text("is not a BOOLEAN value")
+    switch.check()
+    expect(dark.locator(".issue:not([hidden])")).to_have_count(0)
+    # The filter reads values, descriptions, condition names and groups, not only keys.
+    search = page.get_by_label("Filter", exact=True)
+    for text, key in [("hi iphone", "greeting"), ("home screen", "greeting"), ("android_users", "rollout_flag"),
+                      ("onboarding", "welcome_text")]:
+        search.fill(text)
+        expect(card(run, key)).to_be_visible()
+        expect(page.locator("details.card:visible")).to_have_count(1)
+    search.fill("")
+    expect(page.locator("details.card:visible")).to_have_count(5)
+
+
+def deleting_says_what_goes_and_undo_brings_it_back(run):
+    page = run.page
+    run.view("Conditions")
+    row = page.locator('li.condition[aria-label$=": android_users"]')
+    row.get_by_role("button", name="Delete android_users and its 1 conditional value").click()
+    question = row.get_by_role("group", name="Delete condition android_users and its 1 conditional value?")
+    expect(question).to_contain_text("the value of rollout_flag when android_users is true")
+    question.get_by_role("button", name="Delete android_users and 1 value").click()
+    expect(page.locator("li.condition")).to_have_count(1)
+    # The keyboard: Ctrl+Z undoes, Ctrl+Shift+Z redoes (outside text fields, whose own undo comes first).
+    page.locator("#view-conditions h2").focus()
+    page.keyboard.press("Control+z")
+    expect(page.locator("li.condition")).to_have_count(2)
+    page.keyboard.press("Control+Shift+z")
+    expect(page.locator("li.condition")).to_have_count(1)
+    page.get_by_role("button", name="Undo delete condition android_users").click()
+    expect(page.locator("li.condition")).to_have_count(2)
+    # Twenty-five steps, all undone.
+    run.view("Parameters")
+    for index in range(25):
+        page.get_by_label("New parameter key").fill(f"step_{index}")
+        page.get_by_role("button", name="Add parameter").click()
+    expect(page.locator('details.card[data-key^="step_"]')).to_have_count(25)
+    page.locator("#view-parameters h2").focus()
+    for _ in range(25):
+        page.keyboard.press("Control+z")
+    expect(page.locator('details.card[data-key^="step_"]')).to_have_count(0)
+    expect(card(run, "dark_mode")).to_have_count(1)
+    expect(card(run, "rollout_flag").locator(".chip")).to_have_text("android_users")
+
+
 def json_errors_show_in_place(run):
     page = run.page
     page.get_by_label("New parameter key").fill("layout")
@@ -196,15 +256,44 @@ def json_errors_show_in_place(run):
     expect(layout.locator(".issue:not([hidden])")).to_contain_text("is not a NUMBER value")
     expect(page.locator(".draft-bar .result")).to_contain_text("refused")
     run.shot("validation-error")
+    # Fixing the value clears the server's message beside it as it is typed.
+    layout.get_by_label("Value", exact=True).fill("2")
+    expect(layout.locator(".issue:not([hidden])")).to_have_count(0)
+    # Deleting asks first, naming what goes.
     layout.get_by_role("button", name="Delete parameter layout").click()
+    question = layout.get_by_role("group", name="Delete parameter layout?")
+    expect(question).to_contain_text("its default value: 2")
+    question.get_by_role("button", name="Delete layout").click()
     expect(card(run, "layout")).to_have_count(0)
+
+
+def review_and_publish(run, description, version):
+    """Opens the review, checks it lists changes, describes the version and publishes it."""
+    page = run.page
+    page.get_by_role("button", name="Review and publish…").click()
+    review = page.locator(".review")
+    expect(review.locator("h3")).to_have_text(f"Review version {version} before publishing")
+    page.get_by_label("Description of this version").fill(description)
+    review.get_by_role("button", name=f"Publish version {version}").click()
+    expect(page.locator(".draft-bar .result")).to_have_text(f"Published version {version}.")
+    expect(page.get_by_role("button", name="Review and publish…")).to_be_disabled()
 
 
 def publish(run):
     page = run.page
+    page.get_by_role("button", name="Review and publish…").click()
+    review = page.locator(".review")
+    # The review lists what changes against version 1, and wants a description.
+    expect(review.locator("li.added").filter(has_text="greeting")).to_have_count(1)
+    expect(review.locator("li.added").filter(has_text="ios_users")).to_have_count(1)
+    review.get_by_role("button", name="Publish version 2").click()
+    expect(review.get_by_role("alert")).to_have_text("Describe what this version changes.")
+    run.shot("publish-review")
     page.get_by_label("Description of this version").fill("greeting for iOS")
-    page.get_by_role("button", name="Publish", exact=True).click()
+    review.get_by_role("button", name="Publish version 2").click()
     expect(page.locator(".draft-bar .result")).to_have_text("Published version 2.")
+    # Nothing changed since: Publish is off, so no empty version can be made.
+    expect(page.get_by_role("button", name="Review and publish…")).to_be_disabled()
     status, template = run.api("GET", run.template_path())
     assert status == 200
     greeting = template["parameters"]["greeting"]
@@ -222,10 +311,13 @@ def history_shows_version_2(run):
     page = run.page
     run.view("History")
     row = page.locator("table.versions tbody tr").first
-    expect(row.locator("th")).to_have_text("2")
     expect(row).to_contain_text("greeting for iOS")
-    # Published through the console: the version says so, as Firebase's console versions do.
-    expect(row).to_contain_text("CONSOLE")
+    # Published through the console: the version says so, as Firebase's console versions do, in words.
+    expect(row).to_contain_text("Console")
+    expect(row).to_contain_text("Publish")
+    expect(row.locator("th")).to_have_text("2 (current)")
+    # The current version cannot be rolled back to; older ones can.
+    expect(row.get_by_role("button", name="Roll back to version 2")).to_have_count(0)
 
 
 def diff_1_to_2(run):
@@ -264,15 +356,26 @@ def adoption_shows_held_stream(run):
                         f"Host: 127.0.0.1\r\nX-Goog-Api-Key: {run.args.api_key}\r\nContent-Type: application/json\r\n"
                         f"Content-Length: {len(body)}\r\n\r\n").encode() + body)
         assert stream.recv(12).startswith(b"HTTP/1.1 200"), "the stream was not accepted"
+        # Three clients fetch version 2 once each (a client fetching twice counts once: ConfigServerTests).
+        for instance in ["live-a", "live-b", "live-c"]:
+            request = urllib.request.Request(
+                f"{run.args.base}/v1/projects/{run.args.project_number}/namespaces/firebase:fetch", method="POST",
+                data=json.dumps({"appInstanceId": instance, "appId": f"1:{run.args.project_number}:android:1"}).encode(),
+                headers={"X-Goog-Api-Key": run.args.api_key, "Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=10) as response:
+                assert response.status == 200
         run.view("Live")
         row = page.locator('table.adoption tr[data-version="2"]')
-        expect(row.locator("td").first).to_have_text("1", timeout=15000)
-        expect(page.locator(".live-summary")).to_contain_text("Version 2 is current: 1 of 1 held streams")
-        line = page.locator("svg.chart polyline")
-        expect(line).to_have_count(1)
-        # Later polls add samples: three points make a line over time in the screenshot.
-        expect(line).to_have_attribute("points", re.compile(r"^\S+ \S+ \S+"), timeout=15000)
-        expect(page.locator("svg.chart text.label")).to_have_text("v2: 1")
+        expect(row.locator("td").nth(0)).to_have_text("3", timeout=15000)
+        expect(row.locator("td").nth(1)).to_have_text("3")
+        expect(row.locator("td").nth(2)).to_have_text("1")
+        expect(page.locator(".live-summary")).to_contain_text("Version 2 is current: 3 of 3 clients that fetched")
+        expect(page.locator(".live-summary")).to_contain_text("1 held streams are told of it")
+        # The plot comes with the server's minutes of history, in whole fetches.
+        expect(page.locator("svg.chart polyline")).to_have_count(1)
+        expect(page.locator("svg.chart text.label")).to_have_text(re.compile(r"^v2: [1-3]/min$"))
+        ticks = page.locator("svg.chart text.axis").all_text_contents()
+        assert all(re.fullmatch(r"\d+", tick) for tick in ticks if "ago" not in tick and tick != "now"), ticks
         run.shot("live")
     finally:
         stream.close()
@@ -284,11 +387,13 @@ def roll_back_to_version_1(run):
     page.locator("table.versions").get_by_role("button", name="Roll back to version 1").click()
     confirm = page.get_by_role("group", name="Confirm rollback")
     expect(confirm).to_contain_text("Roll back to version 1?")
+    # It shows what the rollback changes in the current version.
+    expect(confirm.locator("li.removed").filter(has_text="greeting")).to_have_count(1)
     confirm.get_by_role("button", name="Roll back to version 1").click()
     expect(page.locator("#view-history .result").first).to_contain_text("version 3 has the template of version 1")
     row = page.locator("table.versions tbody tr").first
-    expect(row.locator("th")).to_have_text("3")
-    expect(row).to_contain_text("ROLLBACK")
+    expect(row.locator("th")).to_have_text("3 (current)")
+    expect(row).to_contain_text("Rollback of version 1")
     status, template = run.api("GET", run.template_path())
     assert status == 200 and "greeting" not in template["parameters"]
 
@@ -307,8 +412,49 @@ def export_and_import(run):
     page.locator('#draft-bar input[type="file"]').set_input_files(handle.name)
     expect(page.locator(".draft-bar .result")).to_contain_text("Imported")
     expect(card(run, "from_file")).to_have_count(1)
-    page.get_by_role("button", name="Discard changes").click()
+    page.get_by_role("button", name="Discard changes…").click()
+    question = page.get_by_role("group", name="Discard 1 unpublished change?")
+    expect(question).to_contain_text("+ parameter from_file added")
+    question.get_by_role("button", name="Discard them").click()
     expect(card(run, "from_file")).to_have_count(0)
+    # Undo brings the discarded changes back; redo discards them again.
+    page.get_by_role("button", name="Undo discard changes").click()
+    expect(card(run, "from_file")).to_have_count(1)
+    page.get_by_role("button", name="Redo discard changes").click()
+    expect(card(run, "from_file")).to_have_count(0)
+
+
+def sign_in_again(run):
+    page = run.page
+    page.get_by_label("Admin token").fill(run.args.token)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="Parameters")).to_be_visible()
+
+
+def a_draft_survives_a_reload(run):
+    page = run.page
+    page.get_by_label("New parameter key").fill("kept_over_reload")
+    page.get_by_role("button", name="Add parameter").click()
+    card(run, "kept_over_reload").get_by_label("Value", exact=True).fill("still here")
+    page.wait_for_timeout(800)  # the draft is written after a pause in typing
+    stored = page.evaluate("JSON.stringify(Object.entries(localStorage))")
+    assert "still here" in stored and run.args.token not in stored, stored
+    # Leaving with unpublished changes asks first.
+    run.expected_dialogs = ["beforeunload"]
+    page.reload()
+    run.expected_dialogs = []
+    assert run.seen_dialogs == ["beforeunload"], run.seen_dialogs
+    sign_in_again(run)
+    offer = page.locator("#draft-bar .notice").filter(has_text="This browser kept a draft")
+    expect(offer).to_contain_text("+ parameter kept_over_reload added")
+    run.shot("draft-kept")
+    offer.get_by_role("button", name="Restore the kept draft").click()
+    card(run, "kept_over_reload").locator("summary").click()
+    expect(card(run, "kept_over_reload").get_by_label("Value", exact=True)).to_have_value("still here")
+    page.get_by_role("button", name="Discard changes…").click()
+    page.get_by_role("button", name="Discard them").click()
+    page.wait_for_timeout(800)
+    assert page.evaluate("localStorage.length") == 0, "a draft equal to its version is not kept"
 
 
 def publish_conflict_is_reported(run):
@@ -321,17 +467,59 @@ def publish_conflict_is_reported(run):
     status, _ = run.api("PUT", run.template_path(), current, {"If-Match": "*"})
     assert status == 200
     run.allowed = [REFUSED[400]]
-    page.get_by_role("button", name="Publish", exact=True).click()
+    page.get_by_role("button", name="Review and publish…").click()
+    page.get_by_label("Description of this version").fill("late change")
+    page.locator(".review").get_by_role("button", name=re.compile("^Publish version")).click()
     panel = page.locator(".conflict")
     expect(panel.locator("h3")).to_have_text("Someone else published first")
     expect(panel).to_contain_text("Version 4 was published by")
     expect(panel.locator("li.added").filter(has_text="late_change")).to_have_count(1)
     expect(panel.locator("li.removed").filter(has_text="from_api")).to_have_count(1)
     run.shot("publish-conflict")
-    panel.get_by_role("button", name="Publish anyway").click()
+    panel.get_by_role("button", name="Publish anyway (overwrites theirs)").click()
     expect(page.locator(".draft-bar .result")).to_have_text("Published version 5.")
     status, template = run.api("GET", run.template_path())
     assert "late_change" in template["parameters"] and "from_api" not in template["parameters"]
+
+
+def a_newer_version_is_noticed_and_merged(run):
+    page = run.page
+    # With no changes of its own, the page loads a version published elsewhere by itself.
+    status, current = run.api("GET", run.template_path())
+    current["parameters"]["noticed"] = {"defaultValue": {"value": "from elsewhere"}}
+    current["version"] = {"description": "elsewhere"}
+    assert run.api("PUT", run.template_path(), current, {"If-Match": "*"})[0] == 200
+    expect(card(run, "noticed")).to_have_count(1, timeout=15000)
+    expect(page.locator(".draft-status")).to_contain_text("Editing version 6")
+    # With changes of its own, it says so and offers a merge, item by item.
+    late = card(run, "late_change")
+    late.evaluate("node => { node.open = true; }")
+    late.get_by_label("Value", exact=True).fill("mine")
+    page.get_by_label("New parameter key").fill("only_mine")
+    page.get_by_role("button", name="Add parameter").click()
+    status, current = run.api("GET", run.template_path())
+    current["parameters"]["late_change"] = {"defaultValue": {"value": "theirs"}}
+    current["parameters"]["only_theirs"] = {"defaultValue": {"value": "t"}}
+    current["version"] = {"description": "theirs again"}
+    assert run.api("PUT", run.template_path(), current, {"If-Match": "*"})[0] == 200
+    notice = page.locator("#draft-bar .notice").filter(has_text="Version 7 was published")
+    expect(notice).to_be_visible(timeout=15000)
+    notice.get_by_role("button", name="Review and merge…").click()
+    panel = page.locator(".conflict")
+    expect(panel.locator("h3")).to_have_text("Merge version 7 into your draft")
+    expect(panel.get_by_role("region", name="Taken from their version")).to_contain_text("parameter only_theirs")
+    expect(panel.get_by_role("region", name="Kept from your draft")).to_contain_text("parameter only_mine")
+    choice = panel.get_by_role("group", name="parameter late_change")
+    choice.get_by_role("radio", name=re.compile("Take theirs")).check()
+    run.shot("merge")
+    panel.get_by_role("button", name="Apply the merge").click()
+    expect(card(run, "only_theirs")).to_have_count(1)
+    expect(card(run, "only_mine")).to_have_count(1)
+    review_and_publish(run, "merged", 8)
+    status, template = run.api("GET", run.template_path())
+    parameters = template["parameters"]
+    assert parameters["late_change"]["defaultValue"] == {"value": "theirs"}, parameters["late_change"]
+    assert "only_mine" in parameters and "only_theirs" in parameters and "noticed" in parameters, parameters.keys()
 
 
 def server_template_keeps_its_own_draft(run):
@@ -343,13 +531,30 @@ def server_template_keeps_its_own_draft(run):
     page.get_by_label("New parameter key").fill("server_timeout")
     page.get_by_role("button", name="Add parameter").click()
     card(run, "server_timeout").get_by_label("Value", exact=True).fill("30")
-    page.get_by_role("button", name="Publish", exact=True).click()
-    expect(page.locator(".draft-bar .result")).to_have_text("Published version 1.")
+    # The server template's rule help, example and builder are its own, and the example is one it takes.
+    run.view("Conditions")
+    form = page.locator("#view-conditions form.add-condition")
+    rule = form.get_by_label("Rule", exact=True)
+    example = form.locator(".field.wide .hint").first.inner_text().removeprefix("e.g. ")
+    assert "device.os" not in example and "percent" in example, example
+    builder = form.locator("fieldset.builder")
+    assert builder.get_by_label("Field").locator("option").all_text_contents() == [
+        "Custom signal (app.customSignal)", "User in random percentile (percent)"]
+    rule.fill("device.os == 'ios'")
+    expect(form.locator(".issue:not([hidden])")).to_contain_text("only percent and app.customSignal rules")
+    rule.fill(example)
+    expect(form.locator(".issue:not([hidden])")).to_have_count(0)
+    form.get_by_label("New condition name").fill("pro_checkout")
+    form.get_by_role("button", name="Add condition").click()
+    run.view("Parameters")
+    review_and_publish(run, "server timeout", 1)
     status, server = run.api("GET", f"/v1/projects/{run.args.project}/namespaces/firebase-server/remoteConfig")
     assert status == 200 and server["parameters"]["server_timeout"]["defaultValue"] == {"value": "30"}, server
+    assert server["conditions"][0]["name"] == "pro_checkout", server["conditions"]
     page.get_by_label("Template", exact=True).select_option("firebase")
     expect(card(run, "client_only_draft")).to_have_count(1)
-    page.get_by_role("button", name="Discard changes").click()
+    page.get_by_role("button", name="Discard changes…").click()
+    page.get_by_role("button", name="Discard them").click()
 
 
 def a_change_is_proposed_approved_and_applied(run):
@@ -361,11 +566,12 @@ def a_change_is_proposed_approved_and_applied(run):
     view = page.locator("#view-changes")
     expect(view.get_by_text("Publishing this template needs 1 approval")).to_be_visible()
     run.view("Parameters")
-    expect(page.get_by_role("button", name="Publish", exact=True)).to_be_disabled()
+    expect(page.get_by_role("button", name="Review and publish…")).to_be_disabled()
     page.get_by_label("New parameter key").fill("reviewed_flag")
     page.get_by_role("button", name="Add parameter").click()
+    page.get_by_role("button", name="Propose for review…").click()
     page.get_by_label("Description of this version").fill("reviewed")
-    page.get_by_role("button", name="Propose for review").click()
+    page.locator(".review").get_by_role("button", name="Propose these changes").click()
     expect(page.locator(".draft-bar .result")).to_contain_text("Proposed change request #1")
     run.view("Changes")
     view.get_by_role("button", name="Open change request 1").click()
@@ -460,6 +666,71 @@ def access_view_manages_members_and_tokens(run):
     run.shot("access")
 
 
+def accessibility(run, views=("Parameters", "Conditions", "History", "Evaluate", "Live")):
+    """axe-core on each view: no serious or critical finding."""
+    from axe_playwright_python.sync_playwright import Axe
+    axe = Axe()
+    found = []
+    for name in views:
+        run.view(name)
+        run.page.wait_for_timeout(300)
+        results = axe.run(run.page)
+        for violation in results.response["violations"]:
+            if violation["impact"] in ("serious", "critical"):
+                found.append(f"{name}: {violation['id']} ({violation['impact']}): {violation['help']}")
+    assert not found, "axe: " + "; ".join(found)
+    print(f"     axe-core: no serious or critical findings on {', '.join(views)}", flush=True)
+
+
+def a_thousand_parameters_stay_fast(run):
+    """The issue's budgets, with the Performance API's measures the page records."""
+    page = run.page
+    project, number = "perf-project", "555000111"
+    assert run.api("POST", "/v1/projects", {"projectId": project, "projectNumber": number})[0] == 200
+    conditions = [{"name": f"cond_{index:02}", "expression": f"app.userProperty['level'] >= {index}"} for index in range(50)]
+    parameters = {}
+    for index in range(1000):
+        parameters[f"param_{index:04}"] = {
+            "defaultValue": {"value": f"value {index}"}, "description": f"Parameter number {index}",
+            "conditionalValues": {f"cond_{index % 50:02}": {"value": f"conditional {index}"}}}
+    template = {"conditions": conditions, "parameters": parameters}
+    status, _ = run.api("PUT", f"/v1/projects/{project}/namespaces/firebase/remoteConfig", template, {"If-Match": "*"})
+    assert status == 200
+    sign_in_again(run)
+    page.evaluate("performance.clearMeasures()")
+    page.get_by_label("Project").select_option(project)
+    expect(page.locator("details.card")).to_have_count(1000)
+    render = page.evaluate("Math.max(...performance.getEntriesByName('parameters-render').map((e) => e.duration))")
+    search = page.get_by_label("Filter", exact=True)
+    search.focus()
+    page.evaluate("performance.clearMeasures()")
+    page.keyboard.type("value 99", delay=60)
+    expect(page.locator("details.card:visible")).to_have_count(11)
+    keys = page.evaluate("performance.getEntriesByName('parameters-filter').map((e) => e.duration)")
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Backspace")
+    expect(page.locator("details.card:visible")).to_have_count(1000)
+    cleared = page.evaluate("performance.getEntriesByName('parameters-filter').at(-1).duration")
+    page.evaluate("performance.clearMeasures()")
+    page.get_by_role("button", name="Validate").click()
+    expect(page.locator(".draft-bar .result")).to_have_text("The server accepts this template.")
+    validate = page.evaluate("performance.getEntriesByName('validate')[0].duration")
+    page.evaluate("performance.clearMeasures()")
+    started = time.monotonic()
+    run.view("History")
+    expect(page.locator("table.versions tbody tr")).to_have_count(1)
+    history = page.evaluate("performance.getEntriesByName('history')[0].duration")
+    history_wall = (time.monotonic() - started) * 1000
+    print(f"     1,000 parameters, 50 conditions: first render {render:.0f} ms; filter keystroke max {max(keys):.1f} ms "
+          f"(median {sorted(keys)[len(keys) // 2]:.1f} ms over {len(keys)}); clearing the filter {cleared:.1f} ms; "
+          f"Validate {validate:.0f} ms; History {history:.0f} ms ({history_wall:.0f} ms from the click, as the test saw it)", flush=True)
+    assert render <= 500, render
+    assert max(keys + [cleared]) <= 50, keys
+    assert validate <= 300, validate
+    assert history <= 300, history
+    page.get_by_role("button", name="Sign out").click()
+
+
 def sign_out_forgets_the_token(run):
     page = run.page
     page.get_by_role("button", name="Sign out").click()
@@ -480,7 +751,7 @@ def a_viewer_is_offered_no_publish(run):
     page.get_by_label("Admin token").fill(made["token"])
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_role("heading", name="Parameters")).to_be_visible()
-    expect(page.get_by_role("button", name="Publish", exact=True)).to_be_disabled()
+    expect(page.get_by_role("button", name="Review and publish…")).to_be_disabled()
     expect(page.get_by_role("button", name="Validate")).to_be_disabled()
     expect(page.locator("#draft-bar")).to_contain_text("You hold viewer on this project: publishing needs the publisher role")
     run.view("History")
@@ -490,12 +761,13 @@ def a_viewer_is_offered_no_publish(run):
 
 
 STEPS = [wrong_token_is_refused, sign_in, hostile_value_renders_inert, rollout_value_is_shown_as_kept,
-         create_parameter_with_conditional_value,
+         create_parameter_with_conditional_value, typed_values_and_the_filter, deleting_says_what_goes_and_undo_brings_it_back,
          json_errors_show_in_place, publish, history_shows_version_2, diff_1_to_2, evaluate_for_ios,
-         adoption_shows_held_stream, roll_back_to_version_1, export_and_import, publish_conflict_is_reported,
+         adoption_shows_held_stream, roll_back_to_version_1, export_and_import, a_draft_survives_a_reload,
+         publish_conflict_is_reported, a_newer_version_is_noticed_and_merged,
          server_template_keeps_its_own_draft, a_change_is_proposed_approved_and_applied, webhooks_view_adds_tests_and_rotates,
-         access_view_manages_members_and_tokens,
-         sign_out_forgets_the_token,
+         access_view_manages_members_and_tokens, accessibility,
+         sign_out_forgets_the_token, a_thousand_parameters_stay_fast,
          a_viewer_is_offered_no_publish]
 
 
@@ -510,8 +782,23 @@ def phone_screenshots(args, browser):
     card(run, "late_change").locator("summary").click()
     run.shot("phone-parameters")
     run.view("History")
-    expect(page.locator("table.versions tbody tr")).to_have_count(6)
+    expect(page.locator("table.versions tbody tr")).to_have_count(9)
+    # No sideways scrolling: every row stacks, and View and Roll back stay on screen.
+    for name in ["View version 8", "Roll back to version 8"]:
+        box = page.get_by_role("button", name=name).bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, (name, box)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.evaluate("[...document.querySelectorAll('.table-scroll')].every((n) => n.scrollWidth <= n.clientWidth)")
     run.shot("phone-history")
+    run.view("Live")
+    expect(page.locator("table.adoption tbody tr").first).to_be_visible()
+    assert page.evaluate("[...document.querySelectorAll('#view-live .table-scroll')].every((n) => n.scrollWidth <= n.clientWidth)")
+    size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('svg.chart text.axis')).fontSize)")
+    box = page.locator("svg.chart").bounding_box()
+    view_width = float(page.locator("svg.chart").get_attribute("viewBox").split()[2])
+    assert size * box["width"] / view_width >= 11, (size, box, view_width)
+    run.shot("phone-live")
+    accessibility(run, ("Parameters", "History", "Live"))
     run.check_reports()
     context.close()
 
