@@ -92,6 +92,13 @@ def card(run, key):
     return run.page.locator(f'details.card[data-key="{key}"]')
 
 
+def add_parameter(run, key):
+    """Adds a parameter from the Parameters view and returns its card."""
+    run.page.get_by_label("New parameter key").fill(key)
+    run.page.get_by_role("button", name="Add parameter").click()
+    return card(run, key)
+
+
 # The first version, published through the API: a hostile value, a rollout value the console
 # must keep untouched, a condition and a group.
 FIRST_TEMPLATE = {
@@ -191,8 +198,7 @@ def create_parameter_with_conditional_value(run):
     expect(page.locator("li.condition").first.get_by_label("Name")).to_have_value("ios_users")
     run.shot("conditions")
     run.view("Parameters")
-    page.get_by_label("New parameter key").fill("greeting")
-    page.get_by_role("button", name="Add parameter").click()
+    add_parameter(run, "greeting")
     greeting = card(run, "greeting")
     greeting.get_by_label("Value", exact=True).fill("hello")
     greeting.get_by_label("Description").fill("Shown on the home screen")
@@ -205,8 +211,7 @@ def create_parameter_with_conditional_value(run):
 
 def typed_values_and_the_filter(run):
     page = run.page
-    page.get_by_label("New parameter key").fill("dark_mode")
-    page.get_by_role("button", name="Add parameter").click()
+    add_parameter(run, "dark_mode")
     dark = card(run, "dark_mode")
     dark.get_by_label("Type").select_option("BOOLEAN")
     # A BOOLEAN is a switch: it can hold true or false, nothing else.
@@ -246,8 +251,7 @@ def deleting_says_what_goes_and_undo_brings_it_back(run):
     # Twenty-five steps, all undone.
     run.view("Parameters")
     for index in range(25):
-        page.get_by_label("New parameter key").fill(f"step_{index}")
-        page.get_by_role("button", name="Add parameter").click()
+        add_parameter(run, f"step_{index}")
     expect(page.locator('details.card[data-key^="step_"]')).to_have_count(25)
     page.locator("#view-parameters h2").focus()
     for _ in range(25):
@@ -259,8 +263,7 @@ def deleting_says_what_goes_and_undo_brings_it_back(run):
 
 def json_errors_show_in_place(run):
     page = run.page
-    page.get_by_label("New parameter key").fill("layout")
-    page.get_by_role("button", name="Add parameter").click()
+    add_parameter(run, "layout")
     layout = card(run, "layout")
     layout.get_by_label("Type").select_option("JSON")
     area = layout.get_by_label("Value (JSON)")
@@ -453,8 +456,7 @@ def sign_in_again(run):
 
 def a_draft_survives_a_reload(run):
     page = run.page
-    page.get_by_label("New parameter key").fill("kept_over_reload")
-    page.get_by_role("button", name="Add parameter").click()
+    add_parameter(run, "kept_over_reload")
     card(run, "kept_over_reload").get_by_label("Value", exact=True).fill("still here")
     page.wait_for_timeout(800)  # the draft is written after a pause in typing
     stored = page.evaluate("JSON.stringify(Object.entries(localStorage))")
@@ -479,8 +481,7 @@ def a_draft_survives_a_reload(run):
 
 def publish_conflict_is_reported(run):
     page = run.page
-    page.get_by_label("New parameter key").fill("late_change")
-    page.get_by_role("button", name="Add parameter").click()
+    add_parameter(run, "late_change")
     status, current = run.api("GET", run.template_path())
     current["parameters"]["from_api"] = {"defaultValue": {"value": "published elsewhere"}}
     current["version"] = {"description": "from the API"}
@@ -515,8 +516,7 @@ def a_newer_version_is_noticed_and_merged(run):
     late = card(run, "late_change")
     late.evaluate("node => { node.open = true; }")
     late.get_by_label("Value", exact=True).fill("mine")
-    page.get_by_label("New parameter key").fill("only_mine")
-    page.get_by_role("button", name="Add parameter").click()
+    add_parameter(run, "only_mine")
     status, current = run.api("GET", run.template_path())
     current["parameters"]["late_change"] = {"defaultValue": {"value": "theirs"}}
     current["parameters"]["only_theirs"] = {"defaultValue": {"value": "t"}}
@@ -544,12 +544,10 @@ def a_newer_version_is_noticed_and_merged(run):
 
 def server_template_keeps_its_own_draft(run):
     page = run.page
-    page.get_by_label("New parameter key").fill("client_only_draft")
-    page.get_by_role("button", name="Add parameter").click()
+    add_parameter(run, "client_only_draft")
     page.get_by_label("Template", exact=True).select_option("firebase-server")
     expect(page.locator(".draft-status")).to_contain_text("No version published yet")
-    page.get_by_label("New parameter key").fill("server_timeout")
-    page.get_by_role("button", name="Add parameter").click()
+    add_parameter(run, "server_timeout")
     card(run, "server_timeout").get_by_label("Value", exact=True).fill("30")
     # The server template's rule help, example and builder are its own, and the example is one it takes.
     run.view("Conditions")
@@ -587,8 +585,7 @@ def a_change_is_proposed_approved_and_applied(run):
     expect(view.get_by_text("Publishing this template needs 1 approval")).to_be_visible()
     run.view("Parameters")
     expect(page.get_by_role("button", name="Review and publish…")).to_be_disabled()
-    page.get_by_label("New parameter key").fill("reviewed_flag")
-    page.get_by_role("button", name="Add parameter").click()
+    add_parameter(run, "reviewed_flag")
     page.get_by_role("button", name="Propose for review…").click()
     page.get_by_label("Description of this version").fill("reviewed")
     page.locator(".review").get_by_role("button", name="Propose these changes").click()
