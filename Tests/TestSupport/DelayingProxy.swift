@@ -24,18 +24,7 @@ public final class DelayingProxy: @unchecked Sendable {
         self.upstreamPort = upstreamPort
         self.delay = delay
         self.marker = marker.map { Array($0.utf8) }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = Self.loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard fd >= 0, bound == 0, listen(fd, 64) == 0 else { throw ProxyError("cannot listen (errno \(errno))") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackSocket.listen()
         Thread { [self] in acceptLoop() }.start()
     }
 
@@ -51,32 +40,15 @@ public final class DelayingProxy: @unchecked Sendable {
 
     /// `url` (a `scheme://user@host:port/path` URL) pointing at this proxy.
     public func url(replacingPortOf url: String) throws -> String {
-        guard var components = URLComponents(string: url) else { throw ProxyError("not a URL: \(url)") }
-        components.host = "127.0.0.1"
-        components.port = port
-        return try components.string ?? { throw ProxyError("cannot rewrite \(url)") }()
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        return address
+        try LoopbackSocket.url(url, port: port)
     }
 
     private func acceptLoop() {
         while !stopped.load(ordering: .sequentiallyConsistent) {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { if errno == EINTR { continue } else { return } }
-            let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = Self.loopback(port: upstreamPort)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else {
+            guard let upstream = LoopbackSocket.connect(port: upstreamPort) else {
                 close(client)
-                close(upstream)
                 continue
             }
             connections.withLock { $0.formUnion([client, upstream]) }
@@ -115,7 +87,7 @@ public final class DelayingProxy: @unchecked Sendable {
                 while let (due, chunk) = queue.next() {
                     let wait = ContinuousClock.now.duration(to: due)
                     if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18) }
-                    guard Self.writeAll(chunk, to: destination) else { break }
+                    guard LoopbackSocket.writeAll(chunk, to: destination) else { break }
                 }
                 shutdown(destination, Int32(SHUT_RDWR))
             }.start()
@@ -128,7 +100,7 @@ public final class DelayingProxy: @unchecked Sendable {
             observe(chunk)
             if let delay {
                 queue.append(chunk, due: ContinuousClock.now + delay())
-            } else if !Self.writeAll(chunk, to: destination) {
+            } else if !LoopbackSocket.writeAll(chunk, to: destination) {
                 break
             }
         }
@@ -139,16 +111,6 @@ public final class DelayingProxy: @unchecked Sendable {
         } else {
             shutdown(destination, Int32(SHUT_RDWR))
         }
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard written > 0 else { return false }
-            offset += written
-        }
-        return true
     }
 }
 
@@ -171,7 +133,7 @@ private final class DelayChoice: Sendable {
 }
 
 /// The two pumps of one connection: the last to end closes its descriptors.
-private final class PumpCount: Sendable {
+final class PumpCount: Sendable {
     private let running = Atomic(2)
 
     /// Whether this was the last pump.
