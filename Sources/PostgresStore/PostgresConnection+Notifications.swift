@@ -69,11 +69,7 @@ extension PostgresConnection {
             let received = try consumeNotifications()
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard received.isEmpty, remaining > .zero else { return received }
-            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(min(Double(Int32.max), (remaining / .milliseconds(1)).rounded(.up)))
-            if poll(&descriptor, 1, milliseconds) < 0, errno != EINTR {
-                throw connectionError("poll failed: errno \(errno)")
-            }
+            guard try pollSocket(Int16(POLLIN), by: deadline) != nil else { return [] }
         }
     }
 }

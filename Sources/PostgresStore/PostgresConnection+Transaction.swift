@@ -6,6 +6,11 @@ extension PostgresConnection {
     /// If `body` or `COMMIT` throws, the transaction is rolled back (when the connection still
     /// works) and the *first* error is rethrown. A `COMMIT` that the server answers with
     /// `ROLLBACK` (the transaction had failed) throws. Transactions do not nest.
+    ///
+    /// With a `deadline`, `COMMIT` is sent only while time is left, and a connection that fails
+    /// after it was sent (no answer by the deadline, or lost) throws with `uncertainty`
+    /// `.commitOutcomeUnknown`: the server may have committed, and the caller must not run the
+    /// transaction again as if it had not.
     @discardableResult
     public func inTransaction<Result>(_ body: () throws -> Result) throws -> Result {
         let handle = try openHandle()
@@ -14,7 +19,10 @@ extension PostgresConnection {
         let result: Result
         do {
             result = try body()
-            let commit = try execute("COMMIT")
+            if let deadline, ContinuousClock.now >= deadline {
+                throw PostgresError.timedOut("\(settings): the deadline passed before COMMIT")
+            }
+            let commit = try sendCommit()
             guard commit.commandStatus == "COMMIT" else {
                 throw PostgresError(.inFailedSQLTransaction, message: "the transaction failed and was rolled back")
             }
@@ -23,6 +31,17 @@ extension PostgresConnection {
             throw error
         }
         return result
+    }
+
+    /// `COMMIT`; a failure without the server's answer leaves the outcome unknown.
+    private func sendCommit() throws(PostgresError) -> PostgresResult {
+        switch Result(catching: { () throws(PostgresError) in try execute("COMMIT") }) {
+        case .success(let result):
+            return result
+        case .failure(var error):
+            if error.sqlState == nil { error.uncertainty = .commitOutcomeUnknown }
+            throw error
+        }
     }
 
     private func rollbackIfNeeded() {

@@ -12,14 +12,21 @@ public final class PostgresConnection {
     public let settings: PostgresConnectionSettings
     private var handle: OpaquePointer?
     private let notices: NoticeSink
+    /// When set, every statement must be answered by then, or the connection is closed (its
+    /// protocol state is unknown) and the statement throws (`PostgresError.isTimeout`). A
+    /// silent network otherwise holds a statement until TCP gives up, half a minute or more.
+    public var deadline: ContinuousClock.Instant?
 
     /// Connects and waits until the server accepts the session.
     /// - Parameters:
     ///   - settings: where to connect (see `PostgresConnectionSettings`).
+    ///   - deadline: when connecting gives up (libpq's `connect_timeout` otherwise); also the
+    ///     connection's first `deadline`.
     ///   - onNotice: receives each notice or warning as one line.
     /// - Throws: `PostgresError` without SQLSTATE, with libpq's reason minus the password.
     public init(
-        settings: PostgresConnectionSettings, onNotice: @escaping @Sendable (String) -> Void = { _ in }
+        settings: PostgresConnectionSettings, deadline: ContinuousClock.Instant? = nil,
+        onNotice: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(PostgresError) {
         self.settings = settings
         notices = NoticeSink(onNotice)
@@ -31,13 +38,15 @@ public final class PostgresConnection {
         }
         let connection = keywords.map { UnsafePointer($0) }.withUnsafeBufferPointer { keywordPointers in
             values.map { UnsafePointer($0) }.withUnsafeBufferPointer { valuePointers in
-                PQconnectdbParams(keywordPointers.baseAddress, valuePointers.baseAddress, 0)
+                deadline == nil
+                    ? PQconnectdbParams(keywordPointers.baseAddress, valuePointers.baseAddress, 0)
+                    : PQconnectStartParams(keywordPointers.baseAddress, valuePointers.baseAddress, 0)
             }
         }
         guard let connection else { throw connectionError("cannot connect: out of memory") }
         handle = connection
-        guard PQstatus(connection) == CONNECTION_OK else {
-            let error = connectionError("cannot connect: \(lastErrorMessage())")
+        self.deadline = deadline
+        if case .failure(let error) = Result(catching: { () throws(PostgresError) in try finishOpening(connection) }) {
             close()
             throw error
         }
@@ -45,6 +54,16 @@ public final class PostgresConnection {
             guard let context, let result, let text = PQresultErrorMessage(result) else { return }
             Unmanaged<NoticeSink>.fromOpaque(context).takeUnretainedValue().receive(String(cString: text))
         }, Unmanaged.passUnretained(notices).toOpaque())
+    }
+
+    /// Waits for the session (by `deadline` when set) and makes sends non-blocking.
+    private func finishOpening(_ connection: OpaquePointer) throws(PostgresError) {
+        if let deadline { try finishConnecting(by: deadline) }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            throw connectionError("cannot connect: \(lastErrorMessage())")
+        }
+        // Sends never block (`PQexec` without a deadline still does, as libpq documents).
+        guard PQsetnonblocking(connection, 1) == 0 else { throw connectionError(lastErrorMessage()) }
     }
 
     /// `init(settings:onNotice:)` from a URL or conninfo string.
@@ -89,15 +108,23 @@ public final class PostgresConnection {
         let connection = try openHandle()
         let encoded = try EncodedParameters(parameters)
         defer { encoded.deallocate() }
-        let result = PQexecParams(
+        guard let deadline else {
+            return try check(PQexecParams(
+                connection, sql, Int32(parameters.count), encoded.types, encoded.values, encoded.lengths, encoded.formats, 1))
+        }
+        let sent = PQsendQueryParams(
             connection, sql, Int32(parameters.count), encoded.types, encoded.values, encoded.lengths, encoded.formats, 1)
-        return try check(result)
+        guard sent == 1 else { throw connectionError(lastErrorMessage()) }
+        return try check(awaitResult(by: deadline))
     }
 
     /// Runs `sql`, which may hold several statements separated by `;` and no parameters, as
     /// one simple query (for migration files).
     public func executeScript(_ sql: String) throws(PostgresError) {
-        _ = try check(PQexec(try openHandle(), sql))
+        let handle = try openHandle()
+        guard let deadline else { return _ = try check(PQexec(handle, sql)) }
+        guard PQsendQuery(handle, sql) == 1 else { throw connectionError(lastErrorMessage()) }
+        _ = try check(awaitResult(by: deadline))
     }
 
     /// The rows of a query, each turned into a value by `row`.
@@ -135,7 +162,7 @@ public final class PostgresConnection {
         PostgresError(sqlState: nil, message: settings.scrubbed("\(settings): \(message)"))
     }
 
-    private func check(_ result: OpaquePointer?) throws(PostgresError) -> PostgresResult {
+    func check(_ result: OpaquePointer?) throws(PostgresError) -> PostgresResult {
         guard let result else { throw connectionError(lastErrorMessage()) }
         let owned = PostgresResult(handle: result)
         switch PQresultStatus(result) {

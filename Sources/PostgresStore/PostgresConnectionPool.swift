@@ -12,12 +12,12 @@ final class PostgresConnectionPool: Sendable {
     private let freeSlots: Mutex<[Int]>
     private let slotAvailable: DispatchSemaphore
     private let closed = Atomic(false)
-    private let connect: @Sendable () throws(PostgresError) -> PostgresConnection
+    private let connect: @Sendable (ContinuousClock.Instant) throws(PostgresError) -> PostgresConnection
 
     /// - Parameters:
     ///   - size: how many connections at most.
-    ///   - connect: opens one connection.
-    init(size: Int, connect: @escaping @Sendable () throws(PostgresError) -> PostgresConnection) {
+    ///   - connect: opens one connection, giving up at the deadline it is given.
+    init(size: Int, connect: @escaping @Sendable (ContinuousClock.Instant) throws(PostgresError) -> PostgresConnection) {
         precondition(size >= 1, "a pool needs at least one connection")
         slots = (0..<size).map { _ in Slot() }
         freeSlots = Mutex(Array(0..<size))
@@ -25,13 +25,21 @@ final class PostgresConnectionPool: Sendable {
         self.connect = connect
     }
 
-    /// Runs `body` on a connected connection, waiting for one to be free.
+    /// Runs `body` on a connected connection, waiting for one to be free; waiting, connecting
+    /// and every statement of `body` end by `deadline` (the connection's, which `body` may move).
     ///
     /// `body` is @Sendable so that handing it the connection does not merge the connection's
     /// region with the caller's; the connection never leaves its slot.
-    /// - Throws: what `body` throws; `PostgresError` when connecting fails or the pool is closed.
-    func withConnection<Result: Sendable>(_ body: @Sendable (PostgresConnection) throws -> Result) throws -> Result {
-        slotAvailable.wait()
+    /// - Throws: what `body` throws; `PostgresError` when connecting fails, the pool is closed or
+    ///   the deadline passed (`isTimeout`).
+    func withConnection<Result: Sendable>(
+        deadline: ContinuousClock.Instant, _ body: @Sendable (PostgresConnection) throws -> Result
+    ) throws -> Result {
+        let wait = ContinuousClock.now.duration(to: deadline)
+        let nanoseconds = max(0, wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)
+        guard slotAvailable.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds))) == .success else {
+            throw PostgresError.timedOut("every connection stayed busy")
+        }
         let index = freeSlots.withLock { $0.removeLast() }
         defer {
             freeSlots.withLock { $0.append(index) }
@@ -46,9 +54,11 @@ final class PostgresConnectionPool: Sendable {
                 connection = open
             } else {
                 slot = nil
-                connection = try connect()
+                connection = try connect(deadline)
                 slot = connection
             }
+            connection.deadline = deadline
+            defer { connection.deadline = nil }
             return try body(connection)
         }
     }

@@ -24,6 +24,27 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         self.init(sqlState: code.raw, message: message)
     }
 
+    /// What the client knows of a failure no server answer explains.
+    public enum Uncertainty: Sendable, Equatable {
+        /// No answer came by the connection's deadline; the connection was closed.
+        case timedOut
+        /// The connection failed after `COMMIT` was sent: the transaction may have committed.
+        case commitOutcomeUnknown
+    }
+
+    /// Set for the failures whose outcome the server did not tell.
+    public var uncertainty: Uncertainty?
+
+    /// No answer came by the connection's deadline.
+    static func timedOut(_ message: String) -> PostgresError {
+        var error = PostgresError(sqlState: nil, message: "timed out: " + message)
+        error.uncertainty = .timedOut
+        return error
+    }
+
+    /// Whether the connection's deadline passed before the server answered.
+    public var isTimeout: Bool { uncertainty == .timedOut }
+
     /// The SQLSTATE, or nil when no server answered.
     public var code: Code? { sqlState.map(Code.init) }
 

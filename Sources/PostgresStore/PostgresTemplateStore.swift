@@ -29,6 +29,8 @@ public final class PostgresTemplateStore: TemplateStore {
     let onNotice: @Sendable (String) -> Void
     /// How long a write waits for the nodes' listeners to apply it.
     let acknowledgementTimeout: Duration
+    /// How long a call may wait for the server when the caller set no `StoreDeadline`.
+    let operationTimeout: Duration
     let pool: PostgresConnectionPool
 
     /// Connects, applies the migrations found in `migrationsDirectory` and opens the pool.
@@ -41,6 +43,10 @@ public final class PostgresTemplateStore: TemplateStore {
     ///     (a server's worker has 3).
     ///   - acknowledgementTimeout: how long a write waits for the listeners of the nodes
     ///     connected to the database to apply it (see `write`).
+    ///   - operationTimeout: how long a call may wait for the server (to connect, for a free
+    ///     connection, for its statements) when the caller set no `StoreDeadline`.
+    ///   - abandonedTransactionTimeout: the session's `idle_in_transaction_session_timeout`
+    ///     (zero: the server's), so that a transaction whose node went quiet releases its locks.
     ///   - clock: the source of `updateTime`.
     ///   - onNotice: receives the server's notices and warnings (libpq would print them on stderr).
     /// - Throws: `StoreError.invalidArgument` for a bad URL, retention or pool size;
@@ -52,6 +58,8 @@ public final class PostgresTemplateStore: TemplateStore {
         retention: Int = 300,
         connections: Int = 4,
         acknowledgementTimeout: Duration = .seconds(2),
+        operationTimeout: Duration = .seconds(30),
+        abandonedTransactionTimeout: Duration = .zero,
         clock: @escaping @Sendable () -> Date = { Date() },
         onNotice: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
@@ -77,11 +85,17 @@ public final class PostgresTemplateStore: TemplateStore {
         }
         self.settings = settings
         self.acknowledgementTimeout = acknowledgementTimeout
+        self.operationTimeout = operationTimeout
         self.retention = retention
         self.clock = clock
         self.onNotice = onNotice
-        pool = PostgresConnectionPool(size: connections) { () throws(PostgresError) in
-            try PostgresConnection(settings: settings, onNotice: onNotice)
+        let idleMilliseconds = abandonedTransactionTimeout / .milliseconds(1)
+        pool = PostgresConnectionPool(size: connections) { deadline throws(PostgresError) in
+            let connection = try PostgresConnection(settings: settings, deadline: deadline, onNotice: onNotice)
+            if idleMilliseconds >= 1 {
+                try connection.execute("SET idle_in_transaction_session_timeout = \(Int(idleMilliseconds))")
+            }
+            return connection
         }
     }
 
@@ -120,10 +134,11 @@ public final class PostgresTemplateStore: TemplateStore {
 
     // MARK: Connection access
 
-    /// Runs `body` on a pool connection outside any transaction (one statement is one snapshot).
+    /// Runs `body` on a pool connection outside any transaction (one statement is one snapshot),
+    /// by the caller's `StoreDeadline` or else within `operationTimeout`.
     func read<Result: Sendable>(_ body: @Sendable (PostgresConnection) throws -> Result) throws(StoreError) -> Result {
         do {
-            return try pool.withConnection(body)
+            return try pool.withConnection(deadline: StoreDeadline.current ?? .now + operationTimeout, body)
         } catch {
             throw Self.storeError(error)
         }
@@ -153,8 +168,16 @@ public final class PostgresTemplateStore: TemplateStore {
                 ) { $0.int64(at: 0) }
                 return (result, revision ?? 0)
             }
-            defer { try? connection.unlisten(Self.acknowledgementChannel) }
-            try waitForListeners(revision: revision, on: connection)
+            // Its own time: the deadline bounded the work up to the commit, which is done.
+            connection.deadline = .now + acknowledgementTimeout + .seconds(1)
+            do {
+                try waitForListeners(revision: revision, on: connection)
+                try connection.unlisten(Self.acknowledgementChannel)
+            } catch {
+                // The connection failed after the commit: the write stands, the wait ends.
+                connection.close()
+                onNotice("stopped waiting for the nodes to apply revision \(revision): \(error)")
+            }
             return result
         }
     }

@@ -15,13 +15,13 @@ final class AuditTrail: Sendable {
     private let store: any TemplateStore
     private let access: AccessControl
     private let projects: ProjectDirectory
-    private let storeQueue: DispatchQueue
+    private let storeQueue: StoreQueue
     private let logger: Logger
     private let retention: TimeInterval
     /// When this worker last removed entries past the retention.
     private let lastPrune = Mutex<Date?>(nil)
 
-    init(store: any TemplateStore, access: AccessControl, projects: ProjectDirectory, storeQueue: DispatchQueue, logger: Logger,
+    init(store: any TemplateStore, access: AccessControl, projects: ProjectDirectory, storeQueue: StoreQueue, logger: Logger,
          retentionDays: Int) {
         self.store = store
         self.access = access

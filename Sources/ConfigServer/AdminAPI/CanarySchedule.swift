@@ -12,13 +12,13 @@ final class CanarySchedule: Sendable {
     private let templates: TemplateRegistry
     private let projects: ProjectDirectory
     private let updates: TemplateUpdates
-    private let storeQueue: DispatchQueue
+    private let storeQueue: StoreQueue
     private let logger: Logger
     /// Canaries this worker tried to promote on schedule (`project/namespace/version`), once each.
     private let tried = Mutex<Set<String>>([])
 
     init(store: any TemplateStore, templates: TemplateRegistry, projects: ProjectDirectory, updates: TemplateUpdates,
-         storeQueue: DispatchQueue, logger: Logger) {
+         storeQueue: StoreQueue, logger: Logger) {
         self.store = store
         self.templates = templates
         self.projects = projects

@@ -19,7 +19,7 @@ public final class Application: HTTPRequestHandler, Sendable {
     let metrics: ServerMetrics
     let logger: Logger
     /// Runs the store's writes (and the reads that may wait on them), off the loop thread.
-    let storeQueue = DispatchQueue(label: "remote-config.store")
+    let storeQueue: StoreQueue
     let router: Router
     private let loop: EventLoop
     let counters: ChangeCounters
@@ -38,6 +38,7 @@ public final class Application: HTTPRequestHandler, Sendable {
          admission: StreamAdmission, counters: ChangeCounters, peers: PeerChannel?, logger: Logger) throws {
         self.configuration = configuration
         self.store = store
+        storeQueue = StoreQueue(timeout: configuration.store.requestTimeout)
         self.loop = loop
         self.logger = logger
         self.counters = counters
@@ -47,7 +48,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         let projects = ProjectDirectory()
         let policies = ChangePolicies()
         templates = TemplateRegistry(store: store, projects: projects, counters: counters, logger: logger)
-        let reloads = ReloadGate(loop: loop)
+        let reloads = ReloadGate(loop: loop, timeout: configuration.store.requestTimeout)
         metrics = ServerMetrics(worker: peers?.worker ?? 0)
         peerGather = PeerGather(channel: peers, loop: loop)
         realtime = RealtimeHub(settings: configuration.realtime, loop: loop, templates: templates,
@@ -79,7 +80,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         configuration: ServerConfiguration, store: any TemplateStore, templates: TemplateRegistry,
         projects: ProjectDirectory, access: AccessControl, counters: ChangeCounters, realtime: RealtimeHub,
         updates: TemplateUpdates, metrics: ServerMetrics, peerGather: PeerGather, storeHealth: StoreHealth,
-        projectLoader: ProjectLoader, policies: ChangePolicies, storeQueue: DispatchQueue, webhooks: WebhookDispatcher
+        projectLoader: ProjectLoader, policies: ChangePolicies, storeQueue: StoreQueue, webhooks: WebhookDispatcher
     ) -> Endpoints {
         let maxBodyBytes = configuration.http.maxBodyBytes
         var limits = TemplateLimits.firebase

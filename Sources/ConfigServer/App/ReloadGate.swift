@@ -20,21 +20,39 @@ final class ReloadGate: Sendable {
     /// Reads only, so that a reload never waits behind a publish's commit.
     private let queue = DispatchQueue(label: "remote-config.reload")
     private let waiting = Mutex<[ReloadTarget: [Waiter]]>([:])
+    /// How long a reload may take from the moment it is asked for, its wait behind others
+    /// included: then its waiters are answered from memory (`store.requestTimeoutSeconds`).
+    private let timeout: Duration
+    /// The last reload failed: the store cannot be read now.
+    private let storeUnreadable = Atomic(false)
 
-    init(loop: EventLoop) {
+    init(loop: EventLoop, timeout: Duration) {
         self.loop = loop
+        self.timeout = timeout
     }
 
     /// Runs `waiter` on the loop after `target` was read again by `reload` (blocking; false
-    /// when the store could not be read, and the request is then answered from memory).
+    /// when the store could not be read, and the request is then answered from memory). While
+    /// the last reload failed, `waiter` runs at once, from memory, and the reload runs behind it:
+    /// a store that went quiet costs each fetch nothing, not a wait for its time-out.
+    /// Call on the loop.
     func afterReload(of target: ReloadTarget, by reload: @escaping @Sendable () -> Bool, _ waiter: @escaping Waiter) {
+        let unreadable = storeUnreadable.load(ordering: .relaxed)
         let first = waiting.withLock { table in
-            table[target, default: []].append(waiter)
-            return table[target]?.count == 1
+            let first = table[target] == nil
+            table[target, default: []].append(contentsOf: unreadable ? [] : [waiter])
+            return first
         }
-        guard first else { return }
+        if first { start(target, by: reload) }
+        if unreadable { waiter(false) }
+    }
+
+    private func start(_ target: ReloadTarget, by reload: @escaping @Sendable () -> Bool) {
+        let deadline = ContinuousClock.now + timeout
         queue.async { [self] in
-            let reloaded = reload()
+            // Behind reloads stuck on a quiet store: answer from memory rather than wait more.
+            let reloaded = ContinuousClock.now < deadline && StoreDeadline.run(until: deadline, reload)
+            storeUnreadable.store(!reloaded, ordering: .relaxed)
             // Whoever joined after the read began is answered too: each waiter checks again
             // on the loop and waits for another reload if something newer was acknowledged.
             let waiters = waiting.withLock { $0.removeValue(forKey: target) ?? [] }

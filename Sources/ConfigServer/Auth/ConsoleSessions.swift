@@ -12,12 +12,12 @@ final class ConsoleSessions: Sendable {
     private let counters: ChangeCounters
     private let projectLoader: ProjectLoader
     private let settings: SignInSettings
-    private let storeQueue: DispatchQueue
+    private let storeQueue: StoreQueue
     /// Sessions whose `lastSeenTime` this worker is writing now.
     private let refreshing = Mutex(Set<String>())
 
     init(store: any TemplateStore, access: AccessControl, counters: ChangeCounters, projectLoader: ProjectLoader,
-         settings: SignInSettings, storeQueue: DispatchQueue) {
+         settings: SignInSettings, storeQueue: StoreQueue) {
         self.store = store
         self.access = access
         self.counters = counters

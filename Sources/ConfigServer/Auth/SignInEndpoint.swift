@@ -14,7 +14,7 @@ struct SignInEndpoint: Sendable {
     let sessions: ConsoleSessions
     let store: any TemplateStore
     let access: AccessControl
-    let storeQueue: DispatchQueue
+    let storeQueue: StoreQueue
 
     /// What one sign-in keeps in the store between leaving for the provider and coming back.
     private struct Attempt: Codable {

@@ -14,7 +14,7 @@ final class ChangeSchedule: Sendable {
     private let store: any TemplateStore
     private let applier: ChangeRequestApplier
     private let audit: AuditTrail
-    private let storeQueue: DispatchQueue
+    private let storeQueue: StoreQueue
     private let logger: Logger
     /// Made by `start` (once, before the loop runs) and held while the schedule runs. Made there,
     /// not here: libdispatch crashes on releasing a source that was never resumed, and only
@@ -24,7 +24,7 @@ final class ChangeSchedule: Sendable {
     private let looking = Atomic<Bool>(false)
     static let interval: DispatchTimeInterval = .milliseconds(250)
 
-    init(store: any TemplateStore, applier: ChangeRequestApplier, audit: AuditTrail, storeQueue: DispatchQueue, logger: Logger) {
+    init(store: any TemplateStore, applier: ChangeRequestApplier, audit: AuditTrail, storeQueue: StoreQueue, logger: Logger) {
         self.store = store
         self.applier = applier
         self.audit = audit

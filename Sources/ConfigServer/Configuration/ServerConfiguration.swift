@@ -122,6 +122,12 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         guard (1...3600).contains(store.heartbeatSeconds) else {
             throw ConfigurationError("store.heartbeatSeconds must be between 1 and 3600")
         }
+        guard store.requestTimeoutSeconds >= 0.1, store.requestTimeoutSeconds <= 600 else {
+            throw ConfigurationError("store.requestTimeoutSeconds must be between 0.1 and 600")
+        }
+        guard store.abandonedTransactionSeconds >= 0, store.abandonedTransactionSeconds <= 86_400 else {
+            throw ConfigurationError("store.abandonedTransactionSeconds must be between 0 and 86400")
+        }
         guard store.pollIntervalSeconds > 0, store.pollIntervalSeconds <= 3600 else {
             throw ConfigurationError("store.pollIntervalSeconds must be above 0 and at most 3600")
         }

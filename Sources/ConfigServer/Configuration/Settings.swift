@@ -68,7 +68,20 @@ public struct StoreSettings: Sendable, Codable, Equatable {
     /// For `postgres`: how long a write waits for every connected node to apply it before it
     /// answers anyway (seconds; docs/scaling.md).
     public var acknowledgementSeconds = 2.0
+    /// How long a request may wait for the store, its time in the worker's store queue
+    /// included, before it is answered 503 (seconds). A write not committed by then is
+    /// abandoned and never runs later; for `postgres`, one whose COMMIT got no answer is
+    /// answered 503 "outcome unknown" and never retried. Background reads have the same bound.
+    public var requestTimeoutSeconds = 1.5
+    /// For `postgres`: how long a transaction of this server may sit idle before the database
+    /// ends it (`idle_in_transaction_session_timeout`), so that a node cut off in the middle
+    /// of a write holds its locks no longer than this (seconds; 0 leaves the database's
+    /// setting).
+    public var abandonedTransactionSeconds = 5.0
     public init() {}
+
+    /// `requestTimeoutSeconds` as a duration.
+    var requestTimeout: Duration { .milliseconds(Int(requestTimeoutSeconds * 1000)) }
 }
 
 /// The store implementations.

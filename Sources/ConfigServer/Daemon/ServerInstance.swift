@@ -68,7 +68,7 @@ public final class ServerInstance: Sendable {
     public func shutdown() {
         server.shutdown()
         application.webhooks.stop()
-        application.storeQueue.sync {}
+        application.storeQueue.drain()
         store.close()
     }
 

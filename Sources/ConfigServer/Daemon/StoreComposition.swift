@@ -27,6 +27,8 @@ enum StoreComposition {
                 url: configuration.store.url, migrationsDirectory: migrations, retention: configuration.templates.retention,
                 connections: serialStoreUsersPerWorker,
                 acknowledgementTimeout: .milliseconds(Int(configuration.store.acknowledgementSeconds * 1000)),
+                operationTimeout: configuration.store.requestTimeout,
+                abandonedTransactionTimeout: .milliseconds(Int(configuration.store.abandonedTransactionSeconds * 1000)),
                 onNotice: { notice in logger.notice("database notice", metadata: ["notice": "\(notice)"]) })
         }
     }

@@ -35,6 +35,10 @@ extension APIError {
         case .unavailable:
             // The engine's words stay in the log: they may name hosts and files.
             self.init(503, "The template store is unavailable; try again shortly. Fetches and streams keep being served.")
+        case .outcomeUnknown:
+            self.init(503, "[OUTCOME_UNKNOWN]: The template store stopped answering after it was asked to commit the change, "
+                + "which may or may not have been applied; the server will not retry it. Read the template's versions "
+                + "before trying again.")
         }
     }
 }

@@ -1,3 +1,4 @@
+import CLinuxIO
 import ConfigCore
 import ConfigStore
 import EventLoop
@@ -117,12 +118,18 @@ struct Exchange: Sendable {
 
     /// Runs a commit on the store queue, answers with what it returns or throws, then sends the
     /// commit's announcement: the fan-out to held streams starts after the answer is queued.
+    ///
+    /// The work must end within `store.requestTimeoutSeconds` of the request's arrival: its
+    /// store calls give up then, and work still queued then is dropped, never run, and answered
+    /// 503 (the client is told it failed, so it must not happen behind its back).
     func answerWithCommit(
         project: StoredProject? = nil, expectedVersion: Int64? = nil,
         _ work: @escaping @Sendable () throws -> (HTTPResponse, TemplateUpdates.Announcement?)
     ) {
         let exchange = self
-        router.storeQueue.async {
+        let queue = router.storeQueue
+        let waited = Duration.nanoseconds(rcs_monotonic_nanos() - context.receivedNanos)
+        queue.async(by: .now + queue.timeout - waited, {
             do {
                 let (response, announcement) = try work()
                 exchange.respond(response)
@@ -130,14 +137,23 @@ struct Exchange: Sendable {
             } catch let error as APIError {
                 exchange.fail(error)
             } catch let error as StoreError {
-                if case .unavailable(let reason) = error {
-                    exchange.router.logger.error("the store is unavailable", metadata: ["error": "\(reason)"])
+                switch error {
+                case .unavailable, .outcomeUnknown:
+                    exchange.router.logger.error("the store is unavailable", metadata: ["error": "\(error)"])
+                default:
+                    break
                 }
                 exchange.fail(APIError(error, project: project, expectedVersion: expectedVersion))
             } catch {
                 exchange.router.logger.error("store operation failed", metadata: ["error": "\(error)"])
                 exchange.fail(APIError(500, "Internal error: the store operation failed."))
             }
-        }
+        }, expired: {
+            exchange.router.logger.error("the store did not take the request in time; refused, never run")
+            // From the loop, so that its audit entry is queued, not written before the answer.
+            exchange.context.loop.execute {
+                exchange.fail(APIError(StoreError.unavailable("the request's deadline passed in the store queue")))
+            }
+        })
     }
 }

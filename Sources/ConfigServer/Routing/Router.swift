@@ -21,10 +21,10 @@ final class Router: Sendable {
     /// Keeps every change made through the management API, and every refusal for a role.
     let audit: AuditTrail
     /// Where answers that wait on the store are computed (`Exchange.answerFromStore`).
-    let storeQueue: DispatchQueue
+    let storeQueue: StoreQueue
 
     init(endpoints: Endpoints, access: AccessControl, projects: ProjectDirectory, policies: ChangePolicies,
-         readYourWrites: ReadYourWrites, metrics: ServerMetrics, logger: Logger, storeQueue: DispatchQueue, audit: AuditTrail) {
+         readYourWrites: ReadYourWrites, metrics: ServerMetrics, logger: Logger, storeQueue: StoreQueue, audit: AuditTrail) {
         self.endpoints = endpoints
         self.access = access
         self.projects = projects

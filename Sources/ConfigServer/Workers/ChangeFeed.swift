@@ -22,14 +22,14 @@ final class ChangeFeed: Sendable {
     private let logger: Logger
     private let loop: EventLoop
     /// Where the poll's store reads run, off the loop.
-    private let storeQueue: DispatchQueue
+    private let storeQueue: StoreQueue
     private let settings: StoreSettings
     private let lastToken = Mutex<StoreChangeToken?>(nil)
     private let wasAvailable = Atomic<Bool>(true)
 
     init(store: any TemplateStore, updates: TemplateUpdates, templates: TemplateRegistry, projects: ProjectLoader,
          counters: ChangeCounters, peers: PeerChannel?, health: StoreHealth, metrics: ServerMetrics, logger: Logger,
-         loop: EventLoop, storeQueue: DispatchQueue, settings: StoreSettings) {
+         loop: EventLoop, storeQueue: StoreQueue, settings: StoreSettings) {
         self.store = store
         self.updates = updates
         self.templates = templates

@@ -27,6 +27,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// or failing. Callers retry later; a write that failed so may or may not have committed.
     /// The message is the engine's, without credentials.
     case unavailable(String)
+    /// The engine failed after it was asked to commit, before it said whether it did: the
+    /// change may or may not be there, and it must not be made again as if it were not. The
+    /// message is the engine's, without credentials.
+    case outcomeUnknown(String)
 
     public var description: String {
         switch self {
@@ -54,6 +58,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "change request \(id) changed since it was read"
         case .unavailable(let reason):
             "the store is unavailable: \(reason)"
+        case .outcomeUnknown(let reason):
+            "the store did not say whether the change committed: \(reason)"
         }
     }
 }

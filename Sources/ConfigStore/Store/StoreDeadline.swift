@@ -1,0 +1,16 @@
+/// When the store work of the current request must be done: a store that talks to a server
+/// gives up waiting for it then (`StoreError.unavailable`, or `outcomeUnknown` for a commit
+/// sent and not answered), so that a request gets a definite answer in a bounded time.
+///
+/// A task-local value, so that it reaches every store call the work makes without a parameter
+/// on each; outside a task it is bound to the thread (the store queue's, say) for the duration
+/// of `run`. The SQLite store, which waits for nothing but its own file, ignores it.
+public enum StoreDeadline {
+    /// The deadline of the work running on this thread or task, if any.
+    @TaskLocal public static var current: ContinuousClock.Instant?
+
+    /// Runs `body` with `deadline` as `current`.
+    public static func run<Result>(until deadline: ContinuousClock.Instant, _ body: () throws -> Result) rethrows -> Result {
+        try $current.withValue(deadline, operation: body)
+    }
+}

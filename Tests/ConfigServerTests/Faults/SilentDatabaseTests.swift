@@ -1,0 +1,87 @@
+import Foundation
+import PostgresStore
+import PostgresTestSupport
+import TestSupport
+import Testing
+
+/// Two nodes on one PostgreSQL, each through a link of its own that a test makes silent
+/// (packets dropped, nothing reset): a node cut off so keeps answering fetches from memory,
+/// refuses publishes with 503 within 2 s, never applies a refused publish later, and catches
+/// up by itself once the link heals.
+@Suite(.serialized, .timeLimit(.minutes(2))) final class SilentDatabaseTests {
+    let temporary: TemporaryDirectory
+    let database: TestDatabase
+    let links: [FaultyLink]
+    var nodes: [DaemonProcess] = []
+
+    init() throws {
+        temporary = try TemporaryDirectory("rcs-silent")
+        database = try TestDatabase()
+        let serverPort = try #require(URLComponents(string: database.url)?.port)
+        links = try (0..<2).map { try FaultyLink(upstreamPort: serverPort, seed: UInt64($0)) }
+        nodes = try links.enumerated().map { index, link in
+            try DaemonProcess(dataDir: temporary.url.appendingPathComponent("node\(index)").path, workers: 2,
+                              extraEnvironment: ["RCS_DATABASE_URL": try link.url(replacingPortOf: database.url)])
+        }
+    }
+
+    deinit { links.forEach { $0.stop() } }
+
+    /// Fetches until `port` serves `value` or `seconds` passed; the seconds it took.
+    private func secondsUntil(_ port: Int, serves value: String, within seconds: Double) -> Double? {
+        let start = Date()
+        while Date().timeIntervalSince(start) < seconds {
+            if NodeCalls.fetch(port, limit: 2).value == value { return Date().timeIntervalSince(start) }
+            usleep(50_000)
+        }
+        return nil
+    }
+
+    @Test func aNodeCutOffKeepsFetchingRefusesPublishesAndNeverAppliesThemLater() throws {
+        #expect(NodeCalls.publish(nodes[0].port, "one").status == 200)
+        links[0].set(.silent)
+        for attempt in 0..<5 {
+            let fetched = NodeCalls.fetch(nodes[0].port, limit: 5, instance: "i\(attempt)")
+            #expect(fetched.status == 200 && fetched.value == "one", "fetch \(attempt) on the cut-off node: \(fetched)")
+            #expect(fetched.seconds < 2, "fetch \(attempt) took \(fetched.seconds) s")
+        }
+        let refused = NodeCalls.publish(nodes[0].port, "refused", limit: 5)
+        #expect(refused.status == 503, "a publish on the cut-off node: \(refused)")
+        #expect(refused.seconds < 2, "the refusal took \(refused.seconds) s")
+        #expect(NodeCalls.publish(nodes[1].port, "two").status == 200)
+
+        links[0].set(.healthy)
+        let caughtUp = secondsUntil(nodes[0].port, serves: "two", within: 5)
+        #expect(caughtUp != nil, "the healed node serves the newest version within 5 s")
+        // Queued after anything the node may still hold for the store: once this is answered,
+        // a late run of the refused publish would have committed.
+        var after = NodeCalls.publish(nodes[0].port, "three")
+        for _ in 0..<40 where after.status != 200 {
+            usleep(100_000)
+            after = NodeCalls.publish(nodes[0].port, "three")
+        }
+        #expect(after.status == 200)
+        let values = try NodeCalls.versions(nodes[1].port).map(\.value)
+        #expect(!values.contains("refused"), "the refused publish was applied after all: \(values)")
+        #expect(values == ["three", "two", "one"], "\(values)")
+    }
+
+    @Test func aCommitWhoseAnswerIsLostIsAnsweredOutcomeUnknownAndNeverRetried() throws {
+        #expect(NodeCalls.publish(nodes[0].port, "one").status == 200)
+        links[0].silence(whenClientSends: "COMMIT")
+        let unknown = NodeCalls.publish(nodes[0].port, "unknown", limit: 5)
+        #expect(unknown.outcomeUnknown, "\(unknown)")
+        #expect(unknown.seconds < 2, "took \(unknown.seconds) s")
+        // The COMMIT arrives once the link heals: the version is then there, whole, once.
+        links[0].set(.healthy)
+        var after = NodeCalls.publish(nodes[0].port, "after")
+        for _ in 0..<40 where after.status != 200 {
+            usleep(100_000)
+            after = NodeCalls.publish(nodes[0].port, "after")
+        }
+        #expect(after.status == 200)
+        let values = try NodeCalls.versions(nodes[1].port).map(\.value)
+        #expect(values.filter { $0 == "unknown" }.count <= 1, "never applied twice: \(values)")
+        #expect(values.first == "after" && values.last == "one", "\(values)")
+    }
+}
