@@ -101,5 +101,6 @@ extension PostgresError {
         public static let adminShutdown = Code("57P01")
         public static let crashShutdown = Code("57P02")
         public static let cannotConnectNow = Code("57P03")
+        public static let diskFull = Code("53100")
     }
 }

@@ -12,6 +12,8 @@ extension PostgresTemplateStore {
         switch error {
         case let error as StoreError:
             return error
+        case let error as PostgresError where error.code == .diskFull:
+            return .outOfSpace(error.description)
         case let error as PostgresError where error.uncertainty == .commitOutcomeUnknown:
             return .outcomeUnknown(error.description)
         case let error as PostgresError where error.isUnavailable:

@@ -35,6 +35,9 @@ extension APIError {
         case .unavailable:
             // The engine's words stay in the log: they may name hosts and files.
             self.init(503, "The template store is unavailable; try again shortly. Fetches and streams keep being served.")
+        case .outOfSpace:
+            self.init(507, "[OUT_OF_SPACE]: The server's disk is full, so the change was not saved (nothing of it was written). "
+                + "Fetches and streams keep being served; try again once space is freed.", canonicalStatus: "RESOURCE_EXHAUSTED")
         case .outcomeUnknown:
             self.init(503, "[OUTCOME_UNKNOWN]: The template store stopped answering after it was asked to commit the change, "
                 + "which may or may not have been applied; the server will not retry it. Read the template's versions "

@@ -138,7 +138,7 @@ struct Exchange: Sendable {
                 exchange.fail(error)
             } catch let error as StoreError {
                 switch error {
-                case .unavailable, .outcomeUnknown:
+                case .unavailable, .outcomeUnknown, .outOfSpace:
                     exchange.router.logger.error("the store is unavailable", metadata: ["error": "\(error)"])
                 default:
                     break

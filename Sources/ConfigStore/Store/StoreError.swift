@@ -31,6 +31,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// change may or may not be there, and it must not be made again as if it were not. The
     /// message is the engine's, without credentials.
     case outcomeUnknown(String)
+    /// The disk under the engine is full: nothing of the change was written (its transaction
+    /// rolled back). Reads still work; writes work again once space is freed.
+    case outOfSpace(String)
 
     public var description: String {
         switch self {
@@ -60,6 +63,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "the store is unavailable: \(reason)"
         case .outcomeUnknown(let reason):
             "the store did not say whether the change committed: \(reason)"
+        case .outOfSpace(let reason):
+            "the store's disk is full: \(reason)"
         }
     }
 }

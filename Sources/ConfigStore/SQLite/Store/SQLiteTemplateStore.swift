@@ -132,10 +132,14 @@ public final class SQLiteTemplateStore: TemplateStore {
         }
     }
 
-    /// A `StoreError` as is; any SQLite failure (busy past the timeout, I/O, full disk, a closed
-    /// connection, a broken constraint the checks above should have caught) as `unavailable`.
+    /// A `StoreError` as is; a full disk as `outOfSpace`; any other SQLite failure (busy past
+    /// the timeout, I/O, a closed connection, a broken constraint the checks above should have
+    /// caught) as `unavailable`.
     static func storeError(_ error: any Error) -> StoreError {
-        if let error = error as? StoreError { return error }
-        return .unavailable("\(error)")
+        switch error {
+        case let error as StoreError: error
+        case SQLiteError.ResultCode.full: .outOfSpace("\(error)")
+        default: .unavailable("\(error)")
+        }
     }
 }
