@@ -1,0 +1,163 @@
+import Foundation
+import Glibc
+import TestSupport
+
+/// One fault, injected into a running `FaultCluster` while the `Workload` runs, then healed;
+/// the run records it in the history and ends with a probe publish after healing.
+struct FaultScenario: Sendable, CustomStringConvertible {
+    enum Fault: String, Sendable, CaseIterable {
+        /// Node 0's link to the database goes silent.
+        case nodeCutOff
+        /// Every node's link goes silent.
+        case databaseCutOff
+        /// Node 0's link gets 30 ms of delay and 10 % of its chunks a further 200 ms.
+        case degradedLink
+        /// Every process of the database is stopped (SIGSTOP), then continued.
+        case databasePaused
+        /// Node 1 is killed (-9) during publishes, then started again.
+        case nodeKilled
+        /// A worker of node 0 is killed (-9); its supervisor starts another.
+        case workerKilled
+        /// Node 0's link goes silent the moment it carries a COMMIT.
+        case commitLost
+    }
+
+    var fault: Fault
+    var seed: UInt64
+    /// How long the fault lasts (seconds).
+    var holdSeconds: Double
+
+    var description: String { "\(fault.rawValue) (seed \(seed), \(holdSeconds) s)" }
+
+    /// The fault with a duration drawn from `seed` (2 to 4 s).
+    init(_ fault: Fault, seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        self.fault = fault
+        self.seed = seed
+        holdSeconds = 2 + Double(random.next() % 2000) / 1000
+    }
+
+    /// What a run saw, for the checker and the log.
+    struct Outcome {
+        var history: History
+        var violations: [String]
+        var seconds: Double
+
+        var summary: String {
+            let operations = history.operations
+            let publishes = operations.filter { $0.kind == .publish }
+            let counts = Dictionary(grouping: publishes, by: { $0.outcomeUnknown ? "unknown" : $0.status.map(String.init) ?? "none" })
+                .mapValues(\.count).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+            return "\(operations.count) operations, publishes \(counts), "
+                + "\(operations.filter { $0.kind == .fetch || $0.kind == .sdkFetch }.count) fetches, "
+                + "\(operations.filter { $0.kind == .streamNotice }.count) stream notices, \(violations.count) violations, "
+                + String(format: "%.1f s", seconds)
+        }
+    }
+
+    /// Starts two nodes, runs the workload through the fault and its healing, and checks.
+    func run() throws -> Outcome {
+        let started = Date()
+        let cluster = try FaultCluster(nodes: 2, seed: seed)
+        defer { cluster.shutDown() }
+        guard publishUntilAcknowledged(cluster.nodes[0], "s\(seed)-initial", within: 10) != nil else {
+            throw TestFailure("the first publish failed")
+        }
+        let history = History()
+        let workload = Workload(history: history, nodes: cluster.nodes, seed: seed)
+        workload.start()
+        var workloadStopped = false
+        defer { if !workloadStopped { workload.stop() } }
+        pause(seconds: 1.5)
+
+        let (effect, nodes) = try inject(into: cluster)
+        let start = history.now
+        pause(seconds: holdSeconds)
+        try heal(cluster)
+        history.record(History.Fault(name: fault.rawValue, effect: effect, nodes: nodes, start: start, healed: history.now))
+
+        guard let probe = publishUntilAcknowledged(cluster.nodes[0], "s\(seed)-probe", within: 15, history: history) else {
+            throw TestFailure("no publish was acknowledged within 15 s of healing")
+        }
+        waitUntilCaughtUp(history, nodes: cluster.nodes.count, version: probe.version, until: probe.acknowledged + 6)
+        workload.stop()
+        workloadStopped = true
+        let checker = HistoryChecker(operations: history.operations, faults: history.faults, final: try cluster.storedVersions(),
+                                     probe: probe, nodes: Array(cluster.nodes.indices))
+        return Outcome(history: history, violations: checker.violations(), seconds: Date().timeIntervalSince(started))
+    }
+
+    private func inject(into cluster: FaultCluster) throws -> (History.Fault.Effect, Set<Int>) {
+        let every = Set(cluster.nodes.indices)
+        switch fault {
+        case .nodeCutOff:
+            cluster.links[0].set(.silent)
+            return (.cutOff, [0])
+        case .databaseCutOff:
+            cluster.links.forEach { $0.set(.silent) }
+            return (.cutOff, every)
+        case .degradedLink:
+            cluster.links[0].set(.degraded(delay: .milliseconds(30), lossPercent: 10))
+            return (.degraded, [0])
+        case .databasePaused:
+            cluster.signalDatabase(SIGSTOP)
+            return (.cutOff, every)
+        case .nodeKilled:
+            cluster.kill(1)
+            return (.down, [1])
+        case .workerKilled:
+            try cluster.killWorker(of: 0)
+            return (.degraded, [0])
+        case .commitLost:
+            cluster.links[0].silence(whenClientSends: "COMMIT")
+            return (.cutOff, [0])
+        }
+    }
+
+    private func heal(_ cluster: FaultCluster) throws {
+        switch fault {
+        case .nodeCutOff, .databaseCutOff, .degradedLink, .commitLost:
+            cluster.links.forEach { $0.set(.healthy) }
+        case .databasePaused:
+            cluster.signalDatabase(SIGCONT)
+        case .nodeKilled:
+            try cluster.restart(1)
+        case .workerKilled:
+            break
+        }
+    }
+
+    /// Publishes until one is acknowledged (a node may still be reconnecting); its version and
+    /// when it was acknowledged, recorded in `history` when given.
+    private func publishUntilAcknowledged(_ node: Workload.Node, _ value: String, within seconds: Double,
+                                          history: History? = nil) -> (version: Int64, acknowledged: Double)? {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        var attempt = 0
+        while Date() < deadline {
+            attempt += 1
+            guard let port = node.port else { continue }
+            let start = history?.now ?? 0
+            let answer = NodeCalls.publish(port, "\(value)-\(attempt)", limit: 5)
+            history?.record(History.Operation(
+                kind: .publish, node: node.index, start: start, end: start + answer.seconds, status: answer.status,
+                outcomeUnknown: answer.outcomeUnknown, version: answer.version, value: "\(value)-\(attempt)"))
+            if answer.status == 200, let version = answer.version { return (version, start + answer.seconds) }
+            pause(seconds: 0.2)
+        }
+        return nil
+    }
+
+    /// Until every node fetched and was told of `version`, or `until` (history time) passed.
+    private func waitUntilCaughtUp(_ history: History, nodes: Int, version: Int64, until: Double) {
+        while history.now < until {
+            let seen = history.operations.filter { ($0.version ?? 0) >= version }
+            let caughtUp = (0..<nodes).allSatisfy { node in
+                seen.contains { $0.node == node && $0.kind == .fetch } && seen.contains { $0.node == node && $0.kind == .streamNotice }
+            }
+            if caughtUp { return }
+            pause(seconds: 0.1)
+        }
+    }
+
+    private func pause(seconds: Double) { usleep(UInt32(seconds * 1_000_000)) }
+}

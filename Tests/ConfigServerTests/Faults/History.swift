@@ -1,0 +1,71 @@
+import CLinuxIO
+import Synchronization
+
+/// Everything a fault scenario's clients did and saw, and the faults injected, on one clock
+/// (seconds since the history began): what `HistoryChecker` reads.
+final class History: Sendable {
+    enum Kind: String, Sendable {
+        case publish, fetch
+        /// A held stream was told of a version.
+        case streamNotice
+        /// The fetch an SDK makes when its stream tells it of a new version.
+        case sdkFetch
+    }
+
+    /// One call or notice.
+    struct Operation: Sendable, CustomStringConvertible {
+        var kind: Kind
+        var node: Int
+        var start: Double
+        var end: Double
+        /// nil: no answer (time-out, connection refused or cut).
+        var status: Int?
+        var outcomeUnknown = false
+        var version: Int64?
+        /// What a publish wrote or a fetch read (`k`; unique per publish).
+        var value: String?
+
+        var description: String {
+            "\(kind) node \(node) [\(Self.format(start))–\(Self.format(end))] status \(status.map(String.init) ?? "none")"
+                + "\(outcomeUnknown ? " (outcome unknown)" : "") version \(version.map(String.init) ?? "-") value \(value ?? "-")"
+        }
+
+        private static func format(_ seconds: Double) -> String { String(Int((seconds * 1000).rounded())) + " ms" }
+    }
+
+    /// A fault and when it was healed.
+    struct Fault: Sendable {
+        enum Effect: Sendable {
+            /// The nodes cannot reach the database (a silent link, the database paused or cut):
+            /// they must answer fetches from memory and refuse publishes, both within 2 s.
+            case cutOff
+            /// The nodes do not answer at all (killed).
+            case down
+            /// The nodes are connected, only slower (delay, loss, a worker restarting).
+            case degraded
+        }
+
+        var name: String
+        var effect: Effect
+        var nodes: Set<Int>
+        var start: Double
+        var healed: Double
+    }
+
+    private let origin = rcs_monotonic_nanos()
+    private let state = Mutex<(operations: [Operation], faults: [Fault])>(([], []))
+
+    /// Seconds since the history began.
+    var now: Double { Double(rcs_monotonic_nanos() - origin) / 1e9 }
+
+    func record(_ operation: Operation) {
+        state.withLock { $0.operations.append(operation) }
+    }
+
+    func record(_ fault: Fault) {
+        state.withLock { $0.faults.append(fault) }
+    }
+
+    var operations: [Operation] { state.withLock { $0.operations } }
+    var faults: [Fault] { state.withLock { $0.faults } }
+}

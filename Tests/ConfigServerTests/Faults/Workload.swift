@@ -1,0 +1,140 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The clients of a fault scenario, on every node at once until `stop()`: a publisher writing a
+/// value no other publish writes, a fetcher, and an SDK (a held stream that fetches whenever it
+/// is told of a new version), each recording every call in `history`.
+final class Workload: Sendable {
+    /// Where a node answers now (a restarted node has a new port; nil while it is down).
+    final class Node: Sendable {
+        let index: Int
+        private let current: Mutex<Int?>
+
+        init(index: Int, port: Int) {
+            self.index = index
+            current = Mutex(port)
+        }
+
+        var port: Int? { current.withLock { $0 } }
+
+        func moved(to port: Int?) { current.withLock { $0 = port } }
+    }
+
+    let history: History
+    let nodes: [Node]
+    private let seed: UInt64
+    private let stopped = Atomic(false)
+    private let running = DispatchGroup()
+
+    init(history: History, nodes: [Node], seed: UInt64) {
+        self.history = history
+        self.nodes = nodes
+        self.seed = seed
+    }
+
+    /// Starts three clients per node.
+    func start() {
+        for node in nodes {
+            for client in [publisher, fetcher, sdk] {
+                running.enter()
+                Thread { [self] in
+                    client(node)
+                    running.leave()
+                }.start()
+            }
+        }
+    }
+
+    /// Stops every client and waits for their calls in progress (each has a time limit).
+    func stop() {
+        stopped.store(true, ordering: .sequentiallyConsistent)
+        running.wait()
+    }
+
+    private var isStopped: Bool { stopped.load(ordering: .sequentiallyConsistent) }
+
+    /// A pause between calls, so that a few clients do not saturate two nodes (pacing only).
+    private func pause(_ milliseconds: UInt32) { usleep(milliseconds * 1000) }
+
+    private func record(_ kind: History.Kind, _ node: Node, start: Double, _ answer: NodeCalls.Answer) {
+        history.record(History.Operation(
+            kind: kind, node: node.index, start: start, end: start + answer.seconds, status: answer.status,
+            outcomeUnknown: answer.outcomeUnknown, version: answer.version, value: kind == .publish ? nil : answer.value))
+    }
+
+    private func publisher(_ node: Node) {
+        var count = 0
+        while !isStopped {
+            guard let port = node.port else {
+                pause(50)
+                continue
+            }
+            count += 1
+            let value = "s\(seed)-n\(node.index)-\(count)"
+            let start = history.now
+            var answer = NodeCalls.publish(port, value, limit: 5)
+            answer.value = value
+            history.record(History.Operation(
+                kind: .publish, node: node.index, start: start, end: start + answer.seconds, status: answer.status,
+                outcomeUnknown: answer.outcomeUnknown, version: answer.version, value: value))
+            pause(100)
+        }
+    }
+
+    private func fetcher(_ node: Node) {
+        var count = 0
+        while !isStopped {
+            guard let port = node.port else {
+                pause(50)
+                continue
+            }
+            count += 1
+            let start = history.now
+            record(.fetch, node, start: start, NodeCalls.fetch(port, limit: 5, instance: "fetcher-\(node.index)-\(count % 50)"))
+            pause(40)
+        }
+    }
+
+    /// Holds a stream; on each version it is told of, records the notice and fetches, as an
+    /// SDK does. Opens it again (knowing the last version it saw) when it ends.
+    private func sdk(_ node: Node) {
+        var known: Int64 = 0
+        while !isStopped {
+            guard let port = node.port, let stream = try? TestClient(port: port, timeoutSeconds: 1) else {
+                pause(100)
+                continue
+            }
+            do {
+                try stream.send(TestClient.format(
+                    "POST", "/v1/projects/123456789012/namespaces/firebase:streamFetchInvalidations",
+                    headers: [("X-Goog-Api-Key", "example-api-key")],
+                    body: Array("{\"lastKnownVersionNumber\":\"\(known)\"}".utf8)))
+                guard try stream.readHead().status == 200 else { throw TestFailure("stream refused") }
+                while !isStopped {
+                    let chunk: [UInt8]
+                    do {
+                        guard let next = try stream.readChunk() else { break }
+                        chunk = next
+                    } catch let failure as TestFailure where failure.description.contains("errno 11") {
+                        continue  // quiet for a second: still held
+                    }
+                    guard let version = Self.version(in: String(decoding: chunk, as: UTF8.self)) else { continue }
+                    let now = history.now
+                    history.record(History.Operation(kind: .streamNotice, node: node.index, start: now, end: now, status: 200,
+                                                     version: version))
+                    known = max(known, version)
+                    record(.sdkFetch, node, start: history.now, NodeCalls.fetch(port, limit: 5, instance: "sdk-\(node.index)"))
+                }
+            } catch {
+                pause(100)
+            }
+        }
+    }
+
+    /// `latestTemplateVersionNumber` in a stream message.
+    static func version(in message: String) -> Int64? {
+        guard let range = message.range(of: "\"latestTemplateVersionNumber\"") else { return nil }
+        return Int64(message[range.upperBound...].drop { !$0.isNumber }.prefix { $0.isNumber })
+    }
+}
