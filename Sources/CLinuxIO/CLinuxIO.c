@@ -263,6 +263,8 @@ int64_t rcs_atomic_load(int64_t *p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST
 
 int64_t rcs_atomic_add(int64_t *p, int64_t delta) { return __atomic_add_fetch(p, delta, __ATOMIC_SEQ_CST); }
 
+void rcs_atomic_store(int64_t *p, int64_t value) { __atomic_store_n(p, value, __ATOMIC_SEQ_CST); }
+
 int rcs_atomic_increment_below(int64_t *p, int64_t limit) {
     int64_t current = __atomic_load_n(p, __ATOMIC_SEQ_CST);
     while (current < limit) {

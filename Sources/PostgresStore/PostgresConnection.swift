@@ -122,9 +122,14 @@ public final class PostgresConnection {
     /// one simple query (for migration files).
     public func executeScript(_ sql: String) throws(PostgresError) {
         let handle = try openHandle()
-        guard let deadline else { return _ = try check(PQexec(handle, sql)) }
-        guard PQsendQuery(handle, sql) == 1 else { throw connectionError(lastErrorMessage()) }
-        _ = try check(awaitResult(by: deadline))
+        let result: OpaquePointer?
+        if let deadline {
+            guard PQsendQuery(handle, sql) == 1 else { throw connectionError(lastErrorMessage()) }
+            result = try awaitResult(by: deadline)
+        } else {
+            result = PQexec(handle, sql)
+        }
+        _ = try check(result)
     }
 
     /// The rows of a query, each turned into a value by `row`.

@@ -44,13 +44,7 @@ public final class DelayingProxy: @unchecked Sendable {
     }
 
     private func acceptLoop() {
-        while !stopped.load(ordering: .sequentiallyConsistent) {
-            let client = accept(listener, nil, nil)
-            guard client >= 0 else { if errno == EINTR { continue } else { return } }
-            guard let upstream = LoopbackSocket.connect(port: upstreamPort) else {
-                close(client)
-                continue
-            }
+        LoopbackSocket.acceptLoop(listener, upstreamPort: upstreamPort) { client, upstream in
             connections.withLock { $0.formUnion([client, upstream]) }
             let pumps = PumpCount()
             let delayed = DelayChoice(delayed: marker == nil)

@@ -93,13 +93,7 @@ public final class FaultyLink: @unchecked Sendable {
     }
 
     private func acceptLoop() {
-        while !stopped.load(ordering: .sequentiallyConsistent) {
-            let client = accept(listener, nil, nil)
-            guard client >= 0 else { if errno == EINTR { continue } else { return } }
-            guard let upstream = LoopbackSocket.connect(port: upstreamPort) else {
-                close(client)
-                continue
-            }
+        LoopbackSocket.acceptLoop(listener, upstreamPort: upstreamPort) { client, upstream in
             condition.withLock { descriptors.formUnion([client, upstream]) }
             let ends = PumpCount()
             let finished: @Sendable () -> Void = { [self] in

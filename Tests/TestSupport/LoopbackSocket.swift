@@ -32,6 +32,21 @@ enum LoopbackSocket {
         return fd
     }
 
+    /// Accepts clients on `listener` until it is closed, connecting each to
+    /// `127.0.0.1:upstreamPort` and handing both sockets to `carry` (a client whose upstream
+    /// refuses is closed).
+    static func acceptLoop(_ listener: Int32, upstreamPort: Int, carry: (_ client: Int32, _ upstream: Int32) -> Void) {
+        while true {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { if errno == EINTR { continue } else { return } }
+            guard let upstream = connect(port: upstreamPort) else {
+                close(client)
+                continue
+            }
+            carry(client, upstream)
+        }
+    }
+
     /// Writes every byte; false when the peer is gone.
     static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
         var offset = 0

@@ -70,10 +70,12 @@ final class TemplateRegistry: Sendable {
     }
 
     /// What the fetch path needs in one lookup: ``serving(_:instance:)``, or `.stale` when the
-    /// entry is not current (the caller reloads it first; see ``isCurrent(_:)``).
-    func servingIfCurrent(_ key: TemplateKey, instance: String?) -> Serving {
+    /// entry is not current (the caller reloads it first; see ``isCurrent(_:reloaded:)``).
+    func servingIfCurrent(_ key: TemplateKey, instance: String?, reloaded: Bool = false) -> Serving {
         let found = entries.withLock { table in table[key].map { ($0.template, $0.canary, $0.checked, $0.slot) } }
-        guard let (template, canary, checked, slot) = found, checked == counters.value(at: slot) else { return .stale }
+        guard let (template, canary, checked, slot) = found, checked == counters.value(at: slot),
+              reloaded || !counters.listenerAbsent
+        else { return .stale }
         return .current(Self.serving(template, canary, instance: instance))
     }
 
@@ -123,10 +125,12 @@ final class TemplateRegistry: Sendable {
         }
     }
 
-    /// Whether the entry was read from the store after every acknowledged change to `key`.
-    func isCurrent(_ key: TemplateKey) -> Bool {
+    /// Whether the entry was read from the store after every acknowledged change to `key`: its
+    /// counter has not moved since, and the node's listener is there to move it (or the
+    /// request already had the store read once since it arrived, `reloaded`).
+    func isCurrent(_ key: TemplateKey, reloaded: Bool = false) -> Bool {
         guard let (checked, slot) = entries.withLock({ $0[key].map { ($0.checked, $0.slot) } }) else { return false }
-        return checked == counters.value(at: slot)
+        return checked == counters.value(at: slot) && (reloaded || !counters.listenerAbsent)
     }
 
     /// Loads every template that has a head, before the worker serves (blocking: at start, off

@@ -25,7 +25,7 @@ struct FetchEndpoint: Sendable {
         // the fetch looks its template up once; before the throttle, which a retry would
         // otherwise charge twice.
         let active: ActiveTemplate?
-        switch templates.servingIfCurrent(key, instance: instance) {
+        switch templates.servingIfCurrent(key, instance: instance, reloaded: exchange.reloaded) {
         case .current(let template): active = template
         case .stale where exchange.storeUnreadable: active = templates.serving(key, instance: instance)
         case .stale: return exchange.answerAfterReload(of: .template(key))

@@ -172,6 +172,11 @@ final class Supervisor {
     private func handleExit(pid: pid_t, status: Int32, region: UnsafeMutableRawPointer) {
         guard let index = slots.firstIndex(where: { $0.pid == pid }) else { return }
         StreamAdmission.reclaim(worker: index, region: SharedRegion.admission(in: region))
+        if index == 0, settings.store.kind == .postgres {
+            // The node's listener died with it: other nodes no longer wait for this one, so the
+            // other workers read the store before answering until its successor is caught up.
+            ChangeCounters(region: SharedRegion.changes(in: region)).setListenerAbsent(true)
+        }
         if stopping {
             slots[index].stopped()
         } else {

@@ -19,6 +19,9 @@ struct Exchange: Sendable {
     /// Set when the store could not be read to bring what the request reads up to date: it
     /// is then answered from memory (a config server keeps serving while its store is unwell).
     var storeUnreadable = false
+    /// Set once what the request reads was read from the store after it arrived: then only a
+    /// change acknowledged since makes it read again (not the absence of the node's listener).
+    var reloaded = false
 
     /// The route's name for metrics, without ids: one of a fixed set (an unknown custom method
     /// is `remoteConfig:unknown`, so clients cannot grow the label set).

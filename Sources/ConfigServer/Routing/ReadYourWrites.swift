@@ -14,11 +14,12 @@ struct ReadYourWrites: Sendable {
     let logger: Logger
 
     /// What must be read again before `route` is answered; nil on the fast path, which costs
-    /// two atomic loads, and a lookup for routes other than the fetch (which checks its
-    /// template in the lookup that finds it).
-    func staleTarget(of route: Route) -> ReloadTarget? {
+    /// three atomic loads, and a lookup for routes other than the fetch (which checks its
+    /// template in the lookup that finds it). While the node's listener is absent, everything
+    /// a request reads is read once after it arrived (`reloaded` then).
+    func staleTarget(of route: Route, reloaded: Bool = false) -> ReloadTarget? {
         if !projectLoader.isCurrent { return .projects }
-        guard let key = templateKey(route), !templates.isCurrent(key) else { return nil }
+        guard let key = templateKey(route), !templates.isCurrent(key, reloaded: reloaded) else { return nil }
         return .template(key)
     }
 
@@ -32,10 +33,14 @@ struct ReadYourWrites: Sendable {
                 var fromMemory = exchange
                 fromMemory.storeUnreadable = true
                 run(fromMemory)
-            } else if let next = staleTarget(of: exchange.route) {
-                answerAfterReload(of: next, exchange, run: run)
             } else {
-                run(exchange)
+                var reloaded = exchange
+                reloaded.reloaded = true
+                if let next = staleTarget(of: exchange.route, reloaded: true) {
+                    answerAfterReload(of: next, reloaded, run: run)
+                } else {
+                    run(reloaded)
+                }
             }
         }
     }

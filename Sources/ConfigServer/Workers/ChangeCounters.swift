@@ -12,19 +12,21 @@ import ConfigStore
 /// moved, the worker reads the store again before it answers.
 ///
 /// Templates share 4,096 counters by hash: a collision costs a needless reload, never a stale
-/// answer. One more counter covers projects and API keys.
+/// answer. One more counter covers projects and API keys, and a last slot says whether the
+/// node's store listener is absent (see `listenerAbsent`).
 final class ChangeCounters: @unchecked Sendable {
     // @unchecked: the slots are only read and written through atomic operations, and the
     // mapping outlives every user (it is never unmapped while the process runs).
     static let templateSlots = 4096
-    static let regionBytes = (1 + templateSlots) * MemoryLayout<Int64>.size
+    static let regionBytes = (2 + templateSlots) * MemoryLayout<Int64>.size
     private static let projectsSlot = 0
+    private static let listenerSlot = 1 + templateSlots
 
     private let slots: UnsafeMutablePointer<Int64>
 
     /// Counters in `region` (shared with the group, or private to a single process).
     init(region: UnsafeMutableRawPointer) {
-        slots = region.bindMemory(to: Int64.self, capacity: 1 + Self.templateSlots)
+        slots = region.bindMemory(to: Int64.self, capacity: 2 + Self.templateSlots)
     }
 
     /// Private counters for a server of one process.
@@ -48,6 +50,22 @@ final class ChangeCounters: @unchecked Sendable {
 
     /// After a commit that changed projects or API keys, before it is acknowledged.
     func bumpProjects() { _ = rcs_atomic_add(slots + Self.projectsSlot, 1) }
+
+    /// Every template and the projects count as changed: each worker reads each again before it
+    /// answers about it (and tells its streams what moved, on its next tick).
+    func bumpAll() {
+        for slot in 0...Self.templateSlots { _ = rcs_atomic_add(slots + slot, 1) }
+    }
+
+    /// Whether the node's store listener is absent (not yet connected, reconnecting, or its
+    /// worker died): another node's commit may then be acknowledged without this node hearing
+    /// of it, so the counters prove nothing and each request reads the store once before it is
+    /// answered. Always false for a store without a listener.
+    var listenerAbsent: Bool { rcs_atomic_load(slots + Self.listenerSlot) != 0 }
+
+    /// Set by the listener (absent until connected and caught up, absent again when it drops
+    /// its connection) and by the supervisor when the listener's worker dies.
+    func setListenerAbsent(_ absent: Bool) { rcs_atomic_store(slots + Self.listenerSlot, absent ? 1 : 0) }
 }
 
 /// The 32-bit FNV-1a hash, to spread names over shared counters (stable across processes,

@@ -50,7 +50,13 @@ final class ChangeFeed: Sendable {
         if let listener {
             NodeListener(
                 listener: listener, store: store, knownHeads: templates.loadedVersions,
-                heartbeatSeconds: settings.heartbeatSeconds, logger: logger, metrics: metrics
+                heartbeatSeconds: settings.heartbeatSeconds, logger: logger, metrics: metrics,
+                present: { [counters] present in
+                    // Back after an absence: what a worker loaded meanwhile may predate commits
+                    // this node was not waited for; every worker reads everything once more.
+                    if present, counters.listenerAbsent { counters.bumpAll() }
+                    counters.setListenerAbsent(!present)
+                }
             ) { [self] change in relay(change) }.start()
         }
         let pollEvery = max(1, Int(settings.pollIntervalSeconds.rounded()))

@@ -20,6 +20,8 @@ final class NodeListener: @unchecked Sendable {
     private let logger: Logger
     private let metrics: ServerMetrics
     private let relay: @Sendable (StoreChange) -> Void
+    /// Told whether the listener is connected and caught up (`ChangeCounters.listenerAbsent`).
+    private let present: @Sendable (Bool) -> Void
     private let clock: @Sendable () -> Int64
     /// Signalled by `stop()` to end the thread's wait at once.
     private let wake = rcs_eventfd()
@@ -35,6 +37,7 @@ final class NodeListener: @unchecked Sendable {
     init(listener: any StoreChangeListener, store: any TemplateStore, knownHeads: [TemplateKey: Int64],
          heartbeatSeconds: Int, logger: Logger, metrics: ServerMetrics,
          clock: @escaping @Sendable () -> Int64 = { rcs_monotonic_millis() },
+         present: @escaping @Sendable (Bool) -> Void = { _ in },
          relay: @escaping @Sendable (StoreChange) -> Void) {
         self.listener = listener
         self.store = store
@@ -42,6 +45,7 @@ final class NodeListener: @unchecked Sendable {
         self.metrics = metrics
         self.clock = clock
         self.relay = relay
+        self.present = present
         machine = ListenerStateMachine(knownHeads: knownHeads, heartbeatMillis: Int64(heartbeatSeconds) * 1000)
     }
 
@@ -49,6 +53,7 @@ final class NodeListener: @unchecked Sendable {
 
     /// Starts the thread; it connects at once.
     func start() {
+        present(false)
         metrics.setListenerConnected(false)
         let thread = Thread { [self] in run() }
         thread.name = "rcs-listener"
@@ -131,9 +136,12 @@ final class NodeListener: @unchecked Sendable {
         logger.notice("listening to the store's notifications")
         metrics.setListenerConnected(true)
         perform(machine.connected(heads: heads, now: clock()))
+        // Whatever moved while it was absent is relayed: the counters hold again.
+        present(socket >= 0)
     }
 
     private func close() {
+        present(false)
         listener.close()
         socket = -1
         metrics.setListenerConnected(false)

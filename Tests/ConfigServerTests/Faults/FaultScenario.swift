@@ -127,24 +127,19 @@ struct FaultScenario: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Publishes until one is acknowledged (a node may still be reconnecting); its version and
-    /// when it was acknowledged, recorded in `history` when given.
+    /// Publishes until one is acknowledged: its version and when (history time); every try
+    /// recorded in `history` when given.
     private func publishUntilAcknowledged(_ node: Workload.Node, _ value: String, within seconds: Double,
                                           history: History? = nil) -> (version: Int64, acknowledged: Double)? {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        var attempt = 0
-        while Date() < deadline {
-            attempt += 1
-            guard let port = node.port else { continue }
-            let start = history?.now ?? 0
-            let answer = NodeCalls.publish(port, "\(value)-\(attempt)", limit: 5)
+        var start = history?.now ?? 0
+        let acknowledged = NodeCalls.publishUntilAcknowledged({ node.port }, value, within: seconds) { value, answer in
             history?.record(History.Operation(
                 kind: .publish, node: node.index, start: start, end: start + answer.seconds, status: answer.status,
-                outcomeUnknown: answer.outcomeUnknown, version: answer.version, value: "\(value)-\(attempt)"))
-            if answer.status == 200, let version = answer.version { return (version, start + answer.seconds) }
-            pause(seconds: 0.2)
+                outcomeUnknown: answer.outcomeUnknown, version: answer.version, value: value))
+            start = history?.now ?? 0
         }
-        return nil
+        guard let acknowledged, let version = acknowledged.version else { return nil }
+        return (version, (history?.now ?? 0))
     }
 
     /// Until every node fetched and was told of `version`, or `until` (history time) passed.

@@ -31,6 +31,24 @@ enum NodeCalls {
         }
     }
 
+    /// Publishes `value-1`, `value-2`, … until one is acknowledged (a node may still be
+    /// reconnecting) or `seconds` passed; `attempted` sees each try with its value.
+    static func publishUntilAcknowledged(_ port: () -> Int?, _ value: String, within seconds: Double,
+                                         attempted: (String, Answer) -> Void = { _, _ in }) -> Answer? {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        var attempt = 0
+        while Date() < deadline {
+            guard let port = port() else { continue }
+            attempt += 1
+            var answer = publish(port, "\(value)-\(attempt)", limit: 5)
+            answer.value = "\(value)-\(attempt)"
+            attempted(answer.value ?? "", answer)
+            if answer.status == 200 { return answer }
+            usleep(100_000)
+        }
+        return nil
+    }
+
     /// A client fetch (`…/namespaces/firebase:fetch`).
     static func fetch(_ port: Int, limit: Int = 10, instance: String = "i1") -> Answer {
         call(port, limit: limit, "POST", "/v1/projects/123456789012/namespaces/firebase:fetch",

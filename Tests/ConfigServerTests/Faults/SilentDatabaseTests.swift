@@ -55,15 +55,11 @@ import Testing
         #expect(caughtUp != nil, "the healed node serves the newest version within 5 s")
         // Queued after anything the node may still hold for the store: once this is answered,
         // a late run of the refused publish would have committed.
-        var after = NodeCalls.publish(nodes[0].port, "three")
-        for _ in 0..<40 where after.status != 200 {
-            usleep(100_000)
-            after = NodeCalls.publish(nodes[0].port, "three")
-        }
-        #expect(after.status == 200)
+        let port = nodes[0].port
+        let after = try #require(NodeCalls.publishUntilAcknowledged({ port }, "three", within: 4))
         let values = try NodeCalls.versions(nodes[1].port).map(\.value)
         #expect(!values.contains("refused"), "the refused publish was applied after all: \(values)")
-        #expect(values == ["three", "two", "one"], "\(values)")
+        #expect(values == [after.value, "two", "one"], "\(values)")
     }
 
     @Test func aCommitWhoseAnswerIsLostIsAnsweredOutcomeUnknownAndNeverRetried() throws {
@@ -74,14 +70,10 @@ import Testing
         #expect(unknown.seconds < 2, "took \(unknown.seconds) s")
         // The COMMIT arrives once the link heals: the version is then there, whole, once.
         links[0].set(.healthy)
-        var after = NodeCalls.publish(nodes[0].port, "after")
-        for _ in 0..<40 where after.status != 200 {
-            usleep(100_000)
-            after = NodeCalls.publish(nodes[0].port, "after")
-        }
-        #expect(after.status == 200)
+        let port = nodes[0].port
+        let after = try #require(NodeCalls.publishUntilAcknowledged({ port }, "after", within: 4))
         let values = try NodeCalls.versions(nodes[1].port).map(\.value)
         #expect(values.filter { $0 == "unknown" }.count <= 1, "never applied twice: \(values)")
-        #expect(values.first == "after" && values.last == "one", "\(values)")
+        #expect(values.first == after.value && values.last == "one", "\(values)")
     }
 }

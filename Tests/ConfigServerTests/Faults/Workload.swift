@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// The clients of a fault scenario, on every node at once until `stop()`: a publisher writing a
-/// value no other publish writes, a fetcher, and an SDK (a held stream that fetches whenever it
+/// The clients of a fault scenario, on every node at once until `stop()`: publishers each
+/// writing values no other publish writes, a fetcher, and an SDK (a held stream that fetches whenever it
 /// is told of a new version), each recording every call in `history`.
 final class Workload: Sendable {
     /// Where a node answers now (a restarted node has a new port; nil while it is down).
@@ -33,10 +33,10 @@ final class Workload: Sendable {
         self.seed = seed
     }
 
-    /// Starts three clients per node.
+    /// Starts four clients per node: two publishers, a fetcher and an SDK.
     func start() {
         for node in nodes {
-            for client in [publisher, fetcher, sdk] {
+            for client in [publisher, publisher, fetcher, sdk] {
                 running.enter()
                 Thread { [self] in
                     client(node)
@@ -63,7 +63,9 @@ final class Workload: Sendable {
             outcomeUnknown: answer.outcomeUnknown, version: answer.version, value: kind == .publish ? nil : answer.value))
     }
 
-    private func publisher(_ node: Node) {
+    /// Calls `call` with the node's port and a count, `pauseMilliseconds` apart, until stopped;
+    /// waits while the node is down.
+    private func repeatCalls(on node: Node, pauseMilliseconds: UInt32, _ call: (_ port: Int, _ count: Int) -> Void) {
         var count = 0
         while !isStopped {
             guard let port = node.port else {
@@ -71,28 +73,28 @@ final class Workload: Sendable {
                 continue
             }
             count += 1
-            let value = "s\(seed)-n\(node.index)-\(count)"
+            call(port, count)
+            pause(pauseMilliseconds)
+        }
+    }
+
+    private func publisher(_ node: Node) {
+        let name = UUID().uuidString.prefix(4)
+        repeatCalls(on: node, pauseMilliseconds: 100) { port, count in
+            let value = "s\(seed)-n\(node.index)-\(name)-\(count)"
             let start = history.now
             var answer = NodeCalls.publish(port, value, limit: 5)
             answer.value = value
             history.record(History.Operation(
                 kind: .publish, node: node.index, start: start, end: start + answer.seconds, status: answer.status,
                 outcomeUnknown: answer.outcomeUnknown, version: answer.version, value: value))
-            pause(100)
         }
     }
 
     private func fetcher(_ node: Node) {
-        var count = 0
-        while !isStopped {
-            guard let port = node.port else {
-                pause(50)
-                continue
-            }
-            count += 1
+        repeatCalls(on: node, pauseMilliseconds: 40) { port, count in
             let start = history.now
             record(.fetch, node, start: start, NodeCalls.fetch(port, limit: 5, instance: "fetcher-\(node.index)-\(count % 50)"))
-            pause(40)
         }
     }
 
