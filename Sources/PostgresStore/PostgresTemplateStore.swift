@@ -166,12 +166,18 @@ public final class PostgresTemplateStore: TemplateStore {
                     """,
                     [.text(Self.notificationChannel), .text(change.payload)]
                 ) { $0.int64(at: 0) }
+                // Last: a request already answered as refused must not change anything.
+                guard StoreDeadline.claimCommit() else {
+                    throw StoreError.unavailable("the request was refused before its commit")
+                }
                 return (result, revision ?? 0)
             }
-            // Its own time: the deadline bounded the work up to the commit, which is done.
-            connection.deadline = .now + acknowledgementTimeout + .seconds(1)
+            // Its own time, the statements of the wait included: the deadline bounded the work
+            // up to the commit, which is done; so work queued behind waits no longer either.
+            let acknowledgementDeadline = ContinuousClock.now + acknowledgementTimeout
+            connection.deadline = acknowledgementDeadline
             do {
-                try waitForListeners(revision: revision, on: connection)
+                try waitForListeners(revision: revision, until: acknowledgementDeadline, on: connection)
                 try connection.unlisten(Self.acknowledgementChannel)
             } catch {
                 // The connection failed after the commit: the write stands, the wait ends.
@@ -185,8 +191,7 @@ public final class PostgresTemplateStore: TemplateStore {
     /// Waits until no connected listener of this database has acknowledged less than
     /// `revision`, or the timeout passed: checks again each time a listener says it recorded an
     /// acknowledgement (`acknowledgementChannel`), never by polling.
-    private func waitForListeners(revision: Int64, on connection: PostgresConnection) throws {
-        let deadline = ContinuousClock.now + acknowledgementTimeout
+    private func waitForListeners(revision: Int64, until deadline: ContinuousClock.Instant, on connection: PostgresConnection) throws {
         while true {
             let behind = try connection.queryFirst(
                 """

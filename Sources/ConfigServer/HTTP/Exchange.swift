@@ -122,9 +122,10 @@ struct Exchange: Sendable {
     /// Runs a commit on the store queue, answers with what it returns or throws, then sends the
     /// commit's announcement: the fan-out to held streams starts after the answer is queued.
     ///
-    /// The work must end within `store.requestTimeoutSeconds` of the request's arrival: its
-    /// store calls give up then, and work still queued then is dropped, never run, and answered
-    /// 503 (the client is told it failed, so it must not happen behind its back).
+    /// The request is answered within `store.requestTimeoutSeconds` of its arrival: if the work
+    /// has not answered nor begun to commit by then, it is answered 503 and the work dropped,
+    /// never run or committed later (the client was told it failed, so it must not happen
+    /// behind its back).
     func answerWithCommit(
         project: StoredProject? = nil, expectedVersion: Int64? = nil,
         _ work: @escaping @Sendable () throws -> (HTTPResponse, TemplateUpdates.Announcement?)
@@ -132,14 +133,17 @@ struct Exchange: Sendable {
         let exchange = self
         let queue = router.storeQueue
         let waited = Duration.nanoseconds(rcs_monotonic_nanos() - context.receivedNanos)
-        queue.async(by: .now + queue.timeout - waited, {
+        queue.async(by: .now + queue.timeout - waited, { claim in
             do {
                 let (response, announcement) = try work()
+                guard claim.takeForWork() else { return }
                 exchange.respond(response)
                 announcement?.send()
             } catch let error as APIError {
+                guard claim.takeForWork() else { return }
                 exchange.fail(error)
             } catch let error as StoreError {
+                guard claim.takeForWork() else { return }
                 switch error {
                 case .unavailable, .outcomeUnknown, .outOfSpace:
                     exchange.router.logger.error("the store is unavailable", metadata: ["error": "\(error)"])
@@ -148,14 +152,15 @@ struct Exchange: Sendable {
                 }
                 exchange.fail(APIError(error, project: project, expectedVersion: expectedVersion))
             } catch {
+                guard claim.takeForWork() else { return }
                 exchange.router.logger.error("store operation failed", metadata: ["error": "\(error)"])
                 exchange.fail(APIError(500, "Internal error: the store operation failed."))
             }
-        }, expired: {
-            exchange.router.logger.error("the store did not take the request in time; refused, never run")
+        }, refuse: {
+            exchange.router.logger.error("the store did not answer in time; the request is refused and will not run")
             // From the loop, so that its audit entry is queued, not written before the answer.
             exchange.context.loop.execute {
-                exchange.fail(APIError(StoreError.unavailable("the request's deadline passed in the store queue")))
+                exchange.fail(APIError(StoreError.unavailable("the request's deadline passed")))
             }
         })
     }

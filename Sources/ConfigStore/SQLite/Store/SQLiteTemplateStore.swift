@@ -125,7 +125,14 @@ public final class SQLiteTemplateStore: TemplateStore {
     func write<Result: Sendable>(_ body: @Sendable (SQLiteDatabase) throws -> Result) throws(StoreError) -> Result {
         do {
             return try writer.withLock { database in
-                try database.inTransaction(.immediate) { try body(database) }
+                try database.inTransaction(.immediate) {
+                    let result = try body(database)
+                    // Last: a request already answered as refused must not change anything.
+                    guard StoreDeadline.claimCommit() else {
+                        throw StoreError.unavailable("the request was refused before its commit")
+                    }
+                    return result
+                }
             }
         } catch {
             throw Self.storeError(error)
