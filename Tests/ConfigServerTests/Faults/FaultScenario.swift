@@ -27,14 +27,22 @@ struct FaultScenario: Sendable, CustomStringConvertible {
     /// How long the fault lasts (seconds).
     var holdSeconds: Double
 
-    var description: String { "\(fault.rawValue) (seed \(seed), \(holdSeconds) s)" }
+    var description: String { "\(fault.rawValue) (seed \(seed), \(String(format: "%.1f", holdSeconds)) s)" }
 
-    /// The fault with a duration drawn from `seed` (2 to 4 s).
-    init(_ fault: Fault, seed: UInt64) {
+    /// The fault with a duration drawn from `seed` in `holdSeconds` (2 to 4 s: the short form).
+    init(_ fault: Fault, seed: UInt64, holdSeconds range: ClosedRange<Double> = 2...4) {
         var random = SplitMix64(seed: seed)
         self.fault = fault
         self.seed = seed
-        holdSeconds = 2 + Double(random.next() % 2000) / 1000
+        holdSeconds = range.lowerBound + Double(random.next() % 1000) / 1000 * (range.upperBound - range.lowerBound)
+    }
+
+    /// A fault and a duration both drawn from `seed` (the long form: up to `maximumHold` s, so
+    /// that a silent link outlasts the listener's heartbeat).
+    static func random(seed: UInt64, maximumHold: Double) -> FaultScenario {
+        var random = SplitMix64(seed: seed ^ 0x5EED)
+        let fault = Fault.allCases[Int(random.next() % UInt64(Fault.allCases.count))]
+        return FaultScenario(fault, seed: seed, holdSeconds: 2...max(2, maximumHold))
     }
 
     /// What a run saw, for the checker and the log.
@@ -48,9 +56,14 @@ struct FaultScenario: Sendable, CustomStringConvertible {
             let publishes = operations.filter { $0.kind == .publish }
             let counts = Dictionary(grouping: publishes, by: { $0.outcomeUnknown ? "unknown" : $0.status.map(String.init) ?? "none" })
                 .mapValues(\.count).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+            func slowest(_ kinds: Set<History.Kind>) -> String {
+                let seconds = operations.filter { kinds.contains($0.kind) && $0.status != nil }.map { $0.end - $0.start }.max() ?? 0
+                return String(format: "%.2f s", seconds)
+            }
             return "\(operations.count) operations, publishes \(counts), "
                 + "\(operations.filter { $0.kind == .fetch || $0.kind == .sdkFetch }.count) fetches, "
-                + "\(operations.filter { $0.kind == .streamNotice }.count) stream notices, \(violations.count) violations, "
+                + "\(operations.filter { $0.kind == .streamNotice }.count) stream notices, slowest answered fetch "
+                + "\(slowest([.fetch, .sdkFetch])) and publish \(slowest([.publish])), \(violations.count) violations, "
                 + String(format: "%.1f s", seconds)
         }
     }
@@ -84,7 +97,12 @@ struct FaultScenario: Sendable, CustomStringConvertible {
         workloadStopped = true
         let checker = HistoryChecker(operations: history.operations, faults: history.faults, final: try cluster.storedVersions(),
                                      probe: probe, nodes: Array(cluster.nodes.indices))
-        return Outcome(history: history, violations: checker.violations(), seconds: Date().timeIntervalSince(started))
+        let violations = checker.violations()
+        if !violations.isEmpty || ProcessInfo.processInfo.environment["RCS_FAULTS_ALWAYS"] != nil, ProcessInfo.processInfo.environment["RCS_FAULTS_LOGS"] != nil {
+            for (index, daemon) in cluster.daemons.enumerated() { print("node \(index) log:\n\((try? daemon?.log(containing: "remote-config-server")) ?? "")") }
+            print("slow operations:", history.operations.filter { $0.end - $0.start > 1.6 }.map(\.description))
+        }
+        return Outcome(history: history, violations: violations, seconds: Date().timeIntervalSince(started))
     }
 
     private func inject(into cluster: FaultCluster) throws -> (History.Fault.Effect, Set<Int>) {
