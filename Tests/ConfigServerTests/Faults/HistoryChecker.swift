@@ -23,9 +23,12 @@ struct HistoryChecker {
     private var acknowledged: [History.Operation] { publishes.filter { $0.status == 200 && $0.version != nil } }
     private var reads: [History.Operation] { operations.filter { ($0.kind == .fetch || $0.kind == .sdkFetch) && $0.status == 200 } }
 
+    /// Versions below the oldest one held were pruned by retention (`templates.retention`).
     func acknowledgedPublishesKept() -> [String] {
-        acknowledged.compactMap { publish in
+        let oldestKept = final.keys.min() ?? 0
+        return acknowledged.compactMap { publish in
             let version = publish.version ?? 0
+            guard version >= oldestKept else { return nil }
             guard let kept = final[version] else { return "acknowledged publish lost: \(publish)" }
             return kept == publish.value ? nil : "version \(version) holds \(kept ?? "nothing"), not what was acknowledged: \(publish)"
         } + Dictionary(grouping: acknowledged, by: { $0.version ?? 0 }).filter { $0.value.count > 1 }.map {

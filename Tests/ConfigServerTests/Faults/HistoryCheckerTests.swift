@@ -45,6 +45,10 @@ import Testing
         #expect(Self.check(Self.clean, final: [1: "a", 3: "probe"]).contains { $0.contains("acknowledged publish lost") })
     }
 
+    @Test func versionsPrunedByRetentionAreNotLost() {
+        #expect(Self.check(Self.clean, final: [2: "b", 3: "probe"]) == [])
+    }
+
     @Test func aGapIsFound() {
         #expect(Self.check(Self.clean, final: [1: "a", 2: "b", 4: "probe"]).contains { $0.contains("gaps") })
     }
