@@ -50,8 +50,10 @@ final class ReloadGate: Sendable {
     private func start(_ target: ReloadTarget, by reload: @escaping @Sendable () -> Bool) {
         let deadline = ContinuousClock.now + timeout
         queue.async { [self] in
-            // Behind reloads stuck on a quiet store: answer from memory rather than wait more.
-            let reloaded = ContinuousClock.now < deadline && StoreDeadline.run(until: deadline, reload)
+            // Behind reloads stuck on a quiet store, a store that waits for a server gives up at
+            // once and the waiters are answered from memory; SQLite, which waits for nothing
+            // but its file, reads anyway.
+            let reloaded = StoreDeadline.run(until: deadline, reload)
             storeUnreadable.store(!reloaded, ordering: .relaxed)
             // Whoever joined after the read began is answered too: each waiter checks again
             // on the loop and waits for another reload if something newer was acknowledged.
