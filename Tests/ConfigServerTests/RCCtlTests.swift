@@ -4,7 +4,8 @@ import Testing
 
 /// `rcctl` end to end: the real binary against the real daemon (config/remote-config.json:
 /// project example-project, number 123456789012, token dev-admin-token).
-@Suite(.timeLimit(.minutes(2))) final class RCCtlTests {
+// Three minutes: its async tests share the two cooperative threads with the blocking daemon tests.
+@Suite(.timeLimit(.minutes(3))) final class RCCtlTests {
     let temporary: TemporaryDirectory
     var directory: URL { temporary.url }
     let daemon: DaemonProcess
