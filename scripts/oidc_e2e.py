@@ -275,7 +275,9 @@ def browser_signs_in_publishes_and_signs_out(server, browser_path):
         expect(page.locator("#who")).to_have_text("Signed in as Ada Lovelace")
         page.get_by_label("New parameter key").fill("signed_in_flag")
         page.get_by_role("button", name="Add parameter").click()
-        page.get_by_role("button", name="Publish", exact=True).click()
+        page.get_by_role("button", name="Review and publish…").click()
+        page.get_by_label("Description of this version").fill("signed in")
+        page.locator(".review").get_by_role("button", name="Publish version 1").click()
         expect(page.locator(".draft-bar .result")).to_have_text("Published version 1.")
         status, template = server.api("GET", f"/v1/projects/{PROJECT}/remoteConfig")
         assert status == 200 and template["version"]["updateUser"] == {"email": "ada@example.com"}, template["version"]
