@@ -9,6 +9,9 @@ public struct ErrorBodyFormat: Sendable {
     public var contentType: String
     /// The body of an answer with `status`, explained to the client by `message`.
     public var encode: @Sendable (_ status: Int, _ message: String) -> [UInt8]
+    /// Formats of the APIs that answer under a path prefix with errors of their own shape:
+    /// the first whose prefix starts the request's target wins.
+    public var byPathPrefix: [(prefix: String, format: ErrorBodyFormat)] = []
 
     /// - Parameters:
     ///   - contentType: the `Content-Type` of the body.
@@ -16,6 +19,12 @@ public struct ErrorBodyFormat: Sendable {
     public init(contentType: String, encode: @escaping @Sendable (_ status: Int, _ message: String) -> [UInt8]) {
         self.contentType = contentType
         self.encode = encode
+    }
+
+    /// The format for a request to `target` (nil when its request line never arrived).
+    public func format(forTarget target: String?) -> ErrorBodyFormat {
+        guard let target, !byPathPrefix.isEmpty else { return self }
+        return byPathPrefix.first { target.hasPrefix($0.prefix) }?.format ?? self
     }
 
     /// The explanation as a line of plain text: the format of a handler that names none.

@@ -171,7 +171,7 @@ final class HTTPConnection: EventSource {
     /// Answers a request that cannot be served (unparseable, or too slow), then closes once the
     /// answer is written: nothing after it is trusted.
     private func sendErrorAndClose(_ status: Int, _ reason: String) {
-        let format = server.errorBodyFormat
+        let format = server.errorBodyFormat.format(forTarget: machine.requestTarget)
         let body = format.encode(status, reason)
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: format.contentType)

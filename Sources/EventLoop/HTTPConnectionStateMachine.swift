@@ -96,6 +96,9 @@ struct HTTPConnectionStateMachine {
     private var sentContinue = false
     private var isShuttingDown = false
 
+    /// The target of the request being read, when its request line arrived.
+    var requestTarget: String? { parser.requestTarget }
+
     init(parserLimits: HTTPLimits, limits: Limits, now: Int64) {
         parser = HTTPRequestParser(limits: parserLimits)
         self.limits = limits

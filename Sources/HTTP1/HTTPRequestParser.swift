@@ -38,6 +38,10 @@ public struct HTTPRequestParser: Sendable {
         self.limits = limits
     }
 
+    /// The target of the request being read, once its request line was judged: a refusal
+    /// (say, a body too large) can then be worded in the format of the API it was meant for.
+    public var requestTarget: String? { requestLine?.target }
+
     /// Adds received bytes.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if start > 0, start == buffer.count {
