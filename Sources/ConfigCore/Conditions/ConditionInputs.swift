@@ -24,6 +24,8 @@ enum ConditionInput: Hashable, Sendable {
 struct ConditionReads {
     var inputs: Set<ConditionInput> = []
     var isVolatile = false
+    /// A percent rule splits clients by the hash of their id (OpenFeature's reason `SPLIT`).
+    var readsPercent = false
 }
 
 extension ConditionNode {
@@ -50,7 +52,10 @@ extension ConditionRule {
         case .country: reads.inputs.insert(.country)
         case .language: reads.inputs.insert(.language)
         case .unavailable: break
-        case .installationId, .percent, .dateTime, .firstOpen: reads.isVolatile = true
+        case .percent:
+            reads.isVolatile = true
+            reads.readsPercent = true
+        case .installationId, .dateTime, .firstOpen: reads.isVolatile = true
         }
     }
 }
@@ -61,7 +66,9 @@ extension ServerConditionNode {
         case .or(let children), .and(let children):
             for child in children { child.collectReads(into: &reads) }
         case .constant: break
-        case .percent: reads.isVolatile = true
+        case .percent:
+            reads.isVolatile = true
+            reads.readsPercent = true
         case .customSignal(let key, _):
             if let key { reads.inputs.insert(.element(.customSignal(key))) }
         }

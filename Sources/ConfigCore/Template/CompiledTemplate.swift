@@ -23,6 +23,8 @@ public final class CompiledTemplate: Sendable {
     private let volatileIndices: [Int]
     /// Every input the stable conditions read, in a fixed order.
     private let stableInputList: [ConditionInput]
+    /// Whether each condition (by index) has a percent rule: its clients are split by a hash.
+    public let splitsByPercent: [Bool]
     /// One per key, sorted by key.
     private let parameters: [CompiledParameter]
     /// The rollouts and experiments the parameters use; their bits follow the conditions'.
@@ -63,6 +65,7 @@ public final class CompiledTemplate: Sendable {
         volatileIndices = reads.indices.filter { reads[$0].isVolatile }
         // Any fixed order will do: the list is read the same way for every client of this version.
         stableInputList = Array(Set(stableIndices.flatMap { reads[$0].inputs }))
+        splitsByPercent = reads.map(\.readsPercent)
         let entries = template.allParameters.filter { seenKeys.insert($0.key).inserted }
         var slots = AssignmentSlots.Builder(parameters: entries)
         self.parameters = entries.map { CompiledParameter($0, indexOfName: indexOfName, slots: &slots) }
@@ -86,6 +89,7 @@ public final class CompiledTemplate: Sendable {
         stableIndices = other.stableIndices
         volatileIndices = other.volatileIndices
         stableInputList = other.stableInputList
+        splitsByPercent = other.splitsByPercent
         parameters = other.parameters
         slots = other.slots
         outcomeCount = other.outcomeCount
