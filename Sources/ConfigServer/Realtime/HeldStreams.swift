@@ -6,11 +6,15 @@ import ConfigStore
 /// streams then costs a linear scan of two arrays rather than a hash probe per stream, and
 /// leaves the core to the sends themselves.
 ///
+/// Streams are grouped by template and encoding: a publish frames one message per group and
+/// writes it to the group's streams in one pass, whatever the mix of encodings.
+///
 /// Generic over the stream type so that it can be tested without sockets.
 struct HeldStreams<Stream: Hashable> {
     /// What the table knows of a held stream.
     struct Entry {
         let key: TemplateKey
+        let encoding: StreamEncoding
         /// Loop second at which the stream is ended (its lifetime).
         let expires: Int64
         /// The admission bucket to release when the stream closes.
@@ -95,49 +99,59 @@ struct HeldStreams<Stream: Hashable> {
         }
     }
 
+    fileprivate struct GroupKey: Hashable {
+        let key: TemplateKey
+        let encoding: StreamEncoding
+    }
+
     private var entries: [Stream: Entry] = [:]
-    private var groups: [TemplateKey: Group] = [:]
+    private var groups: [GroupKey: Group] = [:]
 
     var count: Int { entries.count }
 
-    mutating func insert(_ stream: Stream, key: TemplateKey, lastKnown: Int64, instance: String = "", expires: Int64, bucket: Int) {
+    mutating func insert(_ stream: Stream, key: TemplateKey, encoding: StreamEncoding = .firebase, lastKnown: Int64,
+                         instance: String = "", expires: Int64, bucket: Int) {
         precondition(entries[stream] == nil, "a stream is held once")
-        entries[stream] = Entry(key: key, expires: expires, bucket: bucket, slot: groups[key]?.streams.count ?? 0)
-        groups[key, default: Group()].append(stream, lastKnown: lastKnown, instance: instance)
+        let group = GroupKey(key: key, encoding: encoding)
+        entries[stream] = Entry(key: key, encoding: encoding, expires: expires, bucket: bucket, slot: groups[group]?.streams.count ?? 0)
+        groups[group, default: Group()].append(stream, lastKnown: lastKnown, instance: instance)
     }
 
     /// Forgets `stream`, returning what it held; nil when it was not held.
     @discardableResult
     mutating func remove(_ stream: Stream) -> (entry: Entry, lastKnown: Int64)? {
         guard let entry = entries.removeValue(forKey: stream) else { return nil }
-        let (lastKnown, moved) = groups[entry.key]!.remove(at: entry.slot)
+        let group = entry.group
+        let (lastKnown, moved) = groups[group]!.remove(at: entry.slot)
         if let moved { entries[moved]!.slot = entry.slot }
-        if groups[entry.key]!.streams.isEmpty { groups[entry.key] = nil }
+        if groups[group]!.streams.isEmpty { groups[group] = nil }
         return (entry, lastKnown)
     }
 
     func entry(_ stream: Stream) -> (entry: Entry, lastKnown: Int64)? {
         guard let entry = entries[stream] else { return nil }
-        return (entry, groups[entry.key]!.lastKnown[entry.slot])
+        return (entry, groups[entry.group]!.lastKnown[entry.slot])
     }
 
     /// The instance id `stream` named (empty when none).
     func instance(of stream: Stream) -> String {
         guard let entry = entries[stream] else { return "" }
-        return groups[entry.key]!.instances[entry.slot]
+        return groups[entry.group]!.instances[entry.slot]
     }
 
     /// Records that `stream` now knows `version`.
     mutating func setLastKnown(_ stream: Stream, to version: Int64) {
         guard let entry = entries[stream] else { return }
-        groups[entry.key]!.lastKnown[entry.slot] = version
+        groups[entry.group]!.lastKnown[entry.slot] = version
     }
 
-    /// Moves every stream of `key` that knows an older version than `version` to it. Returns
-    /// those streams, for the caller to write to once the table is consistent (a write may
-    /// close a stream and so change the table), and how many came from each older version.
-    mutating func advance(_ key: TemplateKey, to version: Int64) -> (streams: [Stream], from: [Int64: Int]) {
-        groups[key]?.advance(to: version) ?? ([], [:])
+    /// Moves every stream of `key` in `encoding` that knows an older version than `version` to
+    /// it. Returns those streams, for the caller to write to once the table is consistent (a
+    /// write may close a stream and so change the table), and how many came from each older
+    /// version.
+    mutating func advance(_ key: TemplateKey, encoding: StreamEncoding = .firebase,
+                          to version: Int64) -> (streams: [Stream], from: [Int64: Int]) {
+        groups[GroupKey(key: key, encoding: encoding)]?.advance(to: version) ?? ([], [:])
     }
 
     /// Moves every stream of `key` to the version `target` picks for it, when the stream's own
@@ -145,11 +159,12 @@ struct HeldStreams<Stream: Hashable> {
     /// or for a stream without an instance id). Returns the moved streams with their new
     /// versions, and how many came from each older version.
     mutating func advance(
-        _ key: TemplateKey, seed: String?, target: (_ bucket: UInt64?) -> StreamTarget
+        _ key: TemplateKey, encoding: StreamEncoding = .firebase, seed: String?, target: (_ bucket: UInt64?) -> StreamTarget
     ) -> (moved: [(stream: Stream, version: Int64)], from: [Int64: Int]) {
-        guard var group = groups[key] else { return ([], [:]) }
-        groups[key] = nil  // uniquely referenced while it changes
-        defer { groups[key] = group }
+        let groupKey = GroupKey(key: key, encoding: encoding)
+        guard var group = groups[groupKey] else { return ([], [:]) }
+        groups[groupKey] = nil  // uniquely referenced while it changes
+        defer { groups[groupKey] = group }
         var moved: [(stream: Stream, version: Int64)] = []
         var from: [Int64: Int] = [:]
         for slot in group.streams.indices {
@@ -162,16 +177,22 @@ struct HeldStreams<Stream: Hashable> {
         return (moved, from)
     }
 
-    /// The streams of `key` that know an older version than `version`.
+    /// The streams of `key`, in every encoding, that know an older version than `version`.
     func streams(of key: TemplateKey, olderThan version: Int64) -> [Stream] {
-        guard let group = groups[key] else { return [] }
-        return group.streams.indices.filter { group.lastKnown[$0] < version }.map { group.streams[$0] }
-    }
-
-    /// Every held stream with its project and the version it knows.
-    var all: [(stream: Stream, key: TemplateKey, lastKnown: Int64)] {
-        groups.flatMap { key, group in
-            zip(group.streams, group.lastKnown).map { (stream: $0, key: key, lastKnown: $1) }
+        StreamEncoding.allCases.flatMap { encoding -> [Stream] in
+            guard let group = groups[GroupKey(key: key, encoding: encoding)] else { return [] }
+            return group.streams.indices.filter { group.lastKnown[$0] < version }.map { group.streams[$0] }
         }
     }
+
+    /// Every held stream with its project, encoding and the version it knows.
+    var all: [(stream: Stream, key: TemplateKey, encoding: StreamEncoding, lastKnown: Int64)] {
+        groups.flatMap { groupKey, group in
+            zip(group.streams, group.lastKnown).map { (stream: $0, key: groupKey.key, encoding: groupKey.encoding, lastKnown: $1) }
+        }
+    }
+}
+
+extension HeldStreams.Entry {
+    fileprivate var group: HeldStreams.GroupKey { HeldStreams.GroupKey(key: key, encoding: encoding) }
 }

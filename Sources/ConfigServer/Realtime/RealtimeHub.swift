@@ -1,10 +1,12 @@
+import ConfigCore
 import ConfigStore
 import EventLoop
 import Foundation
 import HTTP1
 import Logging
 
-/// The held real-time streams of one worker (spec §4).
+/// The held real-time streams of one worker (spec §4), in either encoding: Firebase's
+/// `streamFetchInvalidations` or OFREP's event stream (``StreamEncoding``), under the same caps.
 ///
 /// Loop thread only: `TemplateUpdates` hops there to call ``notify(_:)``. A held stream costs an entry in
 /// ``HeldStreams`` and one slot in a timing wheel that the loop's 1 Hz tick walks: no thread,
@@ -28,6 +30,9 @@ final class RealtimeHub: @unchecked Sendable {
     private var pending: [(ResponseStream, Int64)] = []
     private let adoption = AdoptionStats()
     private var lastInvalidation: (version: Int64, chunk: EncodedChunk)?
+    /// An event-stream message also names when its version was published, which differs by
+    /// template.
+    private var lastEventStreamInvalidation: (key: TemplateKey, version: Int64, chunk: EncodedChunk)?
     /// Fan-outs still being written, oldest first (see ``FanOut``).
     private var fanOuts: [FanOut] = []
     /// How many fan-outs each template started: a slice of an older one checks each stream,
@@ -68,9 +73,10 @@ final class RealtimeHub: @unchecked Sendable {
     // MARK: Opening
 
     /// Answers a stream request whose project and body were checked (spec §4.7). `instance`
-    /// (the request's `appInstanceId`, empty when none) decides whether a running canary's
-    /// version is the one the client should know.
-    func open(_ exchange: Exchange, key: TemplateKey, lastKnown: Int64, instance: String) {
+    /// (the request's `appInstanceId`, or OFREP's targeting key; empty when none) decides
+    /// whether a running canary's version is the one the client should know.
+    func open(_ exchange: Exchange, key: TemplateKey, lastKnown: Int64, instance: String,
+              encoding: StreamEncoding = .firebase) {
         loop.preconditionInLoop()
         let target = templates.streamTarget(key, instance: instance)
         guard let bucket = admission.acquire(project: key.project) else {
@@ -78,13 +84,15 @@ final class RealtimeHub: @unchecked Sendable {
             // exception); a fresh one is told when to come back; both are then closed.
             let stale = !target.isCurrent(lastKnown)
             if stale { metrics.recordStaleException() } else { metrics.recordRefusal() }
-            guard let stream = exchange.startStream(headers: Self.streamHeaders, onClose: {}) else { return }
-            stream.write(chunk: Self.message(version: stale ? target.version : lastKnown, retryAfter: jitteredRetry()))
+            guard let stream = exchange.startStream(headers: encoding.headers, onClose: {}) else { return }
+            let version = stale ? target.version : lastKnown
+            stream.write(chunk: encoding.farewell(version: version, stale: stale, lastModified: publishedSeconds(key, version),
+                                                  retryAfter: jitteredRetry()))
             stream.finish()
             return
         }
         var opened: ResponseStream?
-        let stream = exchange.startStream(headers: Self.streamHeaders) { [weak self] in
+        let stream = exchange.startStream(headers: encoding.headers) { [weak self] in
             guard let self, let opened else { return }
             self.closed(opened)
         }
@@ -97,7 +105,7 @@ final class RealtimeHub: @unchecked Sendable {
         opened = stream
         let lifetime = Int64(settings.maxLifetimeSeconds) - Int64.random(in: 0...Int64(max(0, settings.lifetimeJitterSeconds)))
         let expires = loop.now + max(lifetime, 5)
-        held.insert(stream, key: key, lastKnown: lastKnown, instance: instance, expires: expires, bucket: bucket)
+        held.insert(stream, key: key, encoding: encoding, lastKnown: lastKnown, instance: instance, expires: expires, bucket: bucket)
         metrics.setHeld(heldCount)
         adoption.held(version: lastKnown, delta: 1, key: key)
         if !target.isCurrent(lastKnown) {
@@ -135,26 +143,30 @@ final class RealtimeHub: @unchecked Sendable {
             drainPending()
             return
         }
-        let (moved, from) = held.advance(key, seed: canary?.stored.seed) { bucket in
-            if let canary, let canaryTarget, let bucket, canary.includes(bucket: bucket) { return canaryTarget }
-            return stable
-        }
-        guard !moved.isEmpty else { return }
-        for (old, count) in from {
-            adoption.held(version: old, delta: -count, key: key)
-        }
-        metrics.recordInvalidations(moved.count)
-        if let canary { metrics.recordCanaryInvalidations(moved.lazy.filter { $0.version == canary.version }.count) }
-        // Two versions at most (the canary's and the active one): one fan-out each.
-        var byVersion: [Int64: [ResponseStream]] = [:]
-        for (stream, version) in moved {
-            adoption.held(version: version, delta: 1, key: key)
-            byVersion[version, default: []].append(stream)
-        }
-        let generation = nextFanOutGeneration(key)
-        for (version, streams) in byVersion.sorted(by: { $0.key < $1.key }) {
-            startFanOut(FanOut(key: key, generation: generation, version: version,
-                               chunk: EncodedChunk(Self.message(version: version, retryAfter: nil)), streams: streams))
+        var generation: Int?
+        for encoding in StreamEncoding.allCases {
+            let (moved, from) = held.advance(key, encoding: encoding, seed: canary?.stored.seed) { bucket in
+                if let canary, let canaryTarget, let bucket, canary.includes(bucket: bucket) { return canaryTarget }
+                return stable
+            }
+            guard !moved.isEmpty else { continue }
+            for (old, count) in from {
+                adoption.held(version: old, delta: -count, key: key)
+            }
+            metrics.recordInvalidations(moved.count)
+            if let canary { metrics.recordCanaryInvalidations(moved.lazy.filter { $0.version == canary.version }.count) }
+            // Two versions at most (the canary's and the active one): one fan-out each.
+            var byVersion: [Int64: [ResponseStream]] = [:]
+            for (stream, version) in moved {
+                adoption.held(version: version, delta: 1, key: key)
+                byVersion[version, default: []].append(stream)
+            }
+            let current = generation ?? nextFanOutGeneration(key)
+            generation = current
+            for (version, streams) in byVersion.sorted(by: { $0.key < $1.key }) {
+                startFanOut(FanOut(key: key, generation: current, version: version,
+                                   chunk: invalidation(version, key: key, encoding: encoding), streams: streams))
+            }
         }
     }
 
@@ -171,15 +183,20 @@ final class RealtimeHub: @unchecked Sendable {
         // The hot loop of a publish: the table is brought up to date in one pass over packed
         // arrays, then one pre-framed message is sent to each stream, a slice at a time, in a
         // loop that does nothing else, so the sends run back to back.
-        let (streams, from) = held.advance(key, to: version)
-        guard !streams.isEmpty else { return }
-        for (old, count) in from {
-            adoption.held(version: old, delta: -count, key: key)
+        var generation: Int?
+        for encoding in StreamEncoding.allCases {
+            let (streams, from) = held.advance(key, encoding: encoding, to: version)
+            guard !streams.isEmpty else { continue }
+            for (old, count) in from {
+                adoption.held(version: old, delta: -count, key: key)
+            }
+            adoption.held(version: version, delta: streams.count, key: key)
+            metrics.recordInvalidations(streams.count)
+            let current = generation ?? nextFanOutGeneration(key)
+            generation = current
+            startFanOut(FanOut(key: key, generation: current, version: version,
+                               chunk: invalidation(version, key: key, encoding: encoding), streams: streams))
         }
-        adoption.held(version: version, delta: streams.count, key: key)
-        metrics.recordInvalidations(streams.count)
-        startFanOut(FanOut(key: key, generation: nextFanOutGeneration(key), version: version,
-                           chunk: invalidation(version), streams: streams))
     }
 
     private func nextFanOutGeneration(_ key: TemplateKey) -> Int {
@@ -221,15 +238,31 @@ final class RealtimeHub: @unchecked Sendable {
             held.setLastKnown(stream, to: version)
         }
         metrics.recordInvalidations(1)
-        stream.write(invalidation(version))
+        stream.write(invalidation(version, key: entry.key, encoding: entry.encoding))
     }
 
-    /// The framed message for `version`, kept for the next stream that needs the same one.
-    private func invalidation(_ version: Int64) -> EncodedChunk {
-        if let last = lastInvalidation, last.version == version { return last.chunk }
-        let chunk = EncodedChunk(Self.message(version: version, retryAfter: nil))
-        lastInvalidation = (version, chunk)
-        return chunk
+    /// The framed message for `version` of `key`, kept for the next stream that needs the same
+    /// one.
+    private func invalidation(_ version: Int64, key: TemplateKey, encoding: StreamEncoding) -> EncodedChunk {
+        switch encoding {
+        case .firebase:
+            if let last = lastInvalidation, last.version == version { return last.chunk }
+            let chunk = EncodedChunk(Self.message(version: version, retryAfter: nil))
+            lastInvalidation = (version, chunk)
+            return chunk
+        case .serverSentEvents:
+            if let last = lastEventStreamInvalidation, last.version == version, last.key == key { return last.chunk }
+            let chunk = EncodedChunk(encoding.invalidation(version: version, lastModified: publishedSeconds(key, version)))
+            lastEventStreamInvalidation = (key, version, chunk)
+            return chunk
+        }
+    }
+
+    /// When `version` of `key` was published (seconds since 1970), if it is in memory.
+    private func publishedSeconds(_ key: TemplateKey, _ version: Int64) -> Int64? {
+        let template = templates.active(key).flatMap { $0.versionNumber == version ? $0 : nil }
+            ?? templates.canary(key).flatMap { $0.version == version ? $0.template : nil }
+        return template?.template.version?.updateTime.map(\.seconds)
     }
 
     private func drainPending() {
@@ -274,7 +307,10 @@ final class RealtimeHub: @unchecked Sendable {
         }
         let target = templates.streamTarget(entry.key, instance: held.instance(of: stream))
         if target.isCurrent(lastKnown) {
-            stream.write(invalidation(lastKnown))
+            switch entry.encoding {
+            case .firebase: stream.write(invalidation(lastKnown, key: entry.key, encoding: .firebase))
+            case .serverSentEvents: stream.write(StreamEncoding.eventStreamHeartbeat)
+            }
         } else {
             send(stream, version: target.version)
         }
@@ -284,10 +320,12 @@ final class RealtimeHub: @unchecked Sendable {
     /// At shutdown every held client is told to come back later (jittered) and closed.
     func sayGoodbye() {
         loop.preconditionInLoop()
-        for (stream, key, lastKnown) in held.all {
+        for (stream, key, encoding, lastKnown) in held.all {
             let target = templates.streamTarget(key, instance: held.instance(of: stream))
-            let version = target.isCurrent(lastKnown) ? lastKnown : target.version
-            stream.write(chunk: Self.message(version: version, retryAfter: jitteredRetry()))
+            let stale = !target.isCurrent(lastKnown)
+            let version = stale ? target.version : lastKnown
+            stream.write(chunk: encoding.farewell(version: version, stale: stale, lastModified: publishedSeconds(key, version),
+                                                  retryAfter: jitteredRetry()))
             stream.finish()
         }
     }
@@ -315,14 +353,6 @@ final class RealtimeHub: @unchecked Sendable {
     }
 
     // MARK: Wire format
-
-    static let streamHeaders: HTTPHeaders = {
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: HTTPResponse.jsonContentType)
-        headers.add(name: "Cache-Control", value: "no-store")
-        headers.add(name: "X-Accel-Buffering", value: "no")
-        return headers
-    }()
 
     /// One flat JSON object ending in a newline, its own chunk (spec §4.3).
     static func message(version: Int64, retryAfter: Int?) -> [UInt8] {
