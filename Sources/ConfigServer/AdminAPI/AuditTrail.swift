@@ -162,7 +162,8 @@ final class AuditTrail: Sendable {
         case .changeRequests(_, _, _, let step?): return "changeRequest." + (ChangeStep(rawValue: step)?.rawValue ?? "read")
         case .metrics: return "metrics.read"
         // Sign-in and sign-out are kept by the sign-in endpoint (`signIn(_:…)`), which knows who.
-        case .health, .ready, .openAPI, .console, .fetch, .stream, .audit, .me, .signIn: return nil
+        case .health, .ready, .openAPI, .console, .fetch, .stream, .ofrepEvaluation, .ofrepEventStream, .audit, .me, .signIn:
+            return nil
         }
     }
 

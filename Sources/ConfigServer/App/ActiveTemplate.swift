@@ -20,6 +20,8 @@ final class ActiveTemplate: Sendable {
     /// share their rollouts and experiment variants (which are bits of the outcomes) get the
     /// same bytes, so a cache hit skips resolution and encoding.
     private let fetchAnswers = ResettingCache<ConditionOutcomes, FetchAnswer>(capacity: 4096)
+    /// OFREP evaluations by condition-outcome vector, for the same reason.
+    private let ofrepAnswers = ResettingCache<ConditionOutcomes, OFREPAnswer>(capacity: 4096)
     /// Outcomes of the stable conditions by the client inputs they read (app version,
     /// country...): few distinct values, so most fetches evaluate only their volatile
     /// conditions (percent rules, time).
@@ -64,6 +66,15 @@ final class ActiveTemplate: Sendable {
         let answer = fetchAnswers.value(for: outcomes) {
             FetchAnswer(config: compiled.served(for: outcomes), templateVersion: versionNumber,
                         startTime: compiled.template.version?.updateTime, projectNumber: projectNumber, namespace: key.namespace)
+        }
+        if answer.hit { metrics.recordAnswerCacheHit() }
+        return answer.value
+    }
+
+    /// The OFREP evaluation for `outcomes`, computed once.
+    func ofrepAnswer(for outcomes: ConditionOutcomes, metrics: ServerMetrics) -> OFREPAnswer {
+        let answer = ofrepAnswers.value(for: outcomes) {
+            OFREPAnswer(compiled: compiled, outcomes: outcomes, templateVersion: versionNumber)
         }
         if answer.hit { metrics.recordAnswerCacheHit() }
         return answer.value

@@ -111,6 +111,8 @@ public final class Application: HTTPRequestHandler, Sendable {
             fetch: FetchEndpoint(templates: templates, throttle: throttle, realtime: realtime, metrics: metrics,
                                  maxBodyBytes: maxBodyBytes),
             stream: StreamEndpoint(realtime: realtime, maxBodyBytes: maxBodyBytes),
+            ofrep: OFREPEndpoint(templates: templates, projects: projects, access: access, throttle: throttle, realtime: realtime,
+                                 metrics: metrics, namespaces: configuration.openFeatureNamespaces),
             console: ConsoleEndpoint(),
             signIn: SignInEndpoint(
                 provider: configuration.signIn.isEnabled ? OIDCProvider(settings: configuration.signIn) : nil,
@@ -152,7 +154,11 @@ public final class Application: HTTPRequestHandler, Sendable {
 
     /// Google's error body also for what the HTTP server answers by itself (a malformed or slow
     /// request, a connection beyond the limit): clients parse every error the same way.
-    public var errorBodyFormat: ErrorBodyFormat { ErrorBody.format }
+    public var errorBodyFormat: ErrorBodyFormat {
+        var format = ErrorBody.format
+        format.byPathPrefix = [("/ofrep/", OFREPError.transportFormat)]
+        return format
+    }
 
     /// SDK requests (fetches, streams) wait their turn on a new connection; the management
     /// API, the console and health checks are read at once, so that a flood of SDK requests

@@ -39,7 +39,22 @@ final class AccessControl: Sendable {
         /// Project id → its keys accepted lately, most recent last; a project's are forgotten
         /// whenever its keys are replaced.
         var accepted: [String: [String]] = [:]
+        /// Keys accepted lately without a project named (OFREP's), by their seeded hash, with
+        /// the project each belongs to; a project's are forgotten whenever its keys are replaced.
+        var owners: [Int: [(key: String, project: String)]] = [:]
+        var ownerCount = 0
+
+        mutating func forgetOwners(of project: String) {
+            owners = owners.compactMapValues { entries in
+                let kept = entries.filter { $0.project != project }
+                return kept.isEmpty ? nil : kept
+            }
+            ownerCount = owners.values.reduce(0) { $0 + $1.count }
+        }
     }
+
+    /// Keys remembered with their project: enough for every project's builds in the field.
+    private static let rememberedOwners = 4096
 
     /// Keys remembered per project: enough for the builds of an app in the field.
     private static let rememberedKeysPerProject = 4
@@ -101,6 +116,7 @@ final class AccessControl: Sendable {
         apiKeys.withLock { keys in
             keys.digests[project] = digests
             keys.accepted[project] = nil
+            keys.forgetOwners(of: project)
         }
     }
 
@@ -126,6 +142,38 @@ final class AccessControl: Sendable {
                 keys.accepted[project] = accepted
             }
             return valid
+        }
+    }
+
+    /// The project `key` is an API key of, or nil: OFREP requests name no project, their key
+    /// does. A key seen lately is found by its hash (seeded per process, so a client cannot aim
+    /// at a bucket) and confirmed in constant time; another is digested once and compared with
+    /// every project's digests.
+    func project(forClientKey key: String) -> String? {
+        let hash = key.hashValue
+        let remembered = apiKeys.withLock { keys in
+            var found: String?
+            for entry in keys.owners[hash] ?? [] where Self.constantTimeEqual(entry.key, key) { found = entry.project }
+            return found
+        }
+        if let remembered { return remembered }
+        let presented = SecretDigest(secret: key)
+        return apiKeys.withLock { keys in
+            var found: String?
+            for (project, digests) in keys.digests {
+                for digest in digests where digest.matches(presented) { found = project }
+            }
+            guard let found else { return nil }
+            if keys.ownerCount >= Self.rememberedOwners {
+                keys.owners = [:]
+                keys.ownerCount = 0
+            }
+            // Another thread may have remembered it meanwhile.
+            if !(keys.owners[hash] ?? []).contains(where: { $0.key == key }) {
+                keys.owners[hash, default: []].append((key, found))
+                keys.ownerCount += 1
+            }
+            return found
         }
     }
 

@@ -53,7 +53,7 @@ struct ClientRequest {
     }
 
     /// An object's members whose values read as text; any other value is an empty map.
-    private static func textMap(_ value: JSONValue) -> [String: String] {
+    static func textMap(_ value: JSONValue) -> [String: String] {
         guard case .object(let entries) = value else { return [:] }
         var result: [String: String] = [:]
         for (key, value) in entries {
@@ -149,7 +149,8 @@ struct ClientRequest {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func text(_ value: JSONValue) -> String? {
+    /// A string, boolean or number as text (integral numbers without a fraction); nil otherwise.
+    static func text(_ value: JSONValue) -> String? {
         switch value {
         case .string(let text): return text
         case .bool(let flag): return flag ? "true" : "false"

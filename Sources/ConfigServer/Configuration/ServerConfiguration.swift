@@ -107,6 +107,10 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
             guard seen.insert(project.id).inserted, seen.insert(project.number).inserted else {
                 throw ConfigurationError("project '\(project.id)' is declared twice (id or number)")
             }
+            if let namespace = project.openFeatureNamespace, TemplateNamespace(rawValue: namespace) == nil {
+                throw ConfigurationError("project '\(project.id)': openFeatureNamespace must be 'firebase' or 'firebase-server', "
+                    + "got '\(namespace)'")
+            }
         }
         switch store.kind {
         case .sqlite:
@@ -154,6 +158,15 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         try webhooks.validate()
     }
 
+    /// Project id → the template its OpenFeature clients read, where the config file names one.
+    var openFeatureNamespaces: [String: TemplateNamespace] {
+        var namespaces: [String: TemplateNamespace] = [:]
+        for project in projects {
+            if let namespace = project.openFeatureNamespace.flatMap(TemplateNamespace.init(rawValue:)) { namespaces[project.id] = namespace }
+        }
+        return namespaces
+    }
+
     /// Whether `host` is a loopback address, where the quick-start defaults are acceptable:
     /// `localhost`, or an IPv4 literal in 127.0.0.0/8, or `::1`. Any other name is taken as
     /// reaching beyond loopback, whatever it resolves to.
@@ -194,13 +207,18 @@ public struct ProjectDeclaration: Sendable, Codable, Equatable {
     public var apiKeys: [String]?
     /// Seed of unseeded `percent` conditions.
     public var percentSeed: String?
+    /// The template OpenFeature (OFREP) clients of the project are served: `firebase` (the
+    /// client template, when nil) or `firebase-server`.
+    public var openFeatureNamespace: String?
 
-    public init(id: String, number: String, displayName: String? = nil, apiKeys: [String]? = nil, percentSeed: String? = nil) {
+    public init(id: String, number: String, displayName: String? = nil, apiKeys: [String]? = nil, percentSeed: String? = nil,
+                openFeatureNamespace: String? = nil) {
         self.id = id
         self.number = number
         self.displayName = displayName
         self.apiKeys = apiKeys
         self.percentSeed = percentSeed
+        self.openFeatureNamespace = openFeatureNamespace
     }
 }
 

@@ -25,9 +25,11 @@ enum CORS {
     /// answer of the route).
     static func preflight() -> HTTPResponse {
         var headers = HTTPHeaders()
-        headers.add(name: "Access-Control-Allow-Methods", value: "POST, OPTIONS")
+        headers.add(name: "Access-Control-Allow-Methods", value: "GET, POST, OPTIONS")
+        // The Firebase SDKs' fields, then OFREP providers' (the key, or a bearer token).
         headers.add(name: "Access-Control-Allow-Headers",
-                    value: "Content-Type, Content-Encoding, If-None-Match, X-Goog-Api-Key, X-Goog-Firebase-Installations-Auth")
+                    value: "Content-Type, Content-Encoding, If-None-Match, X-Goog-Api-Key, X-Goog-Firebase-Installations-Auth, "
+                        + "X-API-Key, Authorization, Last-Event-ID")
         headers.add(name: "Access-Control-Max-Age", value: "3600")
         return HTTPResponse(status: 204, headers: headers)
     }

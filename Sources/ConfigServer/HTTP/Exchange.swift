@@ -46,6 +46,9 @@ struct Exchange: Sendable {
         case .serverTemplate: "serverRemoteConfig"
         case .fetch: "fetch"
         case .stream: "streamFetchInvalidations"
+        case .ofrepEvaluation(nil): "ofrep:evaluateFlags"
+        case .ofrepEvaluation: "ofrep:evaluateFlag"
+        case .ofrepEventStream: "ofrep:eventStream"
         case .console: "console"
         case .signIn(let step): "auth:\(step.rawValue)"
         case .changePolicy: "changePolicy"
@@ -65,12 +68,13 @@ struct Exchange: Sendable {
     }
 
     /// Answers `error` in the route's shape: Google's error body, wrapped in an array on the
-    /// stream (spec §1.4).
+    /// stream (spec §1.4); OFREP's error body on its routes.
     func fail(_ error: APIError) {
-        if case .stream = route {
-            respond(error.streamResponse)
-        } else {
-            respond(error.response)
+        switch route {
+        case .stream: respond(error.streamResponse)
+        case .ofrepEvaluation(let flag): respond(OFREPError(error, key: flag).response)
+        case .ofrepEventStream: respond(OFREPError(error, key: nil).response)
+        default: respond(error.response)
         }
     }
 
@@ -94,10 +98,11 @@ struct Exchange: Sendable {
         (request.head.headers["X-RCS-Origin"]?.uppercased() == "CONSOLE" ? UpdateOrigin.console : UpdateOrigin.restAPI).rawValue
     }
 
-    /// Fetch and the stream: the endpoints the web SDK calls cross-origin.
+    /// Fetch and the stream: the endpoints the web SDK calls cross-origin; OFREP's, which web
+    /// providers call so.
     var isCalledByBrowsers: Bool {
         switch route {
-        case .fetch, .stream: true
+        case .fetch, .stream, .ofrepEvaluation, .ofrepEventStream: true
         default: false
         }
     }

@@ -12,6 +12,7 @@ struct Endpoints: Sendable {
     let adoption: AdoptionEndpoint
     let fetch: FetchEndpoint
     let stream: StreamEndpoint
+    let ofrep: OFREPEndpoint
     let console: ConsoleEndpoint
     let signIn: SignInEndpoint
     let changes: ChangeRequestEndpoint

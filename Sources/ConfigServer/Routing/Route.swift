@@ -57,6 +57,10 @@ enum Route: Equatable {
     case changeRequests(project: String, namespace: String, id: String?, step: String?)
     /// `/auth/…`: signing in to the console with the identity provider.
     case signIn(SignInStep)
+    /// `/ofrep/v1/evaluate/flags[/{key}]`: OFREP's evaluation of one flag, or (nil) of all.
+    case ofrepEvaluation(flag: String?)
+    /// `/ofrep/v1/sse`: the event stream OFREP's bulk answer lists.
+    case ofrepEventStream
     /// `/console` or `/console/{file}`: the web console's static files; `file` is what follows
     /// `/console/` (empty for the index), `nil` for `/console` itself.
     case console(file: String?)
@@ -96,8 +100,11 @@ enum Route: Equatable {
             self = route
             return
         }
-        // Only after the API routes failed: the console adds no work to fetch and stream.
-        if path == "/console" {
+        // Only after the Firebase routes failed: neither adds work to fetch and stream.
+        if path.hasPrefix("/ofrep/") {
+            guard let route = Self.ofrep(path) else { return nil }
+            self = route
+        } else if path == "/console" {
             self = .console(file: nil)
         } else if path.hasPrefix("/console/") {
             self = .console(file: String(path.dropFirst("/console/".count)))
@@ -168,6 +175,19 @@ enum Route: Equatable {
         }
     }
 
+    /// The OFREP routes (openapi.yaml of the OpenFeature protocol, and its event stream).
+    private static func ofrep(_ path: String) -> Route? {
+        switch path {
+        case "/ofrep/v1/evaluate/flags": return .ofrepEvaluation(flag: nil)
+        case OFREPEndpoint.eventStreamPath: return .ofrepEventStream
+        default:
+            let prefix = "/ofrep/v1/evaluate/flags/"
+            guard path.hasPrefix(prefix) else { return nil }
+            let flag = path.dropFirst(prefix.count)
+            return flag.isEmpty || flag.contains("/") ? nil : .ofrepEvaluation(flag: String(flag))
+        }
+    }
+
     /// `remoteConfig` → `nil` method; `remoteConfig:listVersions` → `"listVersions"`; else nil.
     private static func templateMethod(_ segments: PathSegments, _ index: Int) -> String?? {
         let (resource, method) = segments.splitAtColon(index)
@@ -220,14 +240,18 @@ private struct PathSegments {
 
 extension Route {
     private static let clientMethods = [Array(":fetch".utf8), Array(":streamFetchInvalidations".utf8)]
+    private static let ofrepPath = Array(" /ofrep/".utf8)
 
     /// Whether `start`, the first bytes of a request, is a fetch or a stream of the client API
-    /// (its request line names one of their custom methods); false when the line is cut short.
+    /// (its request line names one of their custom methods), or an OFREP evaluation or event
+    /// stream (its target starts with `/ofrep/`); false when the line is cut short.
     static func isClientRequest(_ start: UnsafeRawBufferPointer) -> Bool {
         let line = start.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }
         guard line.count < start.count else { return false }
-        return line.indices.contains { index in
+        let firebase = line.indices.contains { index in
             line[index] == UInt8(ascii: ":") && clientMethods.contains { line[index...].starts(with: $0) }
         }
+        guard !firebase, let space = line.firstIndex(of: UInt8(ascii: " ")) else { return firebase }
+        return line[space...].starts(with: ofrepPath)
     }
 }

@@ -8,7 +8,7 @@ enum RoutePermissions {
     /// - Parameter validateOnly: a template `PUT` with `validateOnly=true` publishes nothing.
     static func role(for route: Route, method: HTTPMethod, validateOnly: Bool = false) -> Role? {
         switch route {
-        case .health, .ready, .openAPI, .console, .fetch, .stream, .signIn:
+        case .health, .ready, .openAPI, .console, .fetch, .stream, .ofrepEvaluation, .ofrepEventStream, .signIn:
             return nil
         case .metrics:
             return .owner

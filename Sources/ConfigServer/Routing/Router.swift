@@ -63,6 +63,8 @@ final class Router: Sendable {
             try dispatch(exchange)
         } catch let error as APIError {
             exchange.fail(error)
+        } catch let error as OFREPError {
+            exchange.respond(error.response)
         } catch {
             logger.error("request failed", metadata: ["path": "\(exchange.uri.path)", "error": "\(error)"])
             exchange.fail(APIError(500, "Internal error."))
@@ -179,6 +181,14 @@ final class Router: Sendable {
             let namespace = try TemplateNamespace.named(namespace)
             try access.requireClientKey(exchange, project: project)
             try endpoints.stream.open(exchange, key: TemplateKey(project: project.id, namespace: namespace))
+        case .ofrepEvaluation(let flag):
+            if method == .options { return exchange.respond(CORS.preflight()) }
+            try exchange.allow(.post)
+            try endpoints.ofrep.evaluate(exchange, flag: flag)
+        case .ofrepEventStream:
+            if method == .options { return exchange.respond(CORS.preflight()) }
+            try exchange.allow(.get)
+            try endpoints.ofrep.openEventStream(exchange)
         case .console(let file):
             endpoints.console.serve(exchange, file: file)
         case .signIn(let step):

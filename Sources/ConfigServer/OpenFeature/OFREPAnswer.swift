@@ -1,0 +1,144 @@
+import ConfigCore
+import Foundation
+
+/// A template's OFREP evaluation for one condition-outcome vector, encoded once and shared by
+/// every client with those outcomes (as ``FetchAnswer`` is for the Firebase fetch). The mapping
+/// is docs/openfeature.md's: what decided each parameter comes from the template's dry-run
+/// explanation, the same one `remoteConfig:evaluate` shows.
+struct OFREPAnswer: Sendable {
+    /// One flag's evaluation: `{"key":…,"value":…,"reason":…,"variant":…}`, or an
+    /// `evaluationFailure` when its value cannot be read as its type.
+    struct Item: Sendable {
+        let bytes: [UInt8]
+        let succeeded: Bool
+    }
+
+    /// Each flag's item, by key.
+    let items: [String: Item]
+    /// `{"flags":[…],"metadata":{"version":"N"}`: the bulk answer but for its event streams
+    /// and closing brace, which name the client.
+    let bulkPrefix: [UInt8]
+    /// A strong ETag over `bulkPrefix` (unquoted): it moves when the answer for this context does.
+    let etag: String
+    /// `etag` quoted, as the `ETag` field carries it.
+    let quotedETag: String
+    let templateVersion: Int64
+
+    init(compiled: CompiledTemplate, outcomes: ConditionOutcomes, templateVersion: Int64) {
+        var types: [String: ParameterValueType] = [:]
+        for entry in compiled.template.allParameters where types[entry.key] == nil {
+            types[entry.key] = entry.parameter.valueType
+        }
+        var conditionIndex: [String: Int] = [:]
+        for (index, name) in compiled.conditionNames.enumerated() where conditionIndex[name] == nil {
+            conditionIndex[name] = index
+        }
+        var items: [String: Item] = [:]
+        var ordered: [Item] = []
+        for explanation in compiled.explain(for: outcomes).parameters {
+            let splits = explanation.condition.flatMap { conditionIndex[$0] }.map { compiled.splitsByPercent[$0] } ?? false
+            let item = Self.item(explanation, type: types[explanation.key] ?? .string, splitsByPercent: splits)
+            items[explanation.key] = item
+            ordered.append(item)
+        }
+        self.init(items: items, ordered: ordered, templateVersion: templateVersion)
+    }
+
+    private init(items: [String: Item], ordered: [Item], templateVersion: Int64) {
+        self.items = items
+        self.templateVersion = templateVersion
+        var prefix = Array("{\"flags\":[".utf8)
+        for (index, item) in ordered.enumerated() {
+            if index > 0 { prefix.append(UInt8(ascii: ",")) }
+            prefix += item.bytes
+        }
+        prefix += Array("],\"metadata\":{\"version\":\"\(templateVersion)\"}".utf8)
+        bulkPrefix = prefix
+        etag = String(FetchAnswer.fnv1a(prefix), radix: 16)
+        quotedETag = "\"\(etag)\""
+    }
+
+    /// The answer when the project has no template yet: no flags, version 0.
+    static let noTemplate = OFREPAnswer(items: [:], ordered: [], templateVersion: 0)
+
+    /// The reason and variant (docs/openfeature.md, "Reasons"), then the value as its type.
+    private static func item(_ explanation: ParameterExplanation, type: ParameterValueType, splitsByPercent: Bool) -> Item {
+        let split = splitsByPercent || explanation.rollout != nil || explanation.experiment != nil
+        let reason: String, variant: String
+        switch explanation.source {
+        case .conditionalValue:
+            reason = split ? "SPLIT" : "TARGETING_MATCH"
+            variant = explanation.condition ?? "default"
+        case .defaultValue:
+            reason = split ? "SPLIT" : "STATIC"
+            variant = "default"
+        case .unset:
+            // Nothing applies (no default value, or a rollout the client is not in): as with
+            // Firebase, the client keeps its own default.
+            reason = "DEFAULT"
+            variant = "default"
+        }
+        var text = "{\"key\":"
+        ErrorBody.appendJSONString(explanation.key, to: &text)
+        if explanation.effect == .value, let value = explanation.value {
+            switch jsonValue(value, type: type) {
+            case .success(let json): text += ",\"value\":" + json
+            case .failure(let failure):
+                return Item(bytes: OFREPError.body(code: .parseError, details: failure.details, key: explanation.key), succeeded: false)
+            }
+        }
+        text += ",\"reason\":\"\(reason)\",\"variant\":"
+        ErrorBody.appendJSONString(variant, to: &text)
+        appendMetadata(explanation, to: &text)
+        return Item(bytes: Array((text + "}").utf8), succeeded: true)
+    }
+
+    /// `,"metadata":{…}` naming the rollout or experiment that served the value, if any.
+    private static func appendMetadata(_ explanation: ParameterExplanation, to text: inout String) {
+        var members: [(String, String)] = []
+        if let rolloutId = explanation.rollout?.rolloutId { members.append(("rolloutId", rolloutId)) }
+        if let experiment = explanation.experiment, let experimentId = experiment.experimentId {
+            members.append(("experimentId", experimentId))
+            if let variantId = experiment.variantId { members.append(("experimentVariantId", variantId)) }
+        }
+        guard !members.isEmpty else { return }
+        text += ",\"metadata\":{"
+        for (index, (name, value)) in members.enumerated() {
+            text += index > 0 ? ",\"\(name)\":" : "\"\(name)\":"
+            ErrorBody.appendJSONString(value, to: &text)
+        }
+        text += "}"
+    }
+
+    struct ValueFailure: Error {
+        let details: String
+    }
+
+    /// A parameter value as the JSON its type calls for: BOOLEAN as a boolean (the SDKs' rule),
+    /// NUMBER as an integer when integral (providers refuse 5.0 for an integer flag), else a
+    /// float; JSON as an object, any other JSON value wrapped as `{"value": …}`; the rest as
+    /// a string.
+    static func jsonValue(_ value: String, type: ParameterValueType) -> Result<String, ValueFailure> {
+        switch type {
+        case .boolean:
+            return .success(ResolvedValue(value: value, source: .remote).boolValue ? "true" : "false")
+        case .number:
+            guard let number = Double(value.trimmingCharacters(in: .whitespaces)), number.isFinite else {
+                return .failure(ValueFailure(details: "The NUMBER value '\(value)' is not a number."))
+            }
+            // Integers beyond 2^53 lose digits as doubles: they are sent as floats.
+            if number.rounded() == number, abs(number) < 9_007_199_254_740_992 { return .success(String(Int64(number))) }
+            return .success(String(number))
+        case .json:
+            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let parsed = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8), options: [.fragmentsAllowed]) else {
+                return .failure(ValueFailure(details: "The JSON value is not valid JSON."))
+            }
+            return .success(parsed is [String: Any] ? trimmed : "{\"value\":\(trimmed)}")
+        default:
+            var text = ""
+            ErrorBody.appendJSONString(value, to: &text)
+            return .success(text)
+        }
+    }
+}

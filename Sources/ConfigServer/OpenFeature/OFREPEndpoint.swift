@@ -1,0 +1,104 @@
+import ConfigCore
+import ConfigStore
+import EventLoop
+import Foundation
+import HTTP1
+
+/// The OpenFeature Remote Evaluation Protocol (docs/openfeature.md): `POST
+/// /ofrep/v1/evaluate/flags/{key}`, `POST /ofrep/v1/evaluate/flags` and the bulk answer's
+/// event stream, `GET /ofrep/v1/sse`. The client API key names the project; the project's
+/// declaration names its template (the client template unless `openFeatureNamespace` says).
+struct OFREPEndpoint: Sendable {
+    let templates: TemplateRegistry
+    let projects: ProjectDirectory
+    let access: AccessControl
+    /// The Firebase fetch's throttle: an instance is one client whichever protocol it speaks.
+    let throttle: FetchThrottle
+    let realtime: RealtimeHub
+    let metrics: ServerMetrics
+    /// Project id → the namespace its OpenFeature clients read (config file); `firebase` else.
+    let namespaces: [String: TemplateNamespace]
+
+    /// The path of the event stream the bulk answer lists.
+    static let eventStreamPath = "/ofrep/v1/sse"
+
+    /// Evaluates one flag (`flag`) or, for nil, every flag of the project's template.
+    func evaluate(_ exchange: Exchange, flag: String?) throws(OFREPError) {
+        let (clientKey, project) = try authenticate(exchange, flag: flag)
+        let request = try OFREPContext(body: exchange.request.body, now: Date(), defaultPercentSeed: project.percentSeed, flag: flag)
+        let key = templateKey(of: project)
+        // Read-your-writes, as the fetch does: the template must be current before answering.
+        let active: ActiveTemplate?
+        switch templates.servingIfCurrent(key, instance: request.targetingKey) {
+        case .current(let template): active = template
+        case .stale where exchange.storeUnreadable: active = templates.serving(key, instance: request.targetingKey)
+        case .stale: return exchange.answerAfterReload(of: .template(key))
+        }
+        if let wait = throttle.admit(request.targetingKey, now: exchange.context.loop.now) {
+            metrics.recordThrottled()
+            var error = OFREPError(429, .general, "Too many evaluations for this targeting key; retry after \(wait) s.", key: flag)
+            error.headers.add(name: "Retry-After", value: "\(wait)")
+            throw error
+        }
+        let answer = active.map { $0.ofrepAnswer(for: $0.conditionOutcomes(for: request.evaluation), metrics: metrics) }
+            ?? OFREPAnswer.noTemplate
+        realtime.recordFetch(key: key, version: answer.templateVersion)
+        guard let flag else { return answerBulk(exchange, answer, clientKey: clientKey, targetingKey: request.targetingKey) }
+        guard let item = answer.items[flag] else {
+            throw OFREPError(404, .flagNotFound, "Flag '\(flag)' was not found.", key: flag)
+        }
+        exchange.respond(.json(item.bytes, status: item.succeeded ? 200 : 400))
+    }
+
+    /// 304 when `If-None-Match` names the answer's ETag; else the flags, the version and the
+    /// event stream that tells this client of the next publish.
+    private func answerBulk(_ exchange: Exchange, _ answer: OFREPAnswer, clientKey: String, targetingKey: String) {
+        var headers = HTTPHeaders()
+        headers.add(name: "ETag", value: answer.quotedETag)
+        headers.add(name: "Cache-Control", value: "no-cache")
+        if let tags = exchange.request.head.headers["If-None-Match"], FetchEndpoint.etagMatches(tags, answer.etag) {
+            return exchange.respond(HTTPResponse(status: 304, headers: headers))
+        }
+        // The stream's address carries the key: a browser's EventSource sends no fields.
+        // It is a secret, as ADR-0008 says the address may be; the access log redacts `key`.
+        var body = answer.bulkPrefix
+        body += Array(",\"eventStreams\":[{\"type\":\"sse\",\"endpoint\":{\"requestUri\":\"".utf8)
+        body += Array("\(Self.eventStreamPath)?key=\(OIDCProvider.formEncode(clientKey))".utf8)
+        body += Array("&targetingKey=\(OIDCProvider.formEncode(targetingKey))&version=\(answer.templateVersion)\"}}]}".utf8)
+        exchange.respond(.json(body, headers: headers))
+    }
+
+    /// `GET /ofrep/v1/sse?key=…&targetingKey=…&version=N`: holds an event stream on the
+    /// real-time hub, beside the Firebase streams. A client that knows an older version than
+    /// it should (by the address, or by the last event it heard, `Last-Event-ID`) is told at once.
+    func openEventStream(_ exchange: Exchange) throws(OFREPError) {
+        let (_, project) = try authenticate(exchange, flag: nil)
+        let key = templateKey(of: project)
+        guard templates.isCurrent(key) || exchange.storeUnreadable else { return exchange.answerAfterReload(of: .template(key)) }
+        let addressed = exchange.uri["version"].flatMap { Int64($0) } ?? 0
+        let heard = exchange.request.head.headers["Last-Event-ID"].flatMap { Int64($0) } ?? 0
+        realtime.open(exchange, key: key, lastKnown: max(0, addressed, heard), instance: exchange.uri["targetingKey"] ?? "",
+                      encoding: .serverSentEvents)
+    }
+
+    private func templateKey(of project: StoredProject) -> TemplateKey {
+        TemplateKey(project: project.id, namespace: namespaces[project.id] ?? .client)
+    }
+
+    /// The key the request presents and the project it belongs to: 401 without a key, 403 for
+    /// a key of no project.
+    private func authenticate(_ exchange: Exchange, flag: String?) throws(OFREPError) -> (String, StoredProject) {
+        let headers = exchange.request.head.headers
+        let bearer = headers["Authorization"].flatMap { value -> String? in
+            guard value.count > 7, value.prefix(7).lowercased() == "bearer " else { return nil }
+            return String(value.dropFirst(7))
+        }
+        guard let presented = headers["X-API-Key"] ?? bearer ?? exchange.uri["key"], !presented.isEmpty else {
+            throw OFREPError(401, .general, "Missing API key: send 'X-API-Key' or 'Authorization: Bearer'.", key: flag)
+        }
+        guard let id = access.project(forClientKey: presented), let project = projects.project(id) else {
+            throw OFREPError(403, .general, "The API key is not a client key of any project.", key: flag)
+        }
+        return (presented, project)
+    }
+}
