@@ -39,8 +39,10 @@ final class Router: Sendable {
     func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
         let uri = request.head.uri
         guard let route = Route(path: uri.path) else {
-            respond(responder, route: "unknown", APIError.notFound("No resource at \(uri.path).").response,
-                    receivedNanos: context.receivedNanos)
+            let message = "No resource at \(uri.path)."
+            // Under `/ofrep/`, a provider reads errors in its own protocol's shape.
+            let response = uri.path.hasPrefix("/ofrep/") ? OFREPError(404, .general, message).response : APIError.notFound(message).response
+            respond(responder, route: "unknown", response, receivedNanos: context.receivedNanos)
             return
         }
         let exchange = Exchange(request: request, uri: uri, context: context, responder: responder, route: route,
