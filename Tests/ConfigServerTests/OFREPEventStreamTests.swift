@@ -83,6 +83,42 @@ import Testing
         #expect(String(decoding: try #require(try firebase.readChunk()), as: UTF8.self) == "{\"latestTemplateVersionNumber\": \"\(next)\"}\n")
     }
 
+    /// A canary tells the streams whose targeting key is in its share, and only those.
+    @Test func aCanaryStepTellsOnlyTheContextsItConcerns() throws {
+        let server = try TestServer()
+        let first = try server.publish(Templates.single("a"))
+        let clients = 24
+        let streams = try (0..<clients).map { index in
+            let client = try server.client()
+            try client.send(TestClient.format("GET", "/ofrep/v1/sse?key=\(TestServer.apiKey)&targetingKey=t\(index)&version=\(first)"))
+            #expect(try client.readHead().status == 200)
+            return client
+        }
+        let canary = try server.admin("PUT", "/v1/projects/demo/remoteConfig?canaryPercent=50",
+                                      headers: [("If-Match", "etag-424242-\(first)")], body: Templates.single("canary"))
+        #expect(canary.status == 200, "\(canary.text)")
+        let members = try (0..<clients).filter { index in
+            let bulk = try server.request("POST", "/ofrep/v1/evaluate/flags", headers: [("X-API-Key", TestServer.apiKey)],
+                                          body: "{\"context\":{\"targetingKey\":\"t\(index)\"}}")
+            return (try bulk.json()["metadata"] as? [String: Any])?["version"] as? String == "\(first + 1)"
+        }
+        #expect(!members.isEmpty && members.count < clients)
+        // Aborting brings the others nothing new; the next publish reaches everyone.
+        #expect(try server.admin("POST", "/v1/projects/demo/remoteConfig:abort", headers: [("If-Match", "etag-424242-\(first + 1)")]).status == 200)
+        let next = try server.publish(Templates.single("b"))
+        for index in 0..<clients {
+            let told = String(decoding: try #require(try streams[index].readChunk()), as: UTF8.self)
+            #expect(told.hasPrefix("id: \(members.contains(index) ? first + 1 : next)\n"), "stream \(index): \(told)")
+            if members.contains(index) {
+                // Back to the stable content, then the publish.
+                var later = ""
+                while !later.hasPrefix("id: \(next)\n") {
+                    later = String(decoding: try #require(try streams[index].readChunk()), as: UTF8.self)
+                }
+            }
+        }
+    }
+
     @Test func anIdleStreamGetsCommentsAsHeartbeats() throws {
         let server = try TestServer { $0.realtime.heartbeatSeconds = 1 }
         let version = try server.publish(Templates.single("a"))
