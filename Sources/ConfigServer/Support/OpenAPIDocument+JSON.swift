@@ -9,13 +9,38 @@ extension OpenAPIDocument {
 "description":"A self-hosted server speaking Firebase Remote Config's wire protocols: the management (template) REST API, the client fetch API and the real-time stream, plus a few operational endpoints. `{project}` is a project id or number. Custom methods use a colon suffix (`remoteConfig:listVersions`); `%3A` is accepted for the colon. Query parameters and body fields are also accepted in snake_case (`validate_only`, `app_instance_id`). Every error is Google's JSON error shape; on the real-time stream it is wrapped in an array. Any request may also get 400 (malformed HTTP), 413 (body over `http.maxBodyBytes`) or 431 (headers too large) before it reaches an operation. See docs/compatibility.md for the decisions behind each answer.\n"
 },
 "servers":[{"url":"http://127.0.0.1:8080"}],
-"tags":[{"name":"operations","description":"Health, readiness, metrics and this document."},{"name":"projects","description":"Projects and client API keys (beyond Firebase)."},{"name":"templates","description":"Firebase's management API and its extensions."},{"name":"canaries","description":"Staged publishes: a version served to a share of the instances first (beyond Firebase)."},{"name":"clients","description":"What apps call with a client API key."},{"name":"access","description":"People, service accounts, their roles on projects and their tokens (docs/access.md)."},{"name":"change-control","description":"Approval policies, change requests and scheduled publishes (docs/change-control.md)."},{"name":"sign-in","description":"Signing in to the console with an OpenID Connect provider (docs/access.md)."},{"name":"webhooks","description":"A project's webhook endpoints, their secrets and delivery log (docs/webhooks.md)."}],
+"tags":[{"name":"operations","description":"Health, readiness, metrics and this document."},{"name":"projects","description":"Projects and client API keys (beyond Firebase)."},{"name":"templates","description":"Firebase's management API and its extensions."},{"name":"canaries","description":"Staged publishes: a version served to a share of the instances first (beyond Firebase)."},{"name":"clients","description":"What apps call with a client API key."},{"name":"access","description":"People, service accounts, their roles on projects and their tokens (docs/access.md)."},{"name":"change-control","description":"Approval policies, change requests and scheduled publishes (docs/change-control.md)."},{"name":"sign-in","description":"Signing in to the console with an OpenID Connect provider (docs/access.md)."},{"name":"webhooks","description":"A project's webhook endpoints, their secrets and delivery log (docs/webhooks.md)."},{"name":"openfeature","description":"The OpenFeature Remote Evaluation Protocol (OFREP) for OpenFeature SDKs (docs/openfeature.md)."}],
 "x-auth-errors":{
 "401":{
 "$ref":"#/components/responses/Unauthenticated"
 },
 "403":{
 "$ref":"#/components/responses/PermissionDenied"
+}
+},
+"x-ofrep-errors":{
+"400":{
+"$ref":"#/components/responses/OFREPError"
+},
+"401":{
+"$ref":"#/components/responses/OFREPError"
+},
+"403":{
+"$ref":"#/components/responses/OFREPError"
+},
+"404":{
+"$ref":"#/components/responses/OFREPError"
+},
+"405":{
+"$ref":"#/components/responses/OFREPError"
+},
+"413":{
+"$ref":"#/components/responses/OFREPError"
+},
+"429":{
+"description":"Too many evaluations for this targeting key (the fetch's throttle).",
+"headers":{"Retry-After":{"required":true,"schema":{"type":"integer","minimum":1}}},
+"content":{"application/json":{"schema":{"$ref":"#/components/schemas/OFREPError"}}}
 }
 },
 "x-request-errors":{
@@ -263,13 +288,27 @@ extension OpenAPIDocument {
 "parameters":[{"$ref":"#/components/parameters/project"},{"$ref":"#/components/parameters/namespace"}],
 "post":{"tags":["clients"],"operationId":"streamFetchInvalidations","summary":"Holds a real-time stream that announces each new template version.","description":"A chunked 200 that stays open (up to `realtime.maxLifetimeSeconds`): one flat JSON object per chunk, ending in a newline. A client whose `lastKnownVersionNumber` is older than the active version is told at once; otherwise on the next publish, and again as a heartbeat. At the connection cap the client gets the current version with `retryIntervalSeconds` and the stream ends. Errors are wrapped in an array.\n","security":[{"apiKeyHeader":[]},{"apiKeyQuery":[]},{"adminBearer":[]}],"requestBody":{"content":{"application/json":{"schema":{"type":"object","properties":{"lastKnownVersionNumber":{"$ref":"#/components/schemas/Int64Input"},"project":{"type":"string"},"namespace":{"type":"string"},"appId":{"type":"string"},"appInstanceId":{"type":"string"},"sdkVersion":{"type":"string"}}}}}},"responses":{"200":{"description":"A stream of messages, each one of these objects followed by a newline.","content":{"application/json":{"schema":{"$ref":"#/components/schemas/StreamMessage"}}}},"400":{"$ref":"#/components/responses/StreamError"},"401":{"$ref":"#/components/responses/StreamError"},"403":{"$ref":"#/components/responses/StreamError"},"404":{"description":"An unknown project or namespace, wrapped in an array; a path that names no endpoint at all gets the plain error.","content":{"application/json":{"schema":{"oneOf":[{"type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/components/schemas/Error"}},{"$ref":"#/components/schemas/Error"}]}}}}}},
 "options":{"tags":["clients"],"operationId":"streamPreflight","summary":"CORS preflight for browser SDKs.","security":[],"responses":{"204":{"$ref":"#/components/responses/Preflight"},"404":{"$ref":"#/components/responses/NotFound"}}}
+},
+"/ofrep/v1/evaluate/flags/{key}":{
+"parameters":[{"name":"key","in":"path","required":true,"description":"The flag (parameter) key.","schema":{"type":"string","minLength":1,"pattern":"^[^/]+$"}}],
+"post":{"tags":["openfeature"],"operationId":"ofrepEvaluateFlag","summary":"OFREP's evaluation of one flag for a context (docs/openfeature.md).","description":"The client API key names the project; the project's `openFeatureNamespace` (config file) names its template, the client template (`firebase`) unless it says otherwise. Errors have OFREP's shape, `key` included; `FLAG_NOT_FOUND` for a key the template does not have.\n","security":[{"ofrepApiKey":[]},{"ofrepBearer":[]}],"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/OFREPRequest"}}}},"responses":{"400":{"$ref":"#/components/responses/OFREPError"},"401":{"$ref":"#/components/responses/OFREPError"},"403":{"$ref":"#/components/responses/OFREPError"},"404":{"$ref":"#/components/responses/OFREPError"},"405":{"$ref":"#/components/responses/OFREPError"},"413":{"$ref":"#/components/responses/OFREPError"},"429":{"description":"Too many evaluations for this targeting key (the fetch's throttle).","headers":{"Retry-After":{"required":true,"schema":{"type":"integer","minimum":1}}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/OFREPError"}}}},"200":{"description":"The flag's value (none for a code default), reason and variant.","content":{"application/json":{"schema":{"$ref":"#/components/schemas/OFREPFlag"}}}}}},
+"options":{"tags":["openfeature"],"operationId":"ofrepEvaluateFlagPreflight","summary":"CORS preflight for web providers.","security":[],"responses":{"204":{"$ref":"#/components/responses/Preflight"}}}
+},
+"/ofrep/v1/evaluate/flags":{
+"post":{"tags":["openfeature"],"operationId":"ofrepEvaluateFlags","summary":"OFREP's evaluation of every flag for a context, with an ETag and the event stream.","description":"The `ETag` stands for the evaluated answer of this context (two contexts on one version may differ); `If-None-Match` naming it gets 304 with no body. `eventStreams` lists the Server-Sent Events stream that tells this client of the next version that concerns it (its address holds the API key: treat it as a secret). `flagConfigEtag` and `flagConfigLastModified`, sent after such an event, are accepted and need nothing: every answer is current.\n","security":[{"ofrepApiKey":[]},{"ofrepBearer":[]}],"parameters":[{"name":"If-None-Match","in":"header","description":"The ETag of an earlier bulk answer.","schema":{"type":"string"}},{"name":"flagConfigEtag","in":"query","description":"The `etag` of the event that prompted this request.","schema":{"type":"string"}},{"name":"flagConfigLastModified","in":"query","description":"The `lastModified` of that event.","schema":{"type":"string"}}],"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/OFREPRequest"}}}},"responses":{"400":{"$ref":"#/components/responses/OFREPError"},"401":{"$ref":"#/components/responses/OFREPError"},"403":{"$ref":"#/components/responses/OFREPError"},"404":{"$ref":"#/components/responses/OFREPError"},"405":{"$ref":"#/components/responses/OFREPError"},"413":{"$ref":"#/components/responses/OFREPError"},"429":{"description":"Too many evaluations for this targeting key (the fetch's throttle).","headers":{"Retry-After":{"required":true,"schema":{"type":"integer","minimum":1}}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/OFREPError"}}}},"200":{"description":"Every flag of the template, the version, and the event stream.","headers":{"ETag":{"required":true,"schema":{"type":"string","pattern":"^\"[0-9a-f]+\"$"}}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/OFREPBulkResponse"}}}},"304":{"description":"The answer for this context is still the one `If-None-Match` names.","headers":{"ETag":{"required":true,"schema":{"type":"string","pattern":"^\"[0-9a-f]+\"$"}}}}}},
+"options":{"tags":["openfeature"],"operationId":"ofrepEvaluateFlagsPreflight","summary":"CORS preflight for web providers.","security":[],"responses":{"204":{"$ref":"#/components/responses/Preflight"}}}
+},
+"/ofrep/v1/sse":{
+"get":{"tags":["openfeature"],"operationId":"ofrepEventStream","summary":"The event stream a bulk answer lists (OFREP ADR-0008).","description":"`text/event-stream` held open (up to `realtime.maxLifetimeSeconds`), under the same cap as the Firebase stream. Each new version that concerns the targeting key (a publish, or a canary step whose share holds it) sends `id: N` and `data: {\"type\":\"refetchEvaluation\", \"etag\":\"N\",\"lastModified\":<seconds>}`; comments are heartbeats. A client that knows an older version (by `version` or `Last-Event-ID`) is told at once. At the cap a stale client is still told, then every refused client gets `retry:` and the stream ends.\n","security":[{"apiKeyQuery":[]},{"ofrepApiKey":[]},{"ofrepBearer":[]}],"parameters":[{"name":"targetingKey","in":"query","description":"The context's targeting key (it decides a canary's share).","schema":{"type":"string"}},{"name":"version","in":"query","description":"The version of the bulk answer that listed the stream.","schema":{"type":"integer","minimum":0}},{"name":"Last-Event-ID","in":"header","description":"The `id` of the last event heard.","schema":{"type":"string"}}],"responses":{"200":{"description":"Server-Sent Events.","content":{"text/event-stream":{"schema":{"type":"string"}}}},"401":{"$ref":"#/components/responses/OFREPError"},"403":{"$ref":"#/components/responses/OFREPError"},"405":{"$ref":"#/components/responses/OFREPError"}}}
 }
 },
 "components":{
 "securitySchemes":{
 "adminBearer":{"type":"http","scheme":"bearer","description":"An admin token from the configuration."},
 "apiKeyHeader":{"type":"apiKey","in":"header","name":"X-Goog-Api-Key","description":"A client API key of the project."},
-"apiKeyQuery":{"type":"apiKey","in":"query","name":"key","description":"A client API key of the project."}
+"apiKeyQuery":{"type":"apiKey","in":"query","name":"key","description":"A client API key of the project."},
+"ofrepApiKey":{"type":"apiKey","in":"header","name":"X-API-Key","description":"A client API key; it names the project."},
+"ofrepBearer":{"type":"http","scheme":"bearer","description":"A client API key as a bearer token; it names the project."}
 },
 "parameters":{
 "project":{"name":"project","in":"path","required":true,"description":"Project id or number.","schema":{"type":"string","minLength":1},"example":"example-project"},
@@ -288,9 +327,14 @@ extension OpenAPIDocument {
 "NotFound":{"description":"No such project, namespace, version or template.","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Error"}}}},
 "Conflict":{"description":"The project id or number is taken.","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Error"}}}},
 "Unavailable":{"description":"Not ready.","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Error"}}}},
+"OFREPError":{"description":"An OFREP error: `errorCode` and `errorDetails`, and `key` on a single flag's evaluation.","content":{"application/json":{"schema":{"$ref":"#/components/schemas/OFREPError"}}}},
 "StreamError":{"description":"An error, wrapped in an array.","content":{"application/json":{"schema":{"type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/components/schemas/Error"}}}}}
 },
 "schemas":{
+"OFREPRequest":{"type":"object","required":["context"],"properties":{"context":{"type":"object","description":"`targetingKey` (required) is the app instance id; `appId`, `appVersion`, `appBuild`, `platform`, `country`, `language`, `timeZone`, `firstOpenTime` are the fetch's fields; `userProperties` and `customSignals` objects; any other string, number or boolean attribute is a custom signal.\n","required":["targetingKey"],"properties":{"targetingKey":{"type":"string","minLength":1}},"additionalProperties":true}}},
+"OFREPFlag":{"type":"object","description":"One flag's evaluation; without `value` the provider uses its code default.","required":["key","reason","variant"],"properties":{"key":{"type":"string"},"value":{"description":"Boolean, string, integer, float, or object (a JSON array or scalar is wrapped as `{\"value\":…}`).","oneOf":[{"type":"boolean"},{"type":"string"},{"type":"number"},{"type":"object"}]},"reason":{"type":"string","enum":["STATIC","TARGETING_MATCH","SPLIT","DEFAULT"]},"variant":{"type":"string"},"metadata":{"type":"object","additionalProperties":{"type":"string"}}}},
+"OFREPError":{"type":"object","required":["errorCode","errorDetails"],"properties":{"key":{"type":"string"},"errorCode":{"type":"string","enum":["PARSE_ERROR","TARGETING_KEY_MISSING","INVALID_CONTEXT","FLAG_NOT_FOUND","GENERAL"]},"errorDetails":{"type":"string"}}},
+"OFREPBulkResponse":{"type":"object","required":["flags","metadata","eventStreams"],"properties":{"flags":{"type":"array","items":{"oneOf":[{"$ref":"#/components/schemas/OFREPFlag"},{"$ref":"#/components/schemas/OFREPError"}]}},"metadata":{"type":"object","required":["version"],"properties":{"version":{"type":"string","pattern":"^[0-9]+$","description":"The template version evaluated."}}},"eventStreams":{"type":"array","items":{"type":"object","required":["type","endpoint"],"properties":{"type":{"type":"string","enum":["sse"]},"endpoint":{"type":"object","required":["requestUri"],"properties":{"requestUri":{"type":"string","pattern":"^/ofrep/v1/sse\\?"}}}}}}}},
 "ChangePolicy":{"type":"object","properties":{"requiredApprovals":{"type":"integer","minimum":0,"maximum":10,"description":"0: direct changes as in Firebase."},"allowSelfApproval":{"type":"boolean"},"editorsMayPublish":{"type":"boolean"}}},
 "ChangeRequestInput":{"type":"object","additionalProperties":false,"properties":{"template":{"$ref":"#/components/schemas/Template"},"rollbackTo":{"type":"integer","minimum":1},"canary":{"type":"object","required":["step"],"properties":{"step":{"type":"string","enum":["start","share","promote","abort"]},"percent":{"type":"number","minimum":0,"exclusiveMinimum":true,"maximum":100}}},"description":{"type":"string","maxLength":256},"scheduleTime":{"type":"string","format":"date-time"}}},
 "ChangeStepInput":{"type":"object","properties":{"comment":{"type":"string","maxLength":2000},"scheduleTime":{"type":"string","format":"date-time"},"bypassApproval":{"type":"string","enum":["true","false"]}}},
