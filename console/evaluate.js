@@ -1,6 +1,7 @@
 // The Evaluate view: what a client with this app id, version, platform, country, language,
 // user properties, custom signals and instance id gets from the published template, and which
-// condition decided each entry (the `:evaluate` endpoint).
+// condition decided each entry (the `:evaluate` endpoint); and the same answer as an
+// OpenFeature (OFREP) provider gets it, the instance id as its targeting key.
 import { call, templatePath } from "./api.js";
 import { el, field, replace, select, setIssue } from "./dom.js";
 import * as session from "./session.js";
@@ -98,7 +99,21 @@ function show(answer) {
       el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Condition" }), el("th", { scope: "col", text: "True for this client" }))),
       el("tbody", {}, ...explanation.conditions.map((condition) => el("tr", {},
         el("th", { scope: "row" }, conditionChip(condition.name)),
-        el("td", { text: condition.value ? "yes" : "no" })))))));
+        el("td", { text: condition.value ? "yes" : "no" })))))),
+    ...openFeature(answer.openFeature));
+}
+
+/** The OFREP bulk answer's flags: value (none for a code default), reason and variant. */
+function openFeature(answer) {
+  if (!answer) return [];
+  return [el("div", { class: "table-scroll" }, el("table", { class: "openfeature" },
+    el("caption", { text: `As OpenFeature (OFREP) providers get it: version ${answer.metadata.version}` }),
+    el("thead", {}, el("tr", {}, ...["Flag", "Value", "Reason", "Variant"].map((text) => el("th", { scope: "col", text })))),
+    el("tbody", {}, ...answer.flags.map((flag) => el("tr", { dataset: { flag: flag.key } },
+      el("th", { scope: "row", text: flag.key }),
+      el("td", { class: "value", text: "value" in flag ? JSON.stringify(flag.value) : flag.errorCode ?? "(code default)" }),
+      el("td", { text: flag.reason ?? "" }),
+      el("td", { text: flag.variant ?? "" }))))))];
 }
 
 function decidedBy(parameter) {

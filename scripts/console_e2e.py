@@ -367,6 +367,12 @@ def evaluate_for_ios(run):
     expect(row).to_contain_text("hi iPhone")
     expect(row).to_contain_text("condition ios_users")
     expect(page.locator('.evaluation tr[data-key="hostile"]')).to_contain_text(HOSTILE)
+    # The same answer as an OpenFeature (OFREP) provider gets it.
+    flag = page.locator('.evaluation table.openfeature tr[data-flag="greeting"]')
+    expect(flag).to_contain_text('"hi iPhone"')
+    expect(flag).to_contain_text("TARGETING_MATCH")
+    expect(flag).to_contain_text("ios_users")
+    expect(page.locator('.evaluation table.openfeature tr[data-flag="hostile"]')).to_contain_text("hostile")
     run.shot("evaluate")
 
 

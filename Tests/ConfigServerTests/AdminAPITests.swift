@@ -135,6 +135,12 @@ import Testing
         let entries = try #require(try response.json()["entries"] as? [String: String])
         #expect(entries == ["welcome": "hi ios", "limit": "10"])
         #expect(response.text.contains("\"condition\":\"ios\""))
+        // The same evaluation as OFREP answers it (docs/openfeature.md).
+        let openFeature = try #require(try response.json()["openFeature"] as? [String: Any])
+        let flags = try #require(openFeature["flags"] as? [[String: Any]])
+        #expect(flags.first { $0["key"] as? String == "welcome" }?["variant"] as? String == "ios")
+        #expect(flags.first { $0["key"] as? String == "limit" }?["value"] as? Int == 10)
+        #expect((openFeature["metadata"] as? [String: Any])?["version"] as? String == "1")
     }
 
     @Test func projectsAndKeysCanBeCreated() throws {

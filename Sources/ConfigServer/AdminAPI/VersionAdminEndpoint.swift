@@ -84,7 +84,15 @@ struct VersionAdminEndpoint: Sendable {
         let entries = Dictionary(active.compiled.entries(for: outcomes).map { ($0.key, $0.value) }) { first, _ in first }
         let answer = EvaluationAnswer(templateVersion: "\(active.versionNumber)", entries: entries,
                                       explanation: active.compiled.explain(for: outcomes))
-        exchange.respond(.json(Array(TemplateJSON.encode(answer))))
+        // The same evaluation as OFREP encodes it: its bulk answer's flags and metadata.
+        let openFeature = OFREPAnswer(compiled: active.compiled, outcomes: outcomes, templateVersion: active.versionNumber)
+        var body = Array(TemplateJSON.encode(answer))
+        guard body.last == UInt8(ascii: "}") else { preconditionFailure("an encoded object ends with '}'") }
+        body.removeLast()
+        body += ",\"openFeature\":".utf8
+        body += openFeature.bulkPrefix
+        body += "}}".utf8
+        exchange.respond(.json(body))
     }
 
     private struct EvaluationAnswer: Encodable {

@@ -1,5 +1,6 @@
 import ConfigCore
 import Foundation
+import HTTP1
 
 /// A template's OFREP evaluation for one condition-outcome vector, encoded once and shared by
 /// every client with those outcomes (as ``FetchAnswer`` is for the Firebase fetch). The mapping
@@ -20,8 +21,10 @@ struct OFREPAnswer: Sendable {
     let bulkPrefix: [UInt8]
     /// A strong ETag over `bulkPrefix` (unquoted): it moves when the answer for this context does.
     let etag: String
-    /// `etag` quoted, as the `ETag` field carries it.
-    let quotedETag: String
+    /// `ETag`, `Cache-Control` and `Content-Type` of a bulk answer, encoded once.
+    let fields: [UInt8]
+    /// `ETag` and `Cache-Control` of a 304.
+    let notModifiedFields: [UInt8]
     let templateVersion: Int64
 
     init(compiled: CompiledTemplate, outcomes: ConditionOutcomes, templateVersion: Int64) {
@@ -55,7 +58,13 @@ struct OFREPAnswer: Sendable {
         prefix += Array("],\"metadata\":{\"version\":\"\(templateVersion)\"}".utf8)
         bulkPrefix = prefix
         etag = String(FetchAnswer.fnv1a(prefix), radix: 16)
-        quotedETag = "\"\(etag)\""
+        var headers = HTTPHeaders()
+        headers.add(name: "ETag", value: "\"\(etag)\"")
+        // Stored, but asked again each time: the ETag then saves the body.
+        headers.add(name: "Cache-Control", value: "no-cache")
+        notModifiedFields = HTTPResponseEncoder.encode(fields: headers)
+        headers.add(name: "Content-Type", value: HTTPResponse.jsonContentType)
+        fields = HTTPResponseEncoder.encode(fields: headers)
     }
 
     /// The answer when the project has no template yet: no flags, version 0.

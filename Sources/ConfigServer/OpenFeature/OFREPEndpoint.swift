@@ -53,20 +53,41 @@ struct OFREPEndpoint: Sendable {
     /// 304 when `If-None-Match` names the answer's ETag; else the flags, the version and the
     /// event stream that tells this client of the next publish.
     private func answerBulk(_ exchange: Exchange, _ answer: OFREPAnswer, clientKey: String, targetingKey: String) {
-        var headers = HTTPHeaders()
-        headers.add(name: "ETag", value: answer.quotedETag)
-        headers.add(name: "Cache-Control", value: "no-cache")
         if let tags = exchange.request.head.headers["If-None-Match"], FetchEndpoint.etagMatches(tags, answer.etag) {
-            return exchange.respond(HTTPResponse(status: 304, headers: headers))
+            return exchange.respond(HTTPResponse(status: 304, encodedFields: answer.notModifiedFields))
         }
         // The stream's address carries the key: a browser's EventSource sends no fields.
         // It is a secret, as ADR-0008 says the address may be; the access log redacts `key`.
-        var body = answer.bulkPrefix
-        body += Array(",\"eventStreams\":[{\"type\":\"sse\",\"endpoint\":{\"requestUri\":\"".utf8)
-        body += Array("\(Self.eventStreamPath)?key=\(OIDCProvider.formEncode(clientKey))".utf8)
-        body += Array("&targetingKey=\(OIDCProvider.formEncode(targetingKey))&version=\(answer.templateVersion)\"}}]}".utf8)
-        exchange.respond(.json(body, headers: headers))
+        var body = [UInt8]()
+        body.reserveCapacity(answer.bulkPrefix.count + 128 + 3 * (clientKey.utf8.count + targetingKey.utf8.count))
+        body += answer.bulkPrefix
+        body += Self.eventStreamStart
+        Self.appendQueryValue(clientKey, to: &body)
+        body += "&targetingKey=".utf8
+        Self.appendQueryValue(targetingKey, to: &body)
+        body += "&version=\(answer.templateVersion)\"}}]}".utf8
+        exchange.respond(HTTPResponse(status: 200, encodedFields: answer.fields, body: body))
     }
+
+    private static let eventStreamStart = Array(",\"eventStreams\":[{\"type\":\"sse\",\"endpoint\":{\"requestUri\":\"\(eventStreamPath)?key=".utf8)
+
+    /// `value` percent-encoded for a query (RFC 3986 unreserved bytes as they are), which is
+    /// also safe inside a JSON string.
+    static func appendQueryValue(_ value: String, to bytes: inout [UInt8]) {
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                bytes.append(byte)
+            default:
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0xF)])
+            }
+        }
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// `GET /ofrep/v1/sse?key=…&targetingKey=…&version=N`: holds an event stream on the
     /// real-time hub, beside the Firebase streams. A client that knows an older version than
