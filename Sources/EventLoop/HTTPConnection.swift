@@ -152,8 +152,11 @@ final class HTTPConnection: EventSource {
         head.append(contentsOf: response.encodedFields)
         if framing.closesConnection { HTTPResponseEncoder.writeField(name: "Connection", value: "close", into: &head) }
         HTTPResponseEncoder.writeField(name: "X-Request-Id", value: requestID, into: &head)
-        HTTPResponseEncoder.writeEnd(contentLength: response.body.count, into: &head)
-        logResponse(status: response.status, bytes: response.body.count)
+        let length = response.bodyPrefix.count + response.body.count
+        HTTPResponseEncoder.writeEnd(contentLength: length, into: &head)
+        // The prefix goes out with the head, so the body is written as it is.
+        if !framing.omitsBody { head.append(contentsOf: response.bodyPrefix) }
+        logResponse(status: response.status, bytes: length)
         // `write` copies whatever the socket does not take at once, so the buffer can go back.
         write(head, framing.omitsBody ? [] : response.body)
         swap(&head, &server.loop.headBuffer)

@@ -5,12 +5,17 @@ public struct HTTPResponse: Sendable {
     /// Fields already encoded (`Name: value` and CRLF each), written after `headers`: for
     /// responses sent many times with the same fields, such as cached fetch answers.
     public var encodedFields: [UInt8]
+    /// The first bytes of the body, made for this response, before `body`: a large body
+    /// shared by many responses is then sent as it is instead of copied into each.
+    public var bodyPrefix: [UInt8]
     public var body: [UInt8]
 
-    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), encodedFields: [UInt8] = [], body: [UInt8] = []) {
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), encodedFields: [UInt8] = [], bodyPrefix: [UInt8] = [],
+                body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.encodedFields = encodedFields
+        self.bodyPrefix = bodyPrefix
         self.body = body
     }
 

@@ -89,9 +89,9 @@ struct VersionAdminEndpoint: Sendable {
         var body = Array(TemplateJSON.encode(answer))
         guard body.last == UInt8(ascii: "}") else { preconditionFailure("an encoded object ends with '}'") }
         body.removeLast()
-        body += ",\"openFeature\":".utf8
-        body += openFeature.bulkPrefix
-        body += "}}".utf8
+        body += ",\"openFeature\":{".utf8
+        body += openFeature.bulkBody
+        body += "}".utf8
         exchange.respond(.json(body))
     }
 

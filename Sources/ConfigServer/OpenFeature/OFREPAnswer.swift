@@ -16,10 +16,10 @@ struct OFREPAnswer: Sendable {
 
     /// Each flag's item, by key.
     let items: [String: Item]
-    /// `{"flags":[…],"metadata":{"version":"N"}`: the bulk answer but for its event streams
-    /// and closing brace, which name the client.
-    let bulkPrefix: [UInt8]
-    /// A strong ETag over `bulkPrefix` (unquoted): it moves when the answer for this context does.
+    /// `"flags":[…],"metadata":{"version":"N"}}`: the bulk answer after its opening brace and
+    /// the event streams, which name the client (sent before it, so this is sent as it is).
+    let bulkBody: [UInt8]
+    /// A strong ETag over `bulkBody` (unquoted): it moves when the answer for this context does.
     let etag: String
     /// `ETag`, `Cache-Control` and `Content-Type` of a bulk answer, encoded once.
     let fields: [UInt8]
@@ -50,14 +50,14 @@ struct OFREPAnswer: Sendable {
     private init(items: [String: Item], ordered: [Item], templateVersion: Int64) {
         self.items = items
         self.templateVersion = templateVersion
-        var prefix = Array("{\"flags\":[".utf8)
+        var body = Array("\"flags\":[".utf8)
         for (index, item) in ordered.enumerated() {
-            if index > 0 { prefix.append(UInt8(ascii: ",")) }
-            prefix += item.bytes
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body += item.bytes
         }
-        prefix += Array("],\"metadata\":{\"version\":\"\(templateVersion)\"}".utf8)
-        bulkPrefix = prefix
-        etag = String(FetchAnswer.fnv1a(prefix), radix: 16)
+        body += Array("],\"metadata\":{\"version\":\"\(templateVersion)\"}}".utf8)
+        bulkBody = body
+        etag = String(FetchAnswer.fnv1a(body), radix: 16)
         var headers = HTTPHeaders()
         headers.add(name: "ETag", value: "\"\(etag)\"")
         // Stored, but asked again each time: the ETag then saves the body.

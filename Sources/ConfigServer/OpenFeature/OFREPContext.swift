@@ -39,7 +39,7 @@ struct OFREPContext {
                 continue
             }
             let text = ClientRequest.text(value)
-            guard let field = Self.fields[name] else {
+            guard let field = Field(rawValue: name) else {
                 // Objects and arrays under other names are the application's own: not read.
                 if let text { context.customSignals[name] = text }
                 continue
@@ -77,13 +77,7 @@ struct OFREPContext {
     }
 
     /// The attributes read as the fetch's fields rather than as custom signals.
-    private enum Field {
+    private enum Field: String {
         case targetingKey, appId, appVersion, appBuild, platform, country, language, timeZone, firstOpenTime
     }
-
-    private static let fields: [String: Field] = [
-        "targetingKey": .targetingKey, "appId": .appId, "appVersion": .appVersion, "appBuild": .appBuild,
-        "platform": .platform, "country": .country, "language": .language, "timeZone": .timeZone,
-        "firstOpenTime": .firstOpenTime,
-    ]
 }

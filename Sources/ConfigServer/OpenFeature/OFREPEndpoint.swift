@@ -58,32 +58,41 @@ struct OFREPEndpoint: Sendable {
         }
         // The stream's address carries the key: a browser's EventSource sends no fields.
         // It is a secret, as ADR-0008 says the address may be; the access log redacts `key`.
-        var body = [UInt8]()
-        body.reserveCapacity(answer.bulkPrefix.count + 128 + 3 * (clientKey.utf8.count + targetingKey.utf8.count))
-        body += answer.bulkPrefix
-        body += Self.eventStreamStart
-        Self.appendQueryValue(clientKey, to: &body)
-        body += "&targetingKey=".utf8
-        Self.appendQueryValue(targetingKey, to: &body)
-        body += "&version=\(answer.templateVersion)\"}}]}".utf8
-        exchange.respond(HTTPResponse(status: 200, encodedFields: answer.fields, body: body))
+        // The event streams first: the flags that follow are the cached bytes, sent as they are.
+        var streams = Self.eventStreamStart
+        streams.reserveCapacity(streams.count + 64 + 3 * (clientKey.utf8.count + targetingKey.utf8.count))
+        Self.appendQueryValue(clientKey, to: &streams)
+        streams += "&targetingKey=".utf8
+        Self.appendQueryValue(targetingKey, to: &streams)
+        streams += "&version=\(answer.templateVersion)\"}}],".utf8
+        exchange.respond(HTTPResponse(status: 200, encodedFields: answer.fields, bodyPrefix: streams, body: answer.bulkBody))
     }
 
-    private static let eventStreamStart = Array(",\"eventStreams\":[{\"type\":\"sse\",\"endpoint\":{\"requestUri\":\"\(eventStreamPath)?key=".utf8)
+    private static let eventStreamStart = Array("{\"eventStreams\":[{\"type\":\"sse\",\"endpoint\":{\"requestUri\":\"\(eventStreamPath)?key=".utf8)
 
     /// `value` percent-encoded for a query (RFC 3986 unreserved bytes as they are), which is
     /// also safe inside a JSON string.
     static func appendQueryValue(_ value: String, to bytes: inout [UInt8]) {
+        if value.utf8.allSatisfy(isUnreserved) {
+            bytes += value.utf8
+            return
+        }
         for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            if isUnreserved(byte) {
                 bytes.append(byte)
-            default:
+            } else {
                 bytes.append(UInt8(ascii: "%"))
                 bytes.append(hexDigits[Int(byte >> 4)])
                 bytes.append(hexDigits[Int(byte & 0xF)])
             }
+        }
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        default: false
         }
     }
 
