@@ -1,4 +1,4 @@
-import ConfigServer
+@testable import ConfigServer
 import Foundation
 import Testing
 
@@ -176,5 +176,16 @@ import Testing
         let demo = try server.request("POST", "/ofrep/v1/evaluate/flags/key", headers: [("X-API-Key", TestServer.apiKey)],
                                       body: OFREPTests.context("\"targetingKey\":\"a\""))
         #expect(demo.status == 404, "the demo project has no template")
+    }
+}
+
+/// `If-None-Match` as the fetch and OFREP read it: a list, quotes and `W/` ignored, `*` never.
+@Suite struct ETagMatchTests {
+    @Test(arguments: [
+        ("abc", true), ("\"abc\"", true), ("W/\"abc\"", true), (" x , \"abc\" ", true), ("\tabc\t", true),
+        ("*", false), ("\"abc", false), ("ab", false), ("", false), ("x,,y", false), ("\"\"", false),
+    ])
+    func candidates(header: String, matches: Bool) {
+        #expect(FetchEndpoint.etagMatches(header, "abc") == matches)
     }
 }

@@ -50,12 +50,21 @@ struct FetchEndpoint: Sendable {
     }
 
     /// `*` never matches (spec §3.4: JS sends it when it has no ETag); quotes and `W/` are ignored.
+    /// Over the bytes: OFREP's polling clients send it on nearly every request.
     static func etagMatches(_ header: String, _ etag: String) -> Bool {
-        header.split(separator: ",").contains { candidate in
-            var value = candidate.trimmingCharacters(in: .whitespaces)
-            if value.hasPrefix("W/") { value.removeFirst(2) }
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-            return value == etag
+        var header = header, etag = etag
+        return header.withUTF8 { field in
+            etag.withUTF8 { tag in
+                field.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).contains { candidate in
+                    var value = candidate.drop { $0 == 0x20 || $0 == 0x09 }
+                    while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
+                    if value.starts(with: [UInt8(ascii: "W"), UInt8(ascii: "/")]) { value = value.dropFirst(2) }
+                    if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
+                        value = value.dropFirst().dropLast()
+                    }
+                    return value.elementsEqual(tag)
+                }
+            }
         }
     }
 }
