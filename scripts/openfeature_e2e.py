@@ -137,8 +137,10 @@ def poll_and_listen(base, template):
     lines = events.iter_lines(decode_unicode=True)
     data = None
     for line in lines:
-        if line.startswith("data: "):
-            data = json.loads(line[len("data: "):])
+        # `data:` with or without a space after the colon (WHATWG HTML §9.2.6).
+        if line.startswith("data:"):
+            value = line[len("data:"):]
+            data = json.loads(value[1:] if value.startswith(" ") else value)
             break
     check(data is not None and data["type"] == "refetchEvaluation" and data["etag"] == str(version),
           f"the event stream tells of the publish: {data}")

@@ -33,7 +33,7 @@ import Testing
         while true {
             let chunk = try #require(try stream.readChunk(), "the stream ended before version \(version)", sourceLocation: sourceLocation)
             let text = String(decoding: chunk, as: UTF8.self)
-            if text.hasPrefix("id: \(version)\ndata: {\"type\":\"refetchEvaluation\",\"etag\":\"\(version)\"") { return }
+            if text.hasPrefix("id:\(version)\ndata:{\"type\":\"refetchEvaluation\",\"etag\":\"\(version)\"") { return }
         }
     }
 

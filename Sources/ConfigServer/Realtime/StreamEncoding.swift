@@ -24,8 +24,10 @@ enum StreamEncoding: UInt8, CaseIterable, Sendable {
         case .firebase:
             return RealtimeHub.message(version: version, retryAfter: nil)
         case .serverSentEvents:
-            // `id` lets a reconnecting EventSource say what it last heard (`Last-Event-ID`).
-            var text = "id: \(version)\ndata: {\"type\":\"refetchEvaluation\",\"etag\":\"\(version)\""
+            // `id` lets a reconnecting EventSource say what it last heard (`Last-Event-ID`); no
+            // space after the colons (optional, WHATWG HTML §9.2.6): every byte is sent to
+            // every held stream.
+            var text = "id:\(version)\ndata:{\"type\":\"refetchEvaluation\",\"etag\":\"\(version)\""
             if let lastModified { text += ",\"lastModified\":\(lastModified)" }
             return Array((text + "}\n\n").utf8)
         }
@@ -39,13 +41,13 @@ enum StreamEncoding: UInt8, CaseIterable, Sendable {
             return RealtimeHub.message(version: version, retryAfter: retryAfter)
         case .serverSentEvents:
             // `retry` is the reconnection delay in milliseconds (WHATWG HTML §9.2.6).
-            let retry = Array("retry: \(retryAfter * 1000)\n\n".utf8)
+            let retry = Array("retry:\(retryAfter * 1000)\n\n".utf8)
             return stale ? invalidation(version: version, lastModified: lastModified) + retry : retry
         }
     }
 
     /// An SSE comment: ignored by clients, it keeps proxies from closing an idle stream.
-    static let eventStreamHeartbeat = EncodedChunk(Array(": heartbeat\n\n".utf8))
+    static let eventStreamHeartbeat = EncodedChunk(Array(":\n\n".utf8))
 
     private static let firebaseHeaders: HTTPHeaders = {
         var headers = HTTPHeaders()
