@@ -189,3 +189,53 @@ import Testing
         #expect(FetchEndpoint.etagMatches(header, "abc") == matches)
     }
 }
+
+/// A client polling with the same body and its ETag is answered 304 without a new evaluation,
+/// and only while the template it was evaluated on is still the one served to it.
+@Suite(.timeLimit(.minutes(1))) struct OFREPPollTests {
+    func poll(_ server: TestServer, targetingKey: String, etag: String?) throws -> TestResponse {
+        try server.request("POST", "/ofrep/v1/evaluate/flags",
+                           headers: [("X-API-Key", TestServer.apiKey)] + (etag.map { [("If-None-Match", $0)] } ?? []),
+                           body: OFREPTests.context("\"targetingKey\":\"\(targetingKey)\""))
+    }
+
+    @Test func repeatedPollsGet304UntilAPublishOrACanaryConcernsThem() throws {
+        let server = try TestServer()
+        let first = try server.publish(Templates.single("a"))
+        let keys = (0..<16).map { "poller-\($0)" }
+        var etags = try keys.map { try #require(try poll(server, targetingKey: $0, etag: nil).header("ETag")) }
+        for (key, etag) in zip(keys, etags) {
+            #expect(try poll(server, targetingKey: key, etag: etag).status == 304)
+            #expect(try poll(server, targetingKey: key, etag: etag).status == 304)
+        }
+        let canary = try server.admin("PUT", "/v1/projects/demo/remoteConfig?canaryPercent=50",
+                                      headers: [("If-Match", "etag-424242-\(first)")], body: Templates.single("canary"))
+        #expect(canary.status == 200)
+        var told = 0
+        for (index, key) in keys.enumerated() {
+            let answer = try poll(server, targetingKey: key, etag: etags[index])
+            if answer.status == 200 {
+                #expect(answer.text.contains("\"value\":\"canary\""))
+                told += 1
+                etags[index] = try #require(answer.header("ETag"))
+            } else {
+                #expect(answer.status == 304)
+            }
+        }
+        #expect(told > 0 && told < keys.count, "only the canary's share has a new answer")
+        #expect(try server.admin("POST", "/v1/projects/demo/remoteConfig:abort", headers: [("If-Match", "etag-424242-\(first + 1)")]).status == 200)
+        try server.publish(Templates.single("b"))
+        for (key, etag) in zip(keys, etags) {
+            let answer = try poll(server, targetingKey: key, etag: etag)
+            #expect(answer.status == 200 && answer.text.contains("\"value\":\"b\""))
+        }
+    }
+
+    @Test func repeatedPollsAreThrottled() throws {
+        let server = try TestServer { $0.fetch.throttleBurst = 2; $0.fetch.throttlePerMinute = 1 }
+        try server.publish(Templates.single("a"))
+        let etag = try #require(try poll(server, targetingKey: "busy", etag: nil).header("ETag"))
+        #expect(try poll(server, targetingKey: "busy", etag: etag).status == 304)
+        #expect(try poll(server, targetingKey: "busy", etag: etag).status == 429)
+    }
+}

@@ -26,6 +26,8 @@ struct ConditionReads {
     var isVolatile = false
     /// A percent rule splits clients by the hash of their id (OpenFeature's reason `SPLIT`).
     var readsPercent = false
+    /// A `dateTime` rule reads the time of the request: its outcome changes with no new version.
+    var readsTime = false
 }
 
 extension ConditionNode {
@@ -55,7 +57,10 @@ extension ConditionRule {
         case .percent:
             reads.isVolatile = true
             reads.readsPercent = true
-        case .installationId, .dateTime, .firstOpen: reads.isVolatile = true
+        case .dateTime:
+            reads.isVolatile = true
+            reads.readsTime = true
+        case .installationId, .firstOpen: reads.isVolatile = true
         }
     }
 }

@@ -25,6 +25,9 @@ public final class CompiledTemplate: Sendable {
     private let stableInputList: [ConditionInput]
     /// Whether each condition (by index) has a percent rule: its clients are split by a hash.
     public let splitsByPercent: [Bool]
+    /// Whether a condition reads the time of the request, so that one client's outcomes may
+    /// change while the version stays.
+    public let readsTime: Bool
     /// One per key, sorted by key.
     private let parameters: [CompiledParameter]
     /// The rollouts and experiments the parameters use; their bits follow the conditions'.
@@ -66,6 +69,7 @@ public final class CompiledTemplate: Sendable {
         // Any fixed order will do: the list is read the same way for every client of this version.
         stableInputList = Array(Set(stableIndices.flatMap { reads[$0].inputs }))
         splitsByPercent = reads.map(\.readsPercent)
+        readsTime = reads.contains { $0.readsTime }
         let entries = template.allParameters.filter { seenKeys.insert($0.key).inserted }
         var slots = AssignmentSlots.Builder(parameters: entries)
         self.parameters = entries.map { CompiledParameter($0, indexOfName: indexOfName, slots: &slots) }
@@ -90,6 +94,7 @@ public final class CompiledTemplate: Sendable {
         volatileIndices = other.volatileIndices
         stableInputList = other.stableInputList
         splitsByPercent = other.splitsByPercent
+        readsTime = other.readsTime
         parameters = other.parameters
         slots = other.slots
         outcomeCount = other.outcomeCount

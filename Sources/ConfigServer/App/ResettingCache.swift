@@ -16,10 +16,20 @@ final class ResettingCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
     func value(for key: Key, compute: () -> Value) -> (value: Value, hit: Bool) {
         if let kept = entries.withLock({ $0[key] }) { return (kept, true) }
         let computed = compute()
+        store(computed, for: key)
+        return (computed, false)
+    }
+
+    /// The value kept for `key`, if any.
+    func cached(_ key: Key) -> Value? {
+        entries.withLock { $0[key] }
+    }
+
+    /// Keeps `value` for `key` (starting over when full).
+    func store(_ value: Value, for key: Key) {
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = computed
+            entries[key] = value
         }
-        return (computed, false)
     }
 }

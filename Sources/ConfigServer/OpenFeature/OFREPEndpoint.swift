@@ -18,6 +18,8 @@ struct OFREPEndpoint: Sendable {
     let metrics: ServerMetrics
     /// Project id → the namespace its OpenFeature clients read (config file); `firebase` else.
     let namespaces: [String: TemplateNamespace]
+    /// The answers of bulk polls, for the 304s of the next ones.
+    let polls = OFREPPolls()
 
     /// The path of the event stream the bulk answer lists.
     static let eventStreamPath = "/ofrep/v1/sse"
@@ -25,8 +27,11 @@ struct OFREPEndpoint: Sendable {
     /// Evaluates one flag (`flag`) or, for nil, every flag of the project's template.
     func evaluate(_ exchange: Exchange, flag: String?) throws(OFREPError) {
         let (clientKey, project) = try authenticate(exchange, flag: flag)
-        let request = try OFREPContext(body: exchange.request.body, now: Date(), defaultPercentSeed: project.percentSeed, flag: flag)
         let key = templateKey(of: project)
+        if flag == nil, let tags = exchange.request.head.headers["If-None-Match"], try answerRepeatedPoll(exchange, key: key, tags: tags) {
+            return
+        }
+        let request = try OFREPContext(body: exchange.request.body, now: Date(), defaultPercentSeed: project.percentSeed, flag: flag)
         // Read-your-writes, as the fetch does: the template must be current before answering.
         let active: ActiveTemplate?
         switch templates.servingIfCurrent(key, instance: request.targetingKey) {
@@ -34,20 +39,42 @@ struct OFREPEndpoint: Sendable {
         case .stale where exchange.storeUnreadable: active = templates.serving(key, instance: request.targetingKey)
         case .stale: return exchange.answerAfterReload(of: .template(key))
         }
-        if let wait = throttle.admit(request.targetingKey, now: exchange.context.loop.now) {
-            metrics.recordThrottled()
-            var error = OFREPError(429, .general, "Too many evaluations for this targeting key; retry after \(wait) s.", key: flag)
-            error.headers.add(name: "Retry-After", value: "\(wait)")
-            throw error
-        }
+        try admit(request.targetingKey, exchange, flag: flag)
         let answer = active.map { $0.ofrepAnswer(for: $0.conditionOutcomes(for: request.evaluation), metrics: metrics) }
             ?? OFREPAnswer.noTemplate
         realtime.recordFetch(key: key, version: answer.templateVersion)
-        guard let flag else { return answerBulk(exchange, answer, clientKey: clientKey, targetingKey: request.targetingKey) }
+        guard let flag else {
+            if let active {
+                polls.record(OFREPPolls.Answer(template: active, targetingKey: request.targetingKey, answer: answer), for: exchange.request.body)
+            }
+            return answerBulk(exchange, answer, clientKey: clientKey, targetingKey: request.targetingKey)
+        }
         guard let item = answer.items[flag] else {
             throw OFREPError(404, .flagNotFound, "Flag '\(flag)' was not found.", key: flag)
         }
         exchange.respond(.json(item.bytes, status: item.succeeded ? 200 : 400))
+    }
+
+    /// The fetch's throttle, per targeting key: 429 with `Retry-After`.
+    private func admit(_ targetingKey: String, _ exchange: Exchange, flag: String?) throws(OFREPError) {
+        guard let wait = throttle.admit(targetingKey, now: exchange.context.loop.now) else { return }
+        metrics.recordThrottled()
+        var error = OFREPError(429, .general, "Too many evaluations for this targeting key; retry after \(wait) s.", key: flag)
+        error.headers.add(name: "Retry-After", value: "\(wait)")
+        throw error
+    }
+
+    /// A 304 without parsing or evaluating, for a client that polls with the body of an earlier
+    /// poll and the ETag it was given, while the same template is served to it (read-your-writes
+    /// holds: the template is current). False when the request needs the whole evaluation.
+    private func answerRepeatedPoll(_ exchange: Exchange, key: TemplateKey, tags: String) throws(OFREPError) -> Bool {
+        guard let last = polls.answer(for: exchange.request.body), last.template.key == key,
+              case .current(let served?) = templates.servingIfCurrent(key, instance: last.targetingKey), served === last.template,
+              FetchEndpoint.etagMatches(tags, last.answer.etag) else { return false }
+        try admit(last.targetingKey, exchange, flag: nil)
+        realtime.recordFetch(key: key, version: served.versionNumber)
+        exchange.respond(HTTPResponse(status: 304, encodedFields: last.answer.notModifiedFields))
+        return true
     }
 
     /// 304 when `If-None-Match` names the answer's ETag; else the flags, the version and the
