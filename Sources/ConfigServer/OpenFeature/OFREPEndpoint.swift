@@ -42,7 +42,7 @@ struct OFREPEndpoint: Sendable {
         try admit(request.targetingKey, exchange, flag: flag)
         let answer = active.map { $0.ofrepAnswer(for: $0.conditionOutcomes(for: request.evaluation), metrics: metrics) }
             ?? OFREPAnswer.noTemplate
-        realtime.recordFetch(key: key, version: answer.templateVersion)
+        realtime.recordFetch(key: key, version: answer.templateVersion, instance: request.targetingKey)
         guard let flag else {
             if let active {
                 polls.record(OFREPPolls.Answer(template: active, targetingKey: request.targetingKey, answer: answer), for: exchange.request.body)
@@ -72,7 +72,7 @@ struct OFREPEndpoint: Sendable {
               case .current(let served?) = templates.servingIfCurrent(key, instance: last.targetingKey), served === last.template,
               FetchEndpoint.etagMatches(tags, last.answer.etag) else { return false }
         try admit(last.targetingKey, exchange, flag: nil)
-        realtime.recordFetch(key: key, version: served.versionNumber)
+        realtime.recordFetch(key: key, version: served.versionNumber, instance: last.targetingKey)
         exchange.respond(HTTPResponse(status: 304, encodedFields: last.answer.notModifiedFields))
         return true
     }
