@@ -41,12 +41,14 @@ final class AdoptionStats {
     func fetched(version: Int64, key: TemplateKey, instance: String? = nil, now: Int64) {
         let slot = FetchSlot(key: key, version: version, minute: now / 60)
         if let instance, !instance.isEmpty {
+            // One hash of each key on this hot path: write, then undo the rare insert past the bound.
             let fetch = InstanceFetch(version: version, minute: now / 60)
-            if instances[key]?[instance] != nil {
-                instances[key]?[instance] = fetch
-            } else if instanceCount < Self.maxInstances {
-                instances[key, default: [:]][instance] = fetch
-                instanceCount += 1
+            if instances[key, default: [:]].updateValue(fetch, forKey: instance) == nil {
+                if instanceCount < Self.maxInstances {
+                    instanceCount += 1
+                } else {
+                    instances[key]?[instance] = nil
+                }
             }
         }
         if let recent, recent.slot == slot {
