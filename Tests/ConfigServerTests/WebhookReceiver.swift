@@ -18,7 +18,10 @@ final class WebhookReceiver: @unchecked Sendable {
     private var server: LoopbackServer?
 
     init(answer: @escaping @Sendable (Int) -> Int? = { _ in 200 }) throws {
-        server = try LoopbackServer { [unowned self] request, connection in
+        // Weak: a retry may still arrive while the receiver is going away (its server's
+        // threads outlive it by a moment); that one is dropped.
+        server = try LoopbackServer { [weak self] request, connection in
+            guard let self else { return connection.close() }
             let index = record(Received(headers: request.headers, body: request.body))
             if let status = answer(index) { connection.respond(status: status, body: "answer \(index)") } else { connection.close() }
         }
