@@ -36,6 +36,7 @@ import Testing
     }
 
     static let template = "/v1/projects/demo/remoteConfig"
+    static let changes = "/v1/projects/demo/namespaces/firebase"
     static let calls: [Call] = [
         Call(method: "GET", target: template, needs: "viewer"),
         Call(method: "GET", target: template + ":listVersions", needs: "viewer"),
@@ -66,6 +67,17 @@ import Testing
         Call(method: "GET", target: "/v1/tokens", needs: "admin", anyProject: true),
         Call(method: "DELETE", target: "/v1/tokens/0123456789ab", needs: "admin", anyProject: true),
         Call(method: "GET", target: "/v1/sessions", needs: "viewer", anyProject: true),
+        Call(method: "GET", target: changes + "/changePolicy", needs: "viewer"),
+        Call(method: "PUT", target: changes + "/changePolicy", body: "{\"requiredApprovals\":0}", needs: "admin"),
+        Call(method: "GET", target: changes + "/changeRequests", needs: "viewer"),
+        Call(method: "POST", target: changes + "/changeRequests", body: "{\"rollbackTo\":1}", needs: "editor"),
+        Call(method: "GET", target: changes + "/changeRequests/1", needs: "viewer"),
+        Call(method: "POST", target: changes + "/changeRequests/999:approve", needs: "publisher"),
+        Call(method: "POST", target: changes + "/changeRequests/999:reject", needs: "publisher"),
+        Call(method: "POST", target: changes + "/changeRequests/999:schedule", needs: "publisher"),
+        Call(method: "POST", target: changes + "/changeRequests/999:apply", needs: "publisher"),
+        Call(method: "GET", target: "/v1/projects/demo/webhooks", needs: "admin"),
+        Call(method: "POST", target: "/v1/projects/demo/webhooks", body: "{}", needs: "admin"),
     ]
 
     static let order = ["viewer", "editor", "publisher", "admin", "owner"]
