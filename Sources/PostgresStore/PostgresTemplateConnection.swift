@@ -89,12 +89,12 @@ package struct PostgresTemplateConnection: TemplateConnection {
         try connection.execute(
             """
             UPDATE change_requests SET status = 'applied', applied_version = $1, schedule_time = NULL,
-                revision = revision + 1, update_time = $2
+                revision = revision + 1, update_time = $2, record = coalesce($7, record)
             WHERE id = $3 AND project = $4 AND namespace = $5 AND revision = $6
                 AND status IN (\(StoreColumns.applicableStatuses))
             """,
             [.integer(version), .integer(time), .integer(completion.id), .text(key.project), .text(key.namespace.rawValue),
-             .integer(completion.expectedRevision)]
+             .integer(completion.expectedRevision), completion.record.map { .bytes($0) } ?? .null]
         ).affectedRows == 1
     }
 

@@ -106,6 +106,7 @@ import Testing
         #expect(try activeValue() == "v2b")
         let request = try call("viewer", "GET", Self.base + "/changeRequests/\(id)").json()
         #expect(request["status"] as? String == "applied" && (request["appliedVersion"] as? NSNumber)?.intValue == 2)
+        #expect((request["appliedBy"] as? [String: Any])?["principal"] as? String == "token:alice@example.com", "\(request)")
         #expect((try call("alice", "POST", Self.base + "/changeRequests/\(id):apply")).status == 409, "applied once")
         let version = try call("viewer", "GET", "/v1/projects/demo/remoteConfig").json()["version"] as? [String: Any]
         #expect((version?["updateUser"] as? [String: Any])?["email"] as? String == "alice@example.com")

@@ -58,8 +58,16 @@ import Testing
                 (version?["updateTime"] as? String).flatMap { Timestamp(rfc3339: $0)?.date })
     }
 
+    /// The schedule's audit entries, once there is one: the entry is appended just after the
+    /// request's new status commits, so a reader may see the status first (bounded wait).
     static func scheduleEntries(_ port: Int) throws -> [[String: Any]] {
-        try DaemonTests.admin(port, "GET", "/v1/auditLog?action=schedule.apply").json()["entries"] as? [[String: Any]] ?? []
+        let deadline = Date().addingTimeInterval(5)
+        while true {
+            let entries = try DaemonTests.admin(port, "GET", "/v1/auditLog?action=schedule.apply").json()["entries"]
+                as? [[String: Any]] ?? []
+            if !entries.isEmpty || Date() > deadline { return entries }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
     }
 
     @Test func aScheduledPublishIsAppliedOnceWithinASecondOfItsTime() throws {

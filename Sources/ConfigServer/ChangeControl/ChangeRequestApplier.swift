@@ -29,15 +29,8 @@ struct ChangeRequestApplier: Sendable {
         applied.appliedBy = step
         applied.bypassedApproval = bypassedApproval
         do {
-            let outcome = try write(stored, request, by: step, origin: origin)
-            // The record keeps who applied it; its status and version were written with the change.
-            if let current = try store.changeRequest(id: stored.id) {
-                _ = try store.updateChangeRequest(
-                    StoredChangeRequest(id: current.id, project: current.project, namespace: current.namespace,
-                                        status: current.status, record: applied.encoded()),
-                    expectedRevision: current.revision)
-            }
-            return outcome
+            // Who applied it is written with its status and the change, in one transaction.
+            return try write(stored, request, applied: applied, by: step, origin: origin)
         } catch let error as StoreError {
             switch error {
             case .versionMismatch(let current), .canaryMismatch(let current):
@@ -52,7 +45,7 @@ struct ChangeRequestApplier: Sendable {
     }
 
     /// The change itself, marking the request applied in its transaction.
-    private func write(_ stored: StoredChangeRequest, _ request: ChangeRequest, by step: ChangeRequest.Step,
+    private func write(_ stored: StoredChangeRequest, _ request: ChangeRequest, applied: ChangeRequest, by step: ChangeRequest.Step,
                        origin: String) throws -> Outcome {
         let key = TemplateKey(project: stored.project, namespace: stored.namespace)
         var appliedRecord = stored
@@ -61,7 +54,7 @@ struct ChangeRequestApplier: Sendable {
         var completion = ChangeRequestCompletion(
             id: stored.id, expectedRevision: stored.revision, baseVersion: request.baseVersion,
             events: [WebhookEventType.changeRequestApplied.rawValue] + (scheduled ? [WebhookEventType.scheduleApplied.rawValue] : []),
-            eventData: ChangeEvents.data(appliedRecord, request, actor: step))
+            eventData: ChangeEvents.data(appliedRecord, request, actor: step), record: applied.encoded())
         var metadata = PublishMetadata(updateUser: step.name, description: request.description, updateOrigin: origin,
                                        updateType: .incrementalUpdate, completes: completion)
         switch (request.kind, request.canaryStep) {

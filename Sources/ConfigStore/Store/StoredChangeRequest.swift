@@ -55,13 +55,17 @@ public struct ChangeRequestCompletion: Sendable, Equatable {
     /// version written and carrying `eventData`, in the same transaction.
     public var events: [String]
     public var eventData: [UInt8]?
+    /// The request's record once applied (who applied it), written with its status; nil keeps it.
+    public var record: [UInt8]?
 
-    public init(id: Int64, expectedRevision: Int64, baseVersion: Int64? = nil, events: [String] = [], eventData: [UInt8]? = nil) {
+    public init(id: Int64, expectedRevision: Int64, baseVersion: Int64? = nil, events: [String] = [], eventData: [UInt8]? = nil,
+                record: [UInt8]? = nil) {
         self.id = id
         self.expectedRevision = expectedRevision
         self.baseVersion = baseVersion
         self.events = events
         self.eventData = eventData
+        self.record = record
     }
 }
 

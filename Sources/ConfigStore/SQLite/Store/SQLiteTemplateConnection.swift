@@ -61,12 +61,12 @@ package struct SQLiteTemplateConnection: TemplateConnection {
         try database.execute(
             """
             UPDATE change_requests SET status = 'applied', applied_version = ?, schedule_time = NULL,
-                revision = revision + 1, update_time = ?
+                revision = revision + 1, update_time = ?, record = coalesce(?, record)
             WHERE id = ? AND project = ? AND namespace = ? AND revision = ?
                 AND status IN (\(StoreColumns.applicableStatuses))
             """,
-            [.integer(version), .integer(time), .integer(completion.id), .text(key.project), .text(key.namespace.rawValue),
-             .integer(completion.expectedRevision)]) == 1
+            [.integer(version), .integer(time), completion.record.map { .blob($0) } ?? .null, .integer(completion.id),
+             .text(key.project), .text(key.namespace.rawValue), .integer(completion.expectedRevision)]) == 1
     }
 
     package func deleteCanary(of key: TemplateKey) throws {
