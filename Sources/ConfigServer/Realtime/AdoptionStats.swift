@@ -14,18 +14,22 @@ final class AdoptionStats {
     static let maxInstances = 200_000
     private var held: [TemplateKey: [Int64: Int]] = [:]
     /// The version each instance's latest fetch got, and the minute of that fetch.
-    private var instances: [TemplateKey: [String: InstanceFetch]] = [:]
-    private var instanceCount = 0
-
-    private struct InstanceFetch {
-        let version: Int64
-        let minute: Int64
-    }
+    private var instances: [TemplateKey: FetchedInstances] = [:]
     /// Fetch counts per template, version and minute of the window.
     private var fetches: [FetchSlot: Int] = [:]
-    /// Fetches of the slot counted last and not yet added to `fetches`: consecutive fetches
-    /// mostly share one, so the hot path is a comparison and an increment.
-    private var recent: (slot: FetchSlot, count: Int)?
+    // The fields every fetch touches go without the run-time exclusivity check (tens of
+    // instructions per access): one thread, never overlapping accesses.
+    @exclusivity(unchecked) private var instanceCount = 0
+    /// Fetches of the slot counted last and not yet added to `fetches`, with its template's
+    /// instances: consecutive fetches mostly share one, so the hot path is a comparison, an
+    /// increment and the instance's record.
+    @exclusivity(unchecked) private var recent: Recent?
+
+    private struct Recent {
+        let slot: FetchSlot
+        let instances: FetchedInstances
+        var count = 0
+    }
 
     private struct FetchSlot: Hashable {
         let key: TemplateKey
@@ -40,28 +44,23 @@ final class AdoptionStats {
 
     func fetched(version: Int64, key: TemplateKey, instance: String? = nil, now: Int64) {
         let slot = FetchSlot(key: key, version: version, minute: now / 60)
-        if let instance, !instance.isEmpty {
-            // One hash of each key on this hot path: write, then undo the rare insert past the bound.
-            let fetch = InstanceFetch(version: version, minute: now / 60)
-            if instances[key, default: [:]].updateValue(fetch, forKey: instance) == nil {
-                if instanceCount < Self.maxInstances {
-                    instanceCount += 1
-                } else {
-                    instances[key]?[instance] = nil
-                }
-            }
+        if recent?.slot != slot {
+            flushRecent()
+            let table = instances[key] ?? FetchedInstances()
+            instances[key] = table
+            recent = Recent(slot: slot, instances: table)
         }
-        if let recent, recent.slot == slot {
-            self.recent = (slot, recent.count + 1)
-            return
+        recent!.count += 1
+        if let instance, !instance.isEmpty,
+           recent!.instances.record(hash: FetchedInstances.hash(instance), version: version, minute: slot.minute,
+                                    mayAdd: instanceCount < Self.maxInstances) {
+            instanceCount += 1
         }
-        flushRecent()
-        recent = (slot, 1)
     }
 
     private func flushRecent() {
         guard let recent else { return }
-        fetches[recent.slot, default: 0] += recent.count
+        if recent.count > 0 { fetches[recent.slot, default: 0] += recent.count }
         self.recent = nil
     }
 
@@ -70,10 +69,8 @@ final class AdoptionStats {
         flushRecent()
         let oldest = (now - Self.fetchWindowSeconds) / 60
         fetches = fetches.filter { $0.key.minute > oldest }
-        for key in instances.keys {
-            instances[key] = instances[key]?.filter { $0.value.minute > oldest }
-        }
-        instances = instances.filter { !$0.value.isEmpty }
+        for table in instances.values { table.forget(upToMinute: oldest) }
+        instances = instances.filter { $0.value.count > 0 }
         instanceCount = instances.values.reduce(0) { $0 + $1.count }
     }
 
@@ -86,8 +83,8 @@ final class AdoptionStats {
             counts.versions[slot.version, default: .init()].recentFetches += count
             counts.minutes[slot.minute, default: [:]][slot.version, default: 0] += count
         }
-        for fetch in (instances[key] ?? [:]).values {
-            counts.versions[fetch.version, default: .init()].fetchedClients += 1
+        for (version, clients) in instances[key]?.clientsPerVersion() ?? [:] {
+            counts.versions[version, default: .init()].fetchedClients += clients
         }
         return counts
     }
