@@ -34,7 +34,7 @@ struct OFREPEndpoint: Sendable {
         let request = try OFREPContext(body: exchange.request.body, now: Date(), defaultPercentSeed: project.percentSeed, flag: flag)
         // Read-your-writes, as the fetch does: the template must be current before answering.
         let active: ActiveTemplate?
-        switch templates.servingIfCurrent(key, instance: request.targetingKey) {
+        switch templates.servingIfCurrent(key, instance: request.targetingKey, reloaded: exchange.reloaded) {
         case .current(let template): active = template
         case .stale where exchange.storeUnreadable: active = templates.serving(key, instance: request.targetingKey)
         case .stale: return exchange.answerAfterReload(of: .template(key))
@@ -69,7 +69,8 @@ struct OFREPEndpoint: Sendable {
     /// holds: the template is current). False when the request needs the whole evaluation.
     private func answerRepeatedPoll(_ exchange: Exchange, key: TemplateKey, tags: String) throws(OFREPError) -> Bool {
         guard let last = polls.answer(for: exchange.request.body), last.template.key == key,
-              case .current(let served?) = templates.servingIfCurrent(key, instance: last.targetingKey), served === last.template,
+              case .current(let served?) = templates.servingIfCurrent(key, instance: last.targetingKey, reloaded: exchange.reloaded),
+              served === last.template,
               FetchEndpoint.etagMatches(tags, last.answer.etag) else { return false }
         try admit(last.targetingKey, exchange, flag: nil)
         realtime.recordFetch(key: key, version: served.versionNumber, instance: last.targetingKey)
@@ -131,7 +132,9 @@ struct OFREPEndpoint: Sendable {
     func openEventStream(_ exchange: Exchange) throws(OFREPError) {
         let (_, project) = try authenticate(exchange, flag: nil)
         let key = templateKey(of: project)
-        guard templates.isCurrent(key) || exchange.storeUnreadable else { return exchange.answerAfterReload(of: .template(key)) }
+        guard templates.isCurrent(key, reloaded: exchange.reloaded) || exchange.storeUnreadable else {
+            return exchange.answerAfterReload(of: .template(key))
+        }
         let addressed = exchange.uri["version"].flatMap { Int64($0) } ?? 0
         let heard = exchange.request.head.headers["Last-Event-ID"].flatMap { Int64($0) } ?? 0
         realtime.open(exchange, key: key, lastKnown: max(0, addressed, heard), instance: exchange.uri["targetingKey"] ?? "",
