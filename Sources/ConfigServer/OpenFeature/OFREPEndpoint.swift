@@ -28,13 +28,18 @@ struct OFREPEndpoint: Sendable {
     func evaluate(_ exchange: Exchange, flag: String?) throws(OFREPError) {
         let (clientKey, project) = try authenticate(exchange, flag: flag)
         let key = templateKey(of: project)
-        if flag == nil, let tags = exchange.request.head.headers["If-None-Match"], try answerRepeatedPoll(exchange, key: key, tags: tags) {
+        // A bulk re-fetch that an event stream prompted names the version it was told of.
+        let told = flag == nil && !exchange.uri.query.isEmpty ? exchange.uri["flagConfigEtag"].flatMap { Int64($0) } : nil
+        if flag == nil, let tags = exchange.request.head.headers["If-None-Match"],
+           try answerRepeatedPoll(exchange, key: key, tags: tags, told: told) {
             return
         }
         let request = try OFREPContext(body: exchange.request.body, now: Date(), defaultPercentSeed: project.percentSeed, flag: flag)
         // Read-your-writes, as the fetch does: the template must be current before answering.
         let active: ActiveTemplate?
         switch templates.servingIfCurrent(key, instance: request.targetingKey, reloaded: exchange.reloaded) {
+        case .current(let template) where Self.mayNotHaveHeard(of: told, serving: template, exchange):
+            return exchange.answerAfterReload(of: .template(key))
         case .current(let template): active = template
         case .stale where exchange.storeUnreadable: active = templates.serving(key, instance: request.targetingKey)
         case .stale: return exchange.answerAfterReload(of: .template(key))
@@ -64,13 +69,24 @@ struct OFREPEndpoint: Sendable {
         throw error
     }
 
+    /// Whether the client was told of a version newer than `served` (`told`, its re-fetch's
+    /// `flagConfigEtag`) and the store was not read for this request yet. Another node's event
+    /// stream may tell it before this node's listener hears of the commit; then this node's
+    /// template looks current, and only the store knows better. Read once: a version no one
+    /// published gets the store's answer, not another read.
+    private static func mayNotHaveHeard(of told: Int64?, serving served: ActiveTemplate?, _ exchange: Exchange) -> Bool {
+        guard let told, !exchange.reloaded, !exchange.storeUnreadable else { return false }
+        return told > (served?.versionNumber ?? 0)
+    }
+
     /// A 304 without parsing or evaluating, for a client that polls with the body of an earlier
     /// poll and the ETag it was given, while the same template is served to it (read-your-writes
-    /// holds: the template is current). False when the request needs the whole evaluation.
-    private func answerRepeatedPoll(_ exchange: Exchange, key: TemplateKey, tags: String) throws(OFREPError) -> Bool {
+    /// holds: the template is current, and no newer version was named in `told`). False when
+    /// the request needs the whole evaluation.
+    private func answerRepeatedPoll(_ exchange: Exchange, key: TemplateKey, tags: String, told: Int64?) throws(OFREPError) -> Bool {
         guard let last = polls.answer(for: exchange.request.body), last.template.key == key,
               case .current(let served?) = templates.servingIfCurrent(key, instance: last.targetingKey, reloaded: exchange.reloaded),
-              served === last.template,
+              served === last.template, !Self.mayNotHaveHeard(of: told, serving: served, exchange),
               FetchEndpoint.etagMatches(tags, last.answer.etag) else { return false }
         try admit(last.targetingKey, exchange, flag: nil)
         realtime.recordFetch(key: key, version: served.versionNumber, instance: last.targetingKey)
