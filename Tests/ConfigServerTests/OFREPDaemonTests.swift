@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PostgresStore
 import PostgresTestSupport
 import TestSupport
 import Testing
@@ -35,6 +36,23 @@ import Testing
             let text = String(decoding: chunk, as: UTF8.self)
             if text.hasPrefix("id:\(version)\ndata:{\"type\":\"refetchEvaluation\",\"etag\":\"\(version)\"") { return }
         }
+    }
+
+    /// A bulk evaluation for targeting key `t` on a new connection.
+    static func evaluate(port: Int, query: String = "", etag: String? = nil) throws -> TestResponse {
+        let client = try TestClient(port: port)
+        try client.send(TestClient.format("POST", "/ofrep/v1/evaluate/flags" + query,
+                                          headers: [("X-API-Key", "example-api-key")] + (etag.map { [("If-None-Match", $0)] } ?? []),
+                                          body: Array("{\"context\":{\"targetingKey\":\"t\"}}".utf8)))
+        return try client.readResponse()
+    }
+
+    /// A bulk answer's value of `k` and its version.
+    static func answer(_ response: TestResponse) throws -> (value: String?, version: String?) {
+        let json = try response.json()
+        let flags = json["flags"] as? [[String: Any]] ?? []
+        let value = flags.first { $0["key"] as? String == "k" }?["value"] as? String
+        return (value, (json["metadata"] as? [String: Any])?["version"] as? String)
     }
 
     /// Workers holding at least one stream, by the metrics of every worker.
@@ -75,5 +93,46 @@ import Testing
         for stream in streams { try Self.expectRefetch(second, on: stream) }
         // A stream opened on the other node with the old version is told at once.
         try Self.expectRefetch(second, on: try Self.openEventStream(port: nodes[0].port, version: first))
+    }
+
+    /// One node's event stream tells a client of a version before another node's listener has
+    /// heard of its commit (here node 2 never hears: its link to PostgreSQL holds everything
+    /// sent to its listener's connection, and it polls the store hourly), and the client's
+    /// re-fetch lands on node 2: naming the version (`flagConfigEtag`), it gets that version,
+    /// not a 304 for the one before.
+    @Test func aRefetchOnANodeThatHasNotHeardOfTheVersionGetsIt() throws {
+        let database = try TestDatabase()
+        let serverPort = try #require(URLComponents(string: database.url)?.port)
+        let link = try FaultyLink(upstreamPort: serverPort, onlyConnectionsSending: PostgresTemplateStore.listenerNamePrefix)
+        // Node 2 reaches the database through the link: it must last as long as the test.
+        defer { link.stop() }
+        // Node 2 polls the store hourly and lets its listener's connection stay quiet an hour; a
+        // publish waits a quarter of a second for node 2's acknowledgement, which never comes.
+        var config = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "config/remote-config.json"))) as! [String: Any]
+        config["store"] = ["pollIntervalSeconds": 3600, "heartbeatSeconds": 3600, "acknowledgementSeconds": 0.25]
+        let configPath = temporary.url.appendingPathComponent("config.json").path
+        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
+        let telling = try DaemonProcess(dataDir: temporary.url.appendingPathComponent("node1").path, workers: 2, config: configPath,
+                                        extraEnvironment: ["RCS_DATABASE_URL": database.url])
+        let first = try Self.publish(telling.port, "one")
+        let lagging = try DaemonProcess(dataDir: temporary.url.appendingPathComponent("node2").path, workers: 1, config: configPath,
+                                        extraEnvironment: ["RCS_DATABASE_URL": try link.url(replacingPortOf: database.url)])
+        _ = try lagging.log(containing: "listening to the store's notifications")
+        link.set(.silent)
+        let polled = try Self.evaluate(port: lagging.port)
+        #expect(try Self.answer(polled) == ("one", "\(first)"))
+        let tag = try #require(polled.header("ETag"))
+        let stream = try Self.openEventStream(port: telling.port, version: first)
+
+        for value in ["two", "three"] {
+            let version = try Self.publish(telling.port, value)
+            try Self.expectRefetch(version, on: stream)
+            #expect(try Self.answer(try Self.evaluate(port: lagging.port)).value != value, "node 2 has not heard of \(version)")
+            // As a provider re-fetches: the event's etag and lastModified, and its last ETag.
+            let refetch = try Self.evaluate(port: lagging.port, query: "?flagConfigEtag=\(version)&flagConfigLastModified=1771622898",
+                                            etag: value == "two" ? tag : nil)
+            try #require(refetch.status == 200)
+            #expect(try Self.answer(refetch) == (value, "\(version)"))
+        }
     }
 }

@@ -47,7 +47,7 @@ public final class DelayingProxy: @unchecked Sendable {
         LoopbackSocket.acceptLoop(listener, upstreamPort: upstreamPort) { client, upstream in
             connections.withLock { $0.formUnion([client, upstream]) }
             let pumps = PumpCount()
-            let delayed = DelayChoice(delayed: marker == nil)
+            let delayed = ConnectionChoice(chosen: marker == nil)
             let finished: @Sendable () -> Void = { [self] in
                 guard pumps.ended() else { return }
                 connections.withLock { $0.subtract([client, upstream]) }
@@ -62,7 +62,7 @@ public final class DelayingProxy: @unchecked Sendable {
                 finished()
             }.start()
             Thread { [self] in
-                pump(from: upstream, to: client, delay: { [delay] in delayed.isDelayed ? delay : .zero })
+                pump(from: upstream, to: client, delay: { [delay] in delayed.isChosen ? delay : .zero })
                 finished()
             }.start()
         }
@@ -108,20 +108,21 @@ public final class DelayingProxy: @unchecked Sendable {
     }
 }
 
-/// Whether one connection's answers are held back, decided from the first chunks its client
-/// sent (later traffic, a query that names the marker, say, changes nothing).
-private final class DelayChoice: Sendable {
-    private let delayed: Atomic<Bool>
+/// Whether a proxy's faults touch one connection (its answers held back, say), decided from the
+/// first chunks its client sent (later traffic, a query that names the marker, say, changes
+/// nothing).
+final class ConnectionChoice: Sendable {
+    private let chosen: Atomic<Bool>
     private let chunksSeen = Atomic(0)
 
-    init(delayed: Bool) { self.delayed = Atomic(delayed) }
+    init(chosen: Bool) { self.chosen = Atomic(chosen) }
 
-    var isDelayed: Bool { delayed.load(ordering: .sequentiallyConsistent) }
+    var isChosen: Bool { chosen.load(ordering: .sequentiallyConsistent) }
 
     func consider(_ bytes: [UInt8], marker: [UInt8]) {
         guard chunksSeen.add(1, ordering: .sequentiallyConsistent).oldValue < 2 else { return }
         if bytes.indices.contains(where: { bytes[$0...].starts(with: marker) }) {
-            delayed.store(true, ordering: .sequentiallyConsistent)
+            chosen.store(true, ordering: .sequentiallyConsistent)
         }
     }
 }

@@ -8,6 +8,8 @@ import Synchronization
 /// behaves; held bytes go on, in order, once the link heals, as TCP's retransmissions would
 /// bring them), or slow and lossy (each chunk delayed, and a share of them held a further
 /// retransmission time, in order). `reset()` ends every connection with a reset instead.
+/// With `onlyConnectionsSending`, the condition applies to chosen connections only (a node's
+/// PostgreSQL listener, say), and the others stay healthy.
 ///
 /// The stand-in for a network namespace and `tc netem` where a test cannot make them: what a
 /// client sees is the same (no answer, then the answers late), with no privileges needed.
@@ -39,13 +41,20 @@ public final class FaultyLink: @unchecked Sendable {
     private var descriptors = Set<Int32>()
     /// Bytes whose passage from a client silences the link (before they go on).
     private var silencingMarker: [UInt8]?
+    /// Bytes that choose the connections the link's condition applies to (all without).
+    private let marker: [UInt8]?
     private let stopped = Atomic(false)
 
     /// Listens on 127.0.0.1 (any free port) and forwards to `127.0.0.1:upstreamPort`.
-    /// - Parameter seed: chooses which chunks a lossy link holds back.
-    public init(upstreamPort: Int, seed: UInt64 = 1) throws {
+    /// - Parameters:
+    ///   - seed: chooses which chunks a lossy link holds back.
+    ///   - marker: when given, the link's condition applies only to the connections whose client
+    ///     sends these bytes in its first two chunks (a PostgreSQL startup message naming an
+    ///     `application_name`, after the SSL request); the others pass as a healthy link.
+    public init(upstreamPort: Int, seed: UInt64 = 1, onlyConnectionsSending marker: String? = nil) throws {
         self.upstreamPort = upstreamPort
         random = SplitMix64(seed: seed)
+        self.marker = marker.map { Array($0.utf8) }
         (listener, port) = try LoopbackSocket.listen()
         Thread { [self] in acceptLoop() }.start()
     }
@@ -96,6 +105,7 @@ public final class FaultyLink: @unchecked Sendable {
         LoopbackSocket.acceptLoop(listener, upstreamPort: upstreamPort) { client, upstream in
             condition.withLock { descriptors.formUnion([client, upstream]) }
             let ends = PumpCount()
+            let chosen = ConnectionChoice(chosen: marker == nil)
             let finished: @Sendable () -> Void = { [self] in
                 guard ends.ended() else { return }
                 condition.withLock { descriptors.subtract([client, upstream]) }
@@ -104,7 +114,7 @@ public final class FaultyLink: @unchecked Sendable {
             }
             for (source, destination) in [(client, upstream), (upstream, client)] {
                 Thread { [self] in
-                    carry(from: source, to: destination, fromClient: source == client)
+                    carry(from: source, to: destination, fromClient: source == client, chosen: chosen)
                     finished()
                 }.start()
             }
@@ -113,11 +123,12 @@ public final class FaultyLink: @unchecked Sendable {
 
     /// One direction: a reader queues each chunk with its due time, a writer passes them on
     /// in order when due and the link is not silent, then forwards the end of input.
-    private func carry(from source: Int32, to destination: Int32, fromClient: Bool) {
+    /// - Parameter chosen: whether the link's condition applies to this connection.
+    private func carry(from source: Int32, to destination: Int32, fromClient: Bool, chosen: ConnectionChoice) {
         let held = HeldChunks()
         let written = DispatchSemaphore(value: 0)
         Thread { [self] in
-            while let bytes = nextChunk(of: held) {
+            while let bytes = nextChunk(of: held, chosen: chosen) {
                 guard LoopbackSocket.writeAll(bytes, to: destination) else { break }
             }
             shutdown(destination, Int32(SHUT_WR))
@@ -129,11 +140,13 @@ public final class FaultyLink: @unchecked Sendable {
             guard count > 0 else { break }
             condition.withLock {
                 let chunk = Array(buffer[0..<count])
+                // Before the bytes go on: the server answers only after it got them.
+                if fromClient, let marker { chosen.consider(chunk, marker: marker) }
                 if fromClient, let marker = silencingMarker, chunk.indices.contains(where: { chunk[$0...].starts(with: marker) }) {
                     (state, silencingMarker) = (.silent, nil)
                 }
                 var due = ContinuousClock.now
-                if case .degraded(let delay, let loss, let retransmission) = state {
+                if chosen.isChosen, case .degraded(let delay, let loss, let retransmission) = state {
                     due = due + delay + (Int(random.next() % 100) < loss ? retransmission : .zero)
                 }
                 // In order, as TCP delivers.
@@ -150,11 +163,11 @@ public final class FaultyLink: @unchecked Sendable {
     }
 
     /// The next chunk once it is due and the link passes it; nil after the last.
-    private func nextChunk(of held: HeldChunks) -> [UInt8]? {
+    private func nextChunk(of held: HeldChunks, chosen: ConnectionChoice) -> [UInt8]? {
         condition.withLock {
             while true {
                 if stopped.load(ordering: .sequentiallyConsistent) { return nil }
-                if state == .silent || (held.chunks.isEmpty && !held.ended) {
+                if (state == .silent && chosen.isChosen) || (held.chunks.isEmpty && !held.ended) {
                     condition.wait()
                     continue
                 }
