@@ -104,6 +104,15 @@ import Testing
          "{\"errorCode\":\"INVALID_CONTEXT\",\"errorDetails\":\"The context's targetingKey must be a string.\"}"),
         ("{\"context\":{\"targetingKey\":\"a\",\"appVersion\":[1]}}", 400,
          "{\"errorCode\":\"INVALID_CONTEXT\",\"errorDetails\":\"The context attribute 'appVersion' must be a string.\"}"),
+        // The last `context` counts, and a context is read as strictly as the rest of the body.
+        ("{\"context\":{\"targetingKey\":\"a\"},\"context\":7}", 400,
+         "{\"errorCode\":\"INVALID_CONTEXT\",\"errorDetails\":\"The request needs a 'context' object.\"}"),
+        ("{\"context\":{\"targetingKey\":\"a\"},\"context\":{}}", 400,
+         "{\"errorCode\":\"TARGETING_KEY_MISSING\",\"errorDetails\":\"The context needs a non-empty targetingKey.\"}"),
+        ("{\"context\":{\"targetingKey\":\"a\" \"country\":\"CA\"}}", 400,
+         "{\"errorCode\":\"PARSE_ERROR\",\"errorDetails\":\"Invalid JSON: expected ',' or '}' at byte 31.\"}"),
+        ("{\"context\":{\"targetingKey\":\"a\"}} x", 400,
+         "{\"errorCode\":\"PARSE_ERROR\",\"errorDetails\":\"Invalid JSON: unexpected text after the JSON value at byte 33.\"}"),
     ])
     func badInputGetsTheSpecsErrorBody(body: String, status: Int, expected: String) throws {
         try server.publish(Self.template)
@@ -183,7 +192,9 @@ import Testing
 @Suite struct ETagMatchTests {
     @Test(arguments: [
         ("abc", true), ("\"abc\"", true), ("W/\"abc\"", true), (" x , \"abc\" ", true), ("\tabc\t", true),
-        ("*", false), ("\"abc", false), ("ab", false), ("", false), ("x,,y", false), ("\"\"", false),
+        ("x,abc", true), ("abc,", true), (",abc", true), ("W/abc", true), ("W/ \"abc\"", false),
+        ("*", false), ("\"abc", false), ("ab", false), ("", false), ("x,,y", false), ("\"\"", false), ("abcd", false),
+        ("\"ab\"c", false), ("W/", false),
     ])
     func candidates(header: String, matches: Bool) {
         #expect(FetchEndpoint.etagMatches(header, "abc") == matches)

@@ -50,21 +50,33 @@ struct FetchEndpoint: Sendable {
     }
 
     /// `*` never matches (spec §3.4: JS sends it when it has no ETag); quotes and `W/` are ignored.
-    /// Over the bytes: OFREP's polling clients send it on nearly every request.
+    /// Over the bytes, with no allocation: OFREP's polling clients send it on nearly every request.
     static func etagMatches(_ header: String, _ etag: String) -> Bool {
         var header = header, etag = etag
         return header.withUTF8 { field in
             etag.withUTF8 { tag in
-                field.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).contains { candidate in
-                    var value = candidate.drop { $0 == 0x20 || $0 == 0x09 }
-                    while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
-                    if value.starts(with: [UInt8(ascii: "W"), UInt8(ascii: "/")]) { value = value.dropFirst(2) }
-                    if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
-                        value = value.dropFirst().dropLast()
-                    }
-                    return value.elementsEqual(tag)
+                var start = 0
+                // Each comma-separated candidate, the empty ones too.
+                while start <= field.count {
+                    var end = start
+                    while end < field.count, field[end] != UInt8(ascii: ",") { end += 1 }
+                    if candidate(field[start ..< end], equals: tag) { return true }
+                    start = end + 1
                 }
+                return false
             }
         }
+    }
+
+    private static func candidate(_ candidate: Slice<UnsafeBufferPointer<UInt8>>, equals tag: UnsafeBufferPointer<UInt8>) -> Bool {
+        var lower = candidate.startIndex, upper = candidate.endIndex
+        while lower < upper, candidate[lower] == 0x20 || candidate[lower] == 0x09 { lower += 1 }
+        while lower < upper, candidate[upper - 1] == 0x20 || candidate[upper - 1] == 0x09 { upper -= 1 }
+        if upper - lower >= 2, candidate[lower] == UInt8(ascii: "W"), candidate[lower + 1] == UInt8(ascii: "/") { lower += 2 }
+        if upper - lower >= 2, candidate[lower] == UInt8(ascii: "\""), candidate[upper - 1] == UInt8(ascii: "\"") {
+            lower += 1
+            upper -= 1
+        }
+        return candidate[lower ..< upper].elementsEqual(tag)
     }
 }

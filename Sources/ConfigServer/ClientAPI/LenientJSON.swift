@@ -35,6 +35,28 @@ struct LenientJSON {
         }
     }
 
+    /// As ``parseMembers(_:)``, but the object under the top-level member `name` is read into a
+    /// list too, in the order sent (that of the last such member; its place among the members
+    /// holds an empty object). An OFREP body's context is looked up faster in a list than hashed
+    /// into a dictionary. Nil when the input is not an object.
+    static func parseMembers(_ bytes: [UInt8], listing name: String) throws(SyntaxError)
+        -> (members: [(name: String, value: JSONValue)], listed: [(name: String, value: JSONValue)]?)? {
+        try bytes.withUnsafeBufferPointer { bytes throws(SyntaxError) in
+            var reader = LenientJSON(bytes: bytes)
+            reader.skipWhitespace()
+            guard reader.position < bytes.count, bytes[reader.position] == UInt8(ascii: "{") else {
+                _ = try reader.value()
+                try reader.expectEnd()
+                return nil
+            }
+            var members: [(name: String, value: JSONValue)] = []
+            var listed: [(name: String, value: JSONValue)]?
+            try reader.members(listing: name, into: &listed) { members.append((name: $0, value: $1)) }
+            try reader.expectEnd()
+            return (members, listed)
+        }
+    }
+
     private mutating func expectEnd() throws(SyntaxError) {
         skipWhitespace()
         guard position == bytes.count else { throw error("unexpected text after the JSON value") }
@@ -86,6 +108,14 @@ struct LenientJSON {
 
     /// Reads `{ name: value, ... }`, handing each member to `add` in order.
     private mutating func members(_ add: (String, JSONValue) -> Void) throws(SyntaxError) {
+        var unused: [(name: String, value: JSONValue)]?
+        try members(listing: nil, into: &unused, add)
+    }
+
+    /// Reads `{ name: value, ... }`, handing each member to `add` in order; an object under
+    /// `listed` is read into `list` instead, and handed on empty.
+    private mutating func members(listing listed: String?, into list: inout [(name: String, value: JSONValue)]?,
+                                  _ add: (String, JSONValue) -> Void) throws(SyntaxError) {
         try enter()
         defer { depth -= 1 }
         position += 1
@@ -107,7 +137,16 @@ struct LenientJSON {
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
             position += 1
-            add(key, try value())
+            skipWhitespace()
+            if let listed, key == listed, position < bytes.count, bytes[position] == UInt8(ascii: "{") {
+                var entries: [(name: String, value: JSONValue)] = []
+                entries.reserveCapacity(8)
+                try members { entries.append((name: $0, value: $1)) }
+                list = entries
+                add(key, .object([:]))
+            } else {
+                add(key, try value())
+            }
             skipWhitespace()
             guard position < bytes.count else { throw error("unterminated object") }
             if bytes[position] == UInt8(ascii: ",") {

@@ -26,6 +26,9 @@ struct OFREPAnswer: Sendable {
     /// `ETag` and `Cache-Control` of a 304.
     let notModifiedFields: [UInt8]
     let templateVersion: Int64
+    /// `&version=N"}}],`: the end of the event stream's address and of the list, after the
+    /// client's own parameters.
+    let eventStreamEnd: [UInt8]
 
     init(compiled: CompiledTemplate, outcomes: ConditionOutcomes, templateVersion: Int64) {
         var types: [String: ParameterValueType] = [:]
@@ -50,6 +53,7 @@ struct OFREPAnswer: Sendable {
     private init(items: [String: Item], ordered: [Item], templateVersion: Int64) {
         self.items = items
         self.templateVersion = templateVersion
+        eventStreamEnd = Array("&version=\(templateVersion)\"}}],".utf8)
         var body = Array("\"flags\":[".utf8)
         for (index, item) in ordered.enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }

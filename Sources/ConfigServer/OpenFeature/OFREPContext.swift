@@ -14,14 +14,14 @@ struct OFREPContext {
     /// - Throws: 400 `PARSE_ERROR` for a body that is not a JSON object, `INVALID_CONTEXT` for a
     ///   missing context or an attribute of the wrong type, `TARGETING_KEY_MISSING`.
     init(body: [UInt8], now: Date, defaultPercentSeed: String, flag: String?) throws(OFREPError) {
-        let members: [(name: String, value: JSONValue)]?
+        let parsed: (members: [(name: String, value: JSONValue)], listed: [(name: String, value: JSONValue)]?)?
         do {
-            members = try LenientJSON.parseMembers(body)
+            parsed = try LenientJSON.parseMembers(body, listing: "context")
         } catch {
             throw OFREPError(400, .parseError, "Invalid JSON: \(error.message) at byte \(error.offset).", key: flag)
         }
-        guard let members else { throw OFREPError(400, .parseError, "The request body must be a JSON object.", key: flag) }
-        guard case .object(let attributes)? = members.last(where: { $0.name == "context" })?.value else {
+        guard let parsed else { throw OFREPError(400, .parseError, "The request body must be a JSON object.", key: flag) }
+        guard case .object? = parsed.members.last(where: { $0.name == "context" })?.value, let attributes = parsed.listed else {
             throw OFREPError(400, .invalidContext, "The request needs a 'context' object.", key: flag)
         }
         var context = EvaluationContext(now: now, defaultPercentSeed: defaultPercentSeed)
@@ -39,7 +39,7 @@ struct OFREPContext {
                 continue
             }
             let text = ClientRequest.text(value)
-            guard let field = Field(rawValue: name) else {
+            guard let field = Field(named: name) else {
                 // Objects and arrays under other names are the application's own: not read.
                 if let text { context.customSignals[name] = text }
                 continue
@@ -67,7 +67,7 @@ struct OFREPContext {
             throw OFREPError(400, .targetingKeyMissing, "The context needs a non-empty targetingKey.", key: flag)
         }
         // An explicit `customSignals` object wins over attributes of the same name.
-        context.customSignals.merge(explicitSignals) { _, explicit in explicit }
+        if !explicitSignals.isEmpty { context.customSignals.merge(explicitSignals) { _, explicit in explicit } }
         context.appInstanceId = targetingKey
         context.randomizationId = targetingKey
         if context.platform == nil { context.platform = context.appId.flatMap(ClientRequest.platform(ofAppId:)) }
@@ -77,7 +77,24 @@ struct OFREPContext {
     }
 
     /// The attributes read as the fetch's fields rather than as custom signals.
-    private enum Field: String {
+    private enum Field {
         case targetingKey, appId, appVersion, appBuild, platform, country, language, timeZone, firstOpenTime
+
+        /// A switch over the names rather than `init(rawValue:)`, which looks a name up through
+        /// the run time's string-switch table: a few hundred instructions per attribute.
+        init?(named name: String) {
+            switch name {
+            case "targetingKey": self = .targetingKey
+            case "appId": self = .appId
+            case "appVersion": self = .appVersion
+            case "appBuild": self = .appBuild
+            case "platform": self = .platform
+            case "country": self = .country
+            case "language": self = .language
+            case "timeZone": self = .timeZone
+            case "firstOpenTime": self = .firstOpenTime
+            default: return nil
+            }
+        }
     }
 }

@@ -106,28 +106,32 @@ struct OFREPEndpoint: Sendable {
         var streams = Self.eventStreamStart
         streams.reserveCapacity(streams.count + 64 + 3 * (clientKey.utf8.count + targetingKey.utf8.count))
         Self.appendQueryValue(clientKey, to: &streams)
-        streams += "&targetingKey=".utf8
+        streams.append(contentsOf: Self.targetingKeyParameter)
         Self.appendQueryValue(targetingKey, to: &streams)
-        streams += "&version=\(answer.templateVersion)\"}}],".utf8
+        streams.append(contentsOf: answer.eventStreamEnd)
         exchange.respond(HTTPResponse(status: 200, encodedFields: answer.fields, bodyPrefix: streams, body: answer.bulkBody))
     }
 
     private static let eventStreamStart = Array("{\"eventStreams\":[{\"type\":\"sse\",\"endpoint\":{\"requestUri\":\"\(eventStreamPath)?key=".utf8)
+    private static let targetingKeyParameter = Array("&targetingKey=".utf8)
 
     /// `value` percent-encoded for a query (RFC 3986 unreserved bytes as they are), which is
     /// also safe inside a JSON string.
     static func appendQueryValue(_ value: String, to bytes: inout [UInt8]) {
-        if value.utf8.allSatisfy(isUnreserved) {
-            bytes += value.utf8
-            return
-        }
-        for byte in value.utf8 {
-            if isUnreserved(byte) {
-                bytes.append(byte)
-            } else {
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0xF)])
+        var value = value
+        value.withUTF8 { utf8 in
+            if utf8.allSatisfy(isUnreserved) {
+                bytes.append(contentsOf: utf8)
+                return
+            }
+            for byte in utf8 {
+                if isUnreserved(byte) {
+                    bytes.append(byte)
+                } else {
+                    bytes.append(UInt8(ascii: "%"))
+                    bytes.append(hexDigits[Int(byte >> 4)])
+                    bytes.append(hexDigits[Int(byte & 0xF)])
+                }
             }
         }
     }

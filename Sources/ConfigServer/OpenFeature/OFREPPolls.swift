@@ -15,16 +15,36 @@ final class OFREPPolls: Sendable {
     /// Bodies longer than this are not kept: they come from the client, and the cache keeps
     /// 4,096 of them (real ones are a few hundred bytes).
     static let maxBodyBytes = 512
-    private let answers = ResettingCache<[UInt8], Answer>(capacity: 4096)
+    private let answers = ResettingCache<Body, Answer>(capacity: 4096)
+
+    /// A body as the cache's key: hashed once with FNV-1a, where an array of bytes would be fed
+    /// to the hasher byte by byte (thousands of instructions on each poll).
+    private struct Body: Hashable, Sendable {
+        let bytes: [UInt8]
+        let hash: UInt64
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            hash = FetchAnswer.fnv1a(bytes)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(hash)
+        }
+
+        static func == (lhs: Body, rhs: Body) -> Bool {
+            lhs.hash == rhs.hash && lhs.bytes == rhs.bytes
+        }
+    }
 
     /// The answer `body` was given, if it can be given again (see the type).
     func answer(for body: [UInt8]) -> Answer? {
         guard body.count <= Self.maxBodyBytes else { return nil }
-        return answers.cached(body)
+        return answers.cached(Body(body))
     }
 
     func record(_ answer: Answer, for body: [UInt8]) {
         guard body.count <= Self.maxBodyBytes, !answer.template.compiled.readsTime else { return }
-        answers.store(answer, for: body)
+        answers.store(answer, for: Body(body))
     }
 }
