@@ -19,18 +19,10 @@ struct LenientJSON {
     /// duplicate follows an earlier one). A request body's few members are looked up faster in
     /// a list than hashed into a dictionary. Nil when the input is another kind of value.
     static func parseMembers(_ bytes: [UInt8]) throws(SyntaxError) -> [(name: String, value: JSONValue)]? {
-        try bytes.withUnsafeBufferPointer { bytes throws(SyntaxError) in
-            var reader = LenientJSON(bytes: bytes)
-            reader.skipWhitespace()
-            guard reader.position < bytes.count, bytes[reader.position] == UInt8(ascii: "{") else {
-                _ = try reader.value()
-                try reader.expectEnd()
-                return nil
-            }
+        try readObject(bytes) { reader throws(SyntaxError) in
             var members: [(name: String, value: JSONValue)] = []
             members.reserveCapacity(8)
             try reader.members { members.append((name: $0, value: $1)) }
-            try reader.expectEnd()
             return members
         }
     }
@@ -38,9 +30,23 @@ struct LenientJSON {
     /// As ``parseMembers(_:)``, but the object under the top-level member `name` is read into a
     /// list too, in the order sent (that of the last such member; its place among the members
     /// holds an empty object). An OFREP body's context is looked up faster in a list than hashed
-    /// into a dictionary. Nil when the input is not an object.
+    /// into a dictionary.
     static func parseMembers(_ bytes: [UInt8], listing name: String) throws(SyntaxError)
         -> (members: [(name: String, value: JSONValue)], listed: [(name: String, value: JSONValue)]?)? {
+        try readObject(bytes) { reader throws(SyntaxError) in
+            var members: [(name: String, value: JSONValue)] = []
+            members.reserveCapacity(8)
+            var listed: [(name: String, value: JSONValue)]?
+            try reader.members(listing: name, into: &listed) { members.append((name: $0, value: $1)) }
+            return (members, listed)
+        }
+    }
+
+    /// `read`'s result for an input that must be one object (the reader is at its opening
+    /// brace); nil when the input is another kind of value.
+    private static func readObject<Result>(
+        _ bytes: [UInt8], _ read: (inout LenientJSON) throws(SyntaxError) -> Result
+    ) throws(SyntaxError) -> Result? {
         try bytes.withUnsafeBufferPointer { bytes throws(SyntaxError) in
             var reader = LenientJSON(bytes: bytes)
             reader.skipWhitespace()
@@ -49,11 +55,9 @@ struct LenientJSON {
                 try reader.expectEnd()
                 return nil
             }
-            var members: [(name: String, value: JSONValue)] = []
-            var listed: [(name: String, value: JSONValue)]?
-            try reader.members(listing: name, into: &listed) { members.append((name: $0, value: $1)) }
+            let result = try read(&reader)
             try reader.expectEnd()
-            return (members, listed)
+            return result
         }
     }
 
