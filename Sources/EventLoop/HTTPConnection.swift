@@ -154,8 +154,8 @@ final class HTTPConnection: EventSource {
         head.removeAll(keepingCapacity: true)
         HTTPResponseEncoder.writeStart(status: response.status, headers: response.headers, into: &head)
         head.append(contentsOf: response.encodedFields)
-        if framing.closesConnection { HTTPResponseEncoder.writeField(name: "Connection", value: "close", into: &head) }
-        HTTPResponseEncoder.writeField(name: "X-Request-Id", value: requestID, into: &head)
+        if framing.closesConnection { HTTPResponseEncoder.writeField("Connection", value: "close", into: &head) }
+        HTTPResponseEncoder.writeField("X-Request-Id", value: requestID, into: &head)
         let length = response.bodyPrefix.count + response.body.count
         HTTPResponseEncoder.writeEnd(contentLength: length, into: &head)
         // The prefix goes out with the head, so the body is written as it is.

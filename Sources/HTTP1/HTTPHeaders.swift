@@ -100,13 +100,16 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 
     /// Each field as a `name: value` line (RFC 9112 §5), for the response encoder.
     func writeFieldLines(into output: inout [UInt8]) {
-        for span in spans {
-            output.append(contentsOf: bytes[span.nameStart..<span.valueStart])
-            output.append(.colon)
-            output.append(.space)
-            output.append(contentsOf: bytes[span.valueStart..<span.valueEnd])
-            output.append(.cr)
-            output.append(.lf)
+        // Over the buffer's pointer: an array slice appended is a retain and a release each.
+        bytes.withUnsafeBufferPointer { bytes in
+            for span in spans {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.valueStart]))
+                output.append(.colon)
+                output.append(.space)
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[span.valueStart..<span.valueEnd]))
+                output.append(.cr)
+                output.append(.lf)
+            }
         }
     }
 

@@ -13,11 +13,7 @@ public enum HTTPResponseEncoder {
     /// The status line, `Date` and `headers`; more fields may follow with ``writeField(name:value:into:)``
     /// (so a connection adds its own without copying the response's header list), then ``writeEnd(contentLength:into:)``.
     public static func writeStart(status: Int, headers: HTTPHeaders, into bytes: inout [UInt8]) {
-        if status == 200 {
-            bytes.append(contentsOf: okStatusLine)
-        } else {
-            bytes.append(contentsOf: "HTTP/1.1 \(status) \(reasonPhrase(status))\r\n".utf8)
-        }
+        appendStatusLine(status, to: &bytes)
         bytes.append(contentsOf: HTTPDate.current())
         headers.writeFieldLines(into: &bytes)
     }
@@ -38,6 +34,16 @@ public enum HTTPResponseEncoder {
         bytes.append(.lf)
     }
 
+    /// A field whose name is a literal (its bytes are read from it, no string is asked).
+    public static func writeField(_ name: StaticString, value: String, into bytes: inout [UInt8]) {
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(.colon)
+        bytes.append(.space)
+        append(value, to: &bytes)
+        bytes.append(.cr)
+        bytes.append(.lf)
+    }
+
     /// `Content-Length` when given, then the empty line that ends the head.
     public static func writeEnd(contentLength: Int?, into bytes: inout [UInt8]) {
         if let contentLength {
@@ -50,8 +56,51 @@ public enum HTTPResponseEncoder {
         bytes.append(.lf)
     }
 
-    private static let okStatusLine = Array("HTTP/1.1 200 OK\r\n".utf8)
     private static let contentLengthName = Array("Content-Length: ".utf8)
+
+    /// `HTTP/1.1 <status> <reason phrase>` and CRLF.
+    static func statusLine(_ status: Int) -> String {
+        "HTTP/1.1 \(status) \(reasonPhrase(status))\r\n"
+    }
+
+    /// The status line of `status` (any integer: one without a three-digit code is made as a string).
+    static func appendStatusLine(_ status: Int, to bytes: inout [UInt8]) {
+        guard status >= StatusLines.first, status <= StatusLines.last else {
+            bytes.append(contentsOf: statusLine(status).utf8)
+            return
+        }
+        statusLines.append(status, to: &bytes)
+    }
+
+    private static let statusLines = StatusLines()
+
+    /// The status lines of every three-digit status, made once from ``statusLine(_:)`` and
+    /// kept back to back: a response copies its line instead of building a string (an
+    /// allocation and four appends per response otherwise).
+    private struct StatusLines {
+        static var first: Int { 100 }
+        static var last: Int { 599 }
+        let bytes: [UInt8]
+        /// Where each line ends in `bytes`.
+        let ends: [Int]
+
+        init() {
+            var bytes: [UInt8] = []
+            var ends: [Int] = []
+            for status in Self.first...Self.last {
+                bytes.append(contentsOf: statusLine(status).utf8)
+                ends.append(bytes.count)
+            }
+            self.bytes = bytes
+            self.ends = ends
+        }
+
+        func append(_ status: Int, to output: inout [UInt8]) {
+            let index = status - Self.first
+            let range = (index == 0 ? 0 : ends[index - 1])..<ends[index]
+            bytes.withUnsafeBufferPointer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+        }
+    }
 
     /// The text's bytes in one copy (a native string's UTF-8 is contiguous).
     private static func append(_ text: String, to bytes: inout [UInt8]) {

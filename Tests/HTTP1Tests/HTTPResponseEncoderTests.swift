@@ -12,6 +12,18 @@ import Testing
         #expect(text.hasSuffix(" GMT\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n"))
     }
 
+    /// Status lines are copied from a table made once; each must read as the line built as a
+    /// string did, byte for byte, for every status (those outside the table too).
+    @Test func everyStatusLineIsTheOneBuiltAsAString() {
+        for status in Array(-1...1_000) + [10_000, Int.max] {
+            var bytes: [UInt8] = []
+            HTTPResponseEncoder.writeStart(status: status, headers: HTTPHeaders(), into: &bytes)
+            let line = Array("HTTP/1.1 \(status) \(HTTPResponseEncoder.reasonPhrase(status))\r\n".utf8)
+            #expect(Array(bytes.prefix(line.count)) == line, "status \(status)")
+            #expect(bytes.dropFirst(line.count).starts(with: "Date: ".utf8), "status \(status)")
+        }
+    }
+
     @Test(arguments: [0, 7, 10, 99, 10_277, 2_097_152])
     func okHeadsCarryTheExactLength(_ length: Int) {
         var bytes: [UInt8] = []
