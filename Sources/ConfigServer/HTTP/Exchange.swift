@@ -23,40 +23,8 @@ struct Exchange: Sendable {
     /// change acknowledged since makes it read again (not the absence of the node's listener).
     var reloaded = false
 
-    /// The route's name for metrics, without ids: one of a fixed set (an unknown custom method
-    /// is `remoteConfig:unknown`, so clients cannot grow the label set).
-    var routeName: String {
-        switch route {
-        case .health: "healthz"
-        case .ready: "readyz"
-        case .metrics: "metrics"
-        case .openAPI: "openapi"
-        case .projects: "projects"
-        case .apiKeys: "apiKeys"
-        case .principals: "principals"
-        case .audit: "auditLog"
-        case .me: "me"
-        case .tokens: "tokens"
-        case .sessions: "sessions"
-        case .members: "members"
-        case .webhooks: "webhooks"
-        case .webhookDeliveries: "webhookDeliveries"
-        case .template(_, _, let method):
-            method.map { TemplateMethod(rawValue: $0).map { "remoteConfig:\($0.rawValue)" } ?? "remoteConfig:unknown" } ?? "remoteConfig"
-        case .serverTemplate: "serverRemoteConfig"
-        case .fetch: "fetch"
-        case .stream: "streamFetchInvalidations"
-        case .ofrepEvaluation(nil): "ofrep:evaluateFlags"
-        case .ofrepEvaluation: "ofrep:evaluateFlag"
-        case .ofrepEventStream: "ofrep:eventStream"
-        case .console: "console"
-        case .signIn(let step): "auth:\(step.rawValue)"
-        case .changePolicy: "changePolicy"
-        case .changeRequests(_, _, nil, _): "changeRequests"
-        case .changeRequests(_, _, _, let step):
-            step.map { ChangeStep(rawValue: $0).map { "changeRequest:\($0.rawValue)" } ?? "changeRequest:unknown" } ?? "changeRequest"
-        }
-    }
+    /// The route's label in the metrics.
+    var routeLabel: RouteLabel { RouteLabel(route) }
 
     /// The one way out for every answer of every endpoint, now or later: the fields browser
     /// SDKs need on the routes they call (``CORS``), then the route's metrics.
@@ -64,7 +32,7 @@ struct Exchange: Sendable {
         var response = response
         // The client API (the routes browsers call) is never audited: no call on its hot path.
         if isCalledByBrowsers { CORS.addFields(to: &response.headers) } else { router.audit.record(self, response) }
-        router.respond(responder, route: routeName, response, receivedNanos: context.receivedNanos)
+        router.respond(responder, route: routeLabel, response, receivedNanos: context.receivedNanos)
     }
 
     /// Answers `error` in the route's shape: Google's error body, wrapped in an array on the
@@ -83,7 +51,7 @@ struct Exchange: Sendable {
     func startStream(headers: HTTPHeaders, onClose: @escaping () -> Void) -> ResponseStream? {
         var headers = headers
         if isCalledByBrowsers { CORS.addFields(to: &headers) }
-        router.recordStreamStarted(route: routeName)
+        router.recordStreamStarted(route: routeLabel)
         return responder.startStream(headers: headers, onClose: onClose)
     }
 

@@ -3,8 +3,10 @@ import Synchronization
 /// Counters and gauges of one worker, exposed in Prometheus text format at `/metrics`.
 final class ServerMetrics: Sendable {
     private struct State {
-        var requests: [RouteStatus: Int] = [:]
-        var latency: [String: Histogram] = [:]
+        /// Requests answered, by route label (its raw value), then by status in the order first seen.
+        var requests = [[(status: Int, count: Int)]](repeating: [], count: RouteLabel.allCases.count)
+        /// Answer times by route label (its raw value); a route with none has an empty histogram.
+        var latency = [Histogram](repeating: Histogram(), count: RouteLabel.allCases.count)
         var held = 0
         var invalidations = 0
         var refusals = 0
@@ -22,26 +24,27 @@ final class ServerMetrics: Sendable {
         var listenerReconnects = 0
     }
 
-    /// A request counter's labels (a struct key: no string is built per request).
-    struct RouteStatus: Hashable, Comparable {
-        let route: String
-        let status: Int
-
-        static func < (lhs: RouteStatus, rhs: RouteStatus) -> Bool {
-            (lhs.route, lhs.status) < (rhs.route, rhs.status)
-        }
-    }
-
     struct Histogram {
         static let bounds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
-        var buckets = [Int](repeating: 0, count: bounds.count)
+        /// Samples by the first bound they are within (the bounds ascend); the exposition's
+        /// buckets are cumulative, their running sums.
+        var withinFirst = [Int](repeating: 0, count: bounds.count)
         var count = 0
         var sum = 0.0
 
         mutating func observe(_ seconds: Double) {
-            for (index, bound) in Self.bounds.enumerated() where seconds <= bound { buckets[index] += 1 }
+            if let index = Self.bounds.firstIndex(where: { seconds <= $0 }) { withinFirst[index] += 1 }
             count += 1
             sum += seconds
+        }
+
+        /// Samples within each bound, in the order of `bounds`.
+        var buckets: [Int] {
+            var total = 0
+            return withinFirst.map { count in
+                total += count
+                return total
+            }
         }
     }
 
@@ -52,10 +55,15 @@ final class ServerMetrics: Sendable {
         self.worker = worker
     }
 
-    func recordRequest(route: String, status: Int, seconds: Double? = nil) {
+    func recordRequest(route: RouteLabel, status: Int, seconds: Double? = nil) {
         state.withLock { state in
-            state.requests[RouteStatus(route: route, status: status), default: 0] += 1
-            if let seconds { state.latency[route, default: Histogram()].observe(seconds) }
+            let route = route.rawValue
+            if let index = state.requests[route].firstIndex(where: { $0.status == status }) {
+                state.requests[route][index].count += 1
+            } else {
+                state.requests[route].append((status, 1))
+            }
+            if let seconds { state.latency[route].observe(seconds) }
         }
     }
 
@@ -91,12 +99,18 @@ final class ServerMetrics: Sendable {
                 out += "\(name){\(labels.isEmpty ? worker : "\(worker),\(labels)")} \(value)\n"
             }
         }
+        let requests = RouteLabel.allCases.flatMap { label in
+            state.requests[label.rawValue].map { (route: label.name, status: $0.status, count: $0.count) }
+        }
         metric("rcs_http_requests_total", "counter", "HTTP requests by route and status.",
-               state.requests.sorted { $0.key < $1.key }.map { ("route=\"\($0.key.route)\",status=\"\($0.key.status)\"", "\($0.value)") })
+               requests.sorted { ($0.route, $0.status) < ($1.route, $1.status) }
+                   .map { ("route=\"\($0.route)\",status=\"\($0.status)\"", "\($0.count)") })
         out += "# HELP rcs_http_request_duration_seconds Time to answer, by route.\n# TYPE rcs_http_request_duration_seconds histogram\n"
-        for (route, histogram) in state.latency.sorted(by: { $0.key < $1.key }) {
+        let latency = RouteLabel.allCases.map { (route: $0.name, histogram: state.latency[$0.rawValue]) }.filter { $0.histogram.count > 0 }
+        for (route, histogram) in latency.sorted(by: { $0.route < $1.route }) {
+            let buckets = histogram.buckets
             for (index, bound) in Histogram.bounds.enumerated() {
-                out += "rcs_http_request_duration_seconds_bucket{\(worker),route=\"\(route)\",le=\"\(bound)\"} \(histogram.buckets[index])\n"
+                out += "rcs_http_request_duration_seconds_bucket{\(worker),route=\"\(route)\",le=\"\(bound)\"} \(buckets[index])\n"
             }
             out += "rcs_http_request_duration_seconds_bucket{\(worker),route=\"\(route)\",le=\"+Inf\"} \(histogram.count)\n"
             out += "rcs_http_request_duration_seconds_sum{\(worker),route=\"\(route)\"} \(histogram.sum)\n"

@@ -42,7 +42,7 @@ final class Router: Sendable {
             let message = "No resource at \(uri.path)."
             // Under `/ofrep/`, a provider reads errors in its own protocol's shape.
             let response = uri.path.hasPrefix("/ofrep/") ? OFREPError(404, .general, message).response : APIError.notFound(message).response
-            respond(responder, route: "unknown", response, receivedNanos: context.receivedNanos)
+            respond(responder, route: .unknown, response, receivedNanos: context.receivedNanos)
             return
         }
         let exchange = Exchange(request: request, uri: uri, context: context, responder: responder, route: route,
@@ -326,12 +326,12 @@ final class Router: Sendable {
     }
 
     /// A stream's answer started (its time is that of the whole stream, not recorded).
-    func recordStreamStarted(route: String) {
+    func recordStreamStarted(route: RouteLabel) {
         metrics.recordRequest(route: route, status: 200)
     }
 
     /// Answers and records the answer's route, status and time since the request arrived.
-    func respond(_ responder: Responder, route: String, _ response: HTTPResponse, receivedNanos: Int64) {
+    func respond(_ responder: Responder, route: RouteLabel, _ response: HTTPResponse, receivedNanos: Int64) {
         let seconds = Double(rcs_monotonic_nanos() - receivedNanos) / 1e9
         metrics.recordRequest(route: route, status: response.status, seconds: seconds)
         responder.respond(response)
