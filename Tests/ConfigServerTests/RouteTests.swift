@@ -37,6 +37,47 @@ import Testing
         #expect(Route(path: path) == route)
     }
 
+    /// Paths are matched over their bytes when they are ASCII; one that is not is compared as
+    /// characters, as it always was: a combining mark after a prefix's `/` joins it into another
+    /// character, and so does a prepended mark before a `/`.
+    @Test(arguments: [
+        ("/v1/sessions/abc", Route.sessions(id: "abc")),
+        ("/v1/sessions", .sessions(id: nil)),
+        ("/v1/me", .me),
+        ("/auth/oidc/login", .signIn(.login)),
+        ("/auth/oidc/callback", .signIn(.callback)),
+        ("/auth/session", .signIn(.session)),
+        ("/auth/signOut", .signIn(.signOut)),
+        ("/ofrep/v1/evaluate/flags", .ofrepEvaluation(flag: nil)),
+        ("/ofrep/v1/evaluate/flags/my-flag", .ofrepEvaluation(flag: "my-flag")),
+        ("/ofrep/v1/evaluate/flags/fl\u{E4}g", .ofrepEvaluation(flag: "fl\u{E4}g")),
+        ("/ofrep/v1/sse", .ofrepEventStream),
+        ("/console/x\u{301}", .console(file: "x\u{301}")),
+        ("/console/\r\nx", .console(file: "\r\nx")),
+        ("/console/a/\u{301}b", .console(file: "a/\u{301}b")),
+        ("/v1/tokens/\r\n", .tokens(id: "\r\n")),
+        ("/v1/tokens/a/\u{301}b", .tokens(id: "a/\u{301}b")),
+        ("/v1/tokens/a\u{600}/b", .tokens(id: "a\u{600}/b")),
+        ("/ofrep/v1/evaluate/flags/a/\u{301}b", .ofrepEvaluation(flag: "a/\u{301}b")),
+        ("/v1/projects/\u{301}p/remoteConfig", .template(project: "\u{301}p", namespace: "firebase", method: nil)),
+        ("/v1/projects/p/namespaces/n\u{301}:fetch", .fetch(project: "p", namespace: "n\u{301}")),
+    ])
+    func pathsMatchAsCharacters(_ path: String, _ route: Route) {
+        #expect(Route(path: path) == route)
+    }
+
+    @Test(arguments: [
+        "/console/\u{301}x", "/console\u{301}", "/v1/tokens/\u{301}", "/v1/sessions/\u{301}", "/v1/tokens/a/b\u{301}",
+        "/ofrep/\u{301}", "/ofrep/v1/evaluate/flags/\u{301}x", "/ofrep/v1/evaluate/flags\u{301}", "/ofrep/v1/sse\u{301}",
+        "/ofrep/v1/evaluate/flags/", "/ofrep/v1/evaluate/flags/a/b", "/ofrep/v1", "/ofrep/", "/ofrep",
+        "/healthz\u{301}", "/v1/me\u{301}", "/v1/projects/p/namespaces/firebase:fetch\u{301}",
+        "/v1/projects/p/api\u{212A}eys", "/v1/m\u{E9}", "/\u{301}healthz", "/auth/oidc", "/auth/", "/v1/tokens/",
+        "/v1/sessions/", "/v1/sessions/a/b", "/HEALTHZ", "/v1/Me",
+    ])
+    func pathsThatAreNotRoutesAsCharacters(_ path: String) {
+        #expect(Route(path: path) == nil)
+    }
+
     @Test(arguments: [
         "", "/", "/v1", "/v1/projects/", "/v1/projects//remoteConfig", "/v2/projects/p/remoteConfig",
         "/v1/project/p/remoteConfig", "/v1/projects/p", "/v1/projects/p/other", "/v1/projects/p/remoteconfig",

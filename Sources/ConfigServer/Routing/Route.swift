@@ -1,3 +1,4 @@
+import Glibc
 import HTTP1
 
 /// The custom methods of `remoteConfig` (`…/remoteConfig:listVersions`).
@@ -67,62 +68,47 @@ enum Route: Equatable {
 
     /// Matches a percent-decoded path (so `%3A` already reads as `:`).
     init?(path: String) {
-        switch path {
-        case "/healthz": self = .health; return
-        case "/readyz": self = .ready; return
-        case "/metrics": self = .metrics; return
-        case "/openapi.json": self = .openAPI; return
-        case "/v1/projects": self = .projects; return
-        case "/v1/principals": self = .principals; return
-        case "/v1/auditLog": self = .audit; return
-        case "/v1/me": self = .me; return
-        case "/v1/tokens": self = .tokens(id: nil); return
-        case "/v1/sessions": self = .sessions(id: nil); return
-        case "/auth/oidc/login": self = .signIn(.login); return
-        case "/auth/oidc/callback": self = .signIn(.callback); return
-        case "/auth/session": self = .signIn(.session); return
-        case "/auth/signOut": self = .signIn(.signOut); return
-        default: break
-        }
-        // Two plain checks, not a table: this runs for every request, the fetch's included.
-        if path.hasPrefix("/v1/tokens/") {
-            guard let id = Self.lastSegment(path, after: "/v1/tokens/") else { return nil }
-            self = .tokens(id: id)
-            return
-        }
-        if path.hasPrefix("/v1/sessions/") {
-            guard let id = Self.lastSegment(path, after: "/v1/sessions/") else { return nil }
-            self = .sessions(id: id)
-            return
-        }
-        var path = path
-        if let route = path.withUTF8(Self.parseProjectPath) {
-            self = route
-            return
-        }
-        // Only after the Firebase routes failed: neither adds work to fetch and stream.
-        if path.hasPrefix("/ofrep/") {
-            guard let route = Self.ofrep(path) else { return nil }
-            self = route
-        } else if path == "/console" {
-            self = .console(file: nil)
-        } else if path.hasPrefix("/console/") {
-            self = .console(file: String(path.dropFirst("/console/".count)))
-        } else {
-            return nil
-        }
+        var text = path
+        guard let route = text.withUTF8({ Self.match(RoutePath(text: path, bytes: $0)) }) else { return nil }
+        self = route
     }
 
-    /// What follows `prefix` when it is one non-empty segment.
-    private static func lastSegment(_ path: String, after prefix: String) -> String? {
-        let id = path.dropFirst(prefix.count)
-        return id.isEmpty || id.contains("/") ? nil : String(id)
+    /// Over the path's bytes (see ``RoutePath``): this runs for every request, the fetch's included.
+    private static func match(_ path: RoutePath) -> Route? {
+        if path.is("/healthz") { return .health }
+        if path.is("/readyz") { return .ready }
+        if path.is("/metrics") { return .metrics }
+        if path.is("/openapi.json") { return .openAPI }
+        if path.is("/v1/projects") { return .projects }
+        if path.is("/v1/principals") { return .principals }
+        if path.is("/v1/auditLog") { return .audit }
+        if path.is("/v1/me") { return .me }
+        if path.is("/v1/tokens") { return .tokens(id: nil) }
+        if path.is("/v1/sessions") { return .sessions(id: nil) }
+        if path.is("/auth/oidc/login") { return .signIn(.login) }
+        if path.is("/auth/oidc/callback") { return .signIn(.callback) }
+        if path.is("/auth/session") { return .signIn(.session) }
+        if path.is("/auth/signOut") { return .signIn(.signOut) }
+        if path.hasPrefix("/v1/tokens/") { return path.lastSegment(after: "/v1/tokens/").map { .tokens(id: $0) } }
+        if path.hasPrefix("/v1/sessions/") { return path.lastSegment(after: "/v1/sessions/").map { .sessions(id: $0) } }
+        // Its segments are bytes whatever the path holds; a path that does not start so has too few.
+        if path.bytesStart(with: "/v1/projects/"), let route = parseProjectPath(path.bytes) { return route }
+        // Only after the Firebase routes failed: neither adds work to fetch and stream.
+        if path.hasPrefix("/ofrep/") { return ofrep(path) }
+        if path.is("/console") { return .console(file: nil) }
+        if path.hasPrefix("/console/") { return .console(file: String(path.text.dropFirst("/console/".count))) }
+        return nil
     }
 
     /// `/v1/projects/{project}/…` over the path's bytes: this runs for every request, so
     /// segments are byte ranges and only the ids become strings.
     private static func parseProjectPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Route? {
-        let segments = PathSegments(bytes)
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: PathSegments.capacity) { ranges in
+            parseProjectPath(PathSegments(bytes, ranges: ranges))
+        }
+    }
+
+    private static func parseProjectPath(_ segments: PathSegments) -> Route? {
         guard segments.count >= 5, segments.count <= 8, segments.is(0, ""), segments.is(1, "v1"), segments.is(2, "projects")
         else { return nil }
         let project = segments.text(3)
@@ -176,16 +162,13 @@ enum Route: Equatable {
     }
 
     /// The OFREP routes (openapi.yaml of the OpenFeature protocol, and its event stream).
-    private static func ofrep(_ path: String) -> Route? {
-        switch path {
-        case "/ofrep/v1/evaluate/flags": return .ofrepEvaluation(flag: nil)
-        case OFREPEndpoint.eventStreamPath: return .ofrepEventStream
-        default:
-            let prefix = "/ofrep/v1/evaluate/flags/"
-            guard path.hasPrefix(prefix) else { return nil }
-            let flag = path.dropFirst(prefix.count)
-            return flag.isEmpty || flag.contains("/") ? nil : .ofrepEvaluation(flag: String(flag))
-        }
+    private static func ofrep(_ path: RoutePath) -> Route? {
+        if path.is("/ofrep/v1/evaluate/flags") { return .ofrepEvaluation(flag: nil) }
+        if path.equals(OFREPEndpoint.eventStreamPath) { return .ofrepEventStream }
+        let prefix: StaticString = "/ofrep/v1/evaluate/flags/"
+        guard path.hasPrefix(prefix) else { return nil }
+        let flag = path.text.dropFirst(prefix.utf8CodeUnitCount)
+        return flag.isEmpty || flag.contains("/") ? nil : .ofrepEvaluation(flag: String(flag))
     }
 
     /// `remoteConfig` → `nil` method; `remoteConfig:listVersions` → `"listVersions"`; else nil.
@@ -196,42 +179,129 @@ enum Route: Equatable {
     }
 }
 
-/// The `/`-separated segments of a path as byte ranges (empty segments kept; the leading `/`
-/// makes segment 0 empty). At most 9 are kept, inline: no route has more than 8 (a longer path
-/// shows as 9 and matches none), and this runs for every request.
-private struct PathSegments {
+/// Whether two buffers of the same length hold the same bytes.
+private func equalBytes(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+    for index in lhs.indices where lhs[index] != rhs[index] { return false }
+    return true
+}
+
+/// A path as ``Route`` matches it: by its bytes when it is ASCII (nearly every path), where
+/// bytes and characters are one; as a string otherwise, where Swift compares characters (so
+/// that, say, a combining mark after a prefix's last `/` makes another character, as it did
+/// when every path was matched as a string).
+private struct RoutePath {
+    let text: String
     let bytes: UnsafeBufferPointer<UInt8>
-    private var ranges = InlineArray<9, Range<Int>>(repeating: 0..<0)
+    let isASCII: Bool
+
+    init(text: String, bytes: UnsafeBufferPointer<UInt8>) {
+        self.text = text
+        self.bytes = bytes
+        isASCII = Self.isASCII(bytes)
+    }
+
+    /// Whether the path is `literal` (ASCII).
+    func `is`(_ literal: StaticString) -> Bool {
+        guard isASCII else { return text == literal.description }
+        return bytes.count == literal.utf8CodeUnitCount && literal.withUTF8Buffer { equalBytes(bytes, $0) }
+    }
+
+    /// Whether the path is `other` (a string that is not a literal).
+    func equals(_ other: String) -> Bool {
+        guard isASCII else { return text == other }
+        return bytes.count == other.utf8.count && other.utf8.elementsEqual(bytes)
+    }
+
+    /// Whether the path starts with `prefix` (ASCII), compared as characters.
+    func hasPrefix(_ prefix: StaticString) -> Bool {
+        bytesStart(with: prefix) && (isASCII || text.hasPrefix(prefix.description))
+    }
+
+    /// Whether the path's bytes start with `prefix`'s.
+    func bytesStart(with prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        return bytes.count >= count
+            && prefix.withUTF8Buffer { equalBytes(UnsafeBufferPointer(rebasing: bytes[..<count]), $0) }
+    }
+
+    /// What follows `prefix` (which the path has) when it is one non-empty segment.
+    func lastSegment(after prefix: StaticString) -> String? {
+        let id = text.dropFirst(prefix.utf8CodeUnitCount)
+        return id.isEmpty || id.contains("/") ? nil : String(id)
+    }
+
+    /// No byte above 0x7F, read eight at a time.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        var word: UInt64 = 0
+        if let base = UnsafeRawPointer(bytes.baseAddress) {
+            while index + 8 <= bytes.count {
+                word |= base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+        }
+        var byte: UInt8 = 0
+        while index < bytes.count {
+            byte |= bytes[index]
+            index += 1
+        }
+        return word & 0x8080_8080_8080_8080 == 0 && byte & 0x80 == 0
+    }
+}
+
+/// The `/`-separated segments of a path as byte ranges (empty segments kept; the leading `/`
+/// makes segment 0 empty). At most 9 are kept, in memory the caller lends (on its stack: an
+/// inline array was copied whole at each read): no route has more than 8 (a longer path shows
+/// as 9 and matches none), and this runs for every request.
+private struct PathSegments {
+    static var capacity: Int { 9 }
+    let bytes: UnsafeBufferPointer<UInt8>
+    private let ranges: UnsafeMutableBufferPointer<Range<Int>>
     private(set) var count = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// - Parameter ranges: room for ``capacity`` ranges.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, ranges: UnsafeMutableBufferPointer<Range<Int>>) {
+        precondition(ranges.count >= Self.capacity)
         self.bytes = bytes
+        self.ranges = ranges
+        guard let base = bytes.baseAddress else {
+            append(0..<0)
+            return
+        }
         var start = 0
-        for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
+        // Each `/` found with memchr(3).
+        while let slash = memchr(base + start, Int32(UInt8(ascii: "/")), bytes.count - start) {
+            let index = UnsafeRawPointer(slash) - UnsafeRawPointer(base)
             append(start..<index)
             start = index + 1
-            if count == ranges.count { return }
+            if count == Self.capacity { return }
         }
         append(start..<bytes.count)
     }
 
     private mutating func append(_ range: Range<Int>) {
-        ranges[count] = range
+        ranges.initializeElement(at: count, to: range)
         count += 1
     }
 
+    private func range(_ index: Int) -> Range<Int> {
+        precondition(index < count)
+        return ranges[index]
+    }
+
     func `is`(_ index: Int, _ literal: StaticString) -> Bool {
-        let segment = UnsafeBufferPointer(rebasing: bytes[ranges[index]])
-        return literal.withUTF8Buffer { segment.elementsEqual($0) }
+        let range = range(index)
+        return range.count == literal.utf8CodeUnitCount
+            && literal.withUTF8Buffer { equalBytes(UnsafeBufferPointer(rebasing: bytes[range]), $0) }
     }
 
     func text(_ index: Int) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[ranges[index]]), as: UTF8.self)
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range(index)]), as: UTF8.self)
     }
 
     /// `name:method` → (`name`, `method`); no colon → (segment, nil).
     func splitAtColon(_ index: Int) -> (String, String?) {
-        let range = ranges[index]
+        let range = range(index)
         guard let colon = bytes[range].firstIndex(of: UInt8(ascii: ":")) else { return (text(index), nil) }
         return (String(decoding: UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<colon]), as: UTF8.self),
                 String(decoding: UnsafeBufferPointer(rebasing: bytes[(colon + 1)..<range.upperBound]), as: UTF8.self))
