@@ -79,7 +79,22 @@ struct HTTPConnectionStateMachine {
 
     static let timeoutReason = "The client took too long to send its request."
 
-    private(set) var phase: Phase = .reading
+    private(set) var phase: Phase = .reading {
+        didSet {
+            wantsInput = phase == .reading || phase == .streaming
+            isClosed = phase == .closed
+        }
+    }
+    /// True while reading from the socket is wanted: between requests, and under a held
+    /// stream (to notice the close). While a request is being answered nothing is read, so a
+    /// pipelining client is held back by its own unanswered requests.
+    ///
+    /// Stored (kept with `phase`) rather than computed: the connection then reads it in place,
+    /// where calling a getter first copies the whole machine, its parser's buffers included,
+    /// out of the connection.
+    private(set) var wantsInput = true
+    /// The socket is closed (stored for the same reason).
+    private(set) var isClosed = false
     private(set) var isWriteBlocked = false
     private var parser: HTTPRequestParser
     private let limits: Limits
@@ -105,12 +120,6 @@ struct HTTPConnectionStateMachine {
         phaseStarted = now
         lastProgress = now
     }
-
-    /// True while reading from the socket is wanted: between requests, and under a held
-    /// stream (to notice the close). While a request is being answered nothing is read, so a
-    /// pipelining client is held back by its own unanswered requests.
-    var wantsInput: Bool { phase == .reading || phase == .streaming }
-    var isClosed: Bool { phase == .closed }
 
     // MARK: Input
 
@@ -171,7 +180,9 @@ struct HTTPConnectionStateMachine {
     // MARK: Output
 
     /// The handler answers: nil when no request is in hand (already answered, or gone).
-    func responseFraming() -> ResponseFraming? {
+    /// Mutating (though it changes nothing) so that the connection calls it in place: a
+    /// non-mutating call first copies the whole machine out of the connection.
+    mutating func responseFraming() -> ResponseFraming? {
         guard phase == .handling else { return nil }
         return ResponseFraming(closesConnection: !keepAlive || peerHasClosed, omitsBody: isHeadRequest)
     }

@@ -28,8 +28,7 @@ struct Exchange: Sendable {
 
     /// The one way out for every answer of every endpoint, now or later: the fields browser
     /// SDKs need on the routes they call (``CORS``), then the route's metrics.
-    func respond(_ response: HTTPResponse) {
-        var response = response
+    func respond(_ response: consuming HTTPResponse) {
         // The client API (the routes browsers call) is never audited: no call on its hot path.
         if isCalledByBrowsers { CORS.addFields(to: &response.headers) } else { router.audit.record(self, response) }
         router.respond(responder, route: routeLabel, response, receivedNanos: context.receivedNanos)
