@@ -228,18 +228,28 @@ public struct HTTPRequestParser: Sendable {
                 }
                 // The limit leaves out the final empty line, so a head that fits has at most
                 // maxHeaderBytes + 2 bytes, and maxHeaderBytes + 1 before its last one.
-                if i >= headTooLongAt {
-                    throw HTTPParseError(status: 431, reason: "The request header section is larger than \(limits.maxHeaderBytes) bytes.")
-                }
+                if i >= headTooLongAt { throw Self.headTooLong(limits) }
                 if endsRequestLine { requestLine = try RequestLine(buffer[start..<(i - 1)], limits: limits) }
                 // Judged here for the next position, before that position's length checks.
                 if byte == .cr, i + 1 < limit, buffer[i + 1] != .lf { throw Self.bareCR }
                 i += 1
+                // The LF that follows a CR is judged here rather than searched for again (two
+                // memchr(3) calls a line). Its checks are those above for an LF after a CR: it is
+                // no bare LF, and it ends a request line, which is therefore not too long.
+                if byte == .cr, i < limit {
+                    if i >= headTooLongAt { throw Self.headTooLong(limits) }
+                    if requestLine == nil { requestLine = try RequestLine(buffer[start..<(i - 1)], limits: limits) }
+                    i += 1
+                }
             }
         }
     }
 
     private static let bareCR = HTTPParseError.bad("A bare CR appears in the request head.")
+
+    static func headTooLong(_ limits: HTTPLimits) -> HTTPParseError {
+        HTTPParseError(status: 431, reason: "The request header section is larger than \(limits.maxHeaderBytes) bytes.")
+    }
 
     /// Enters the state that reads the body the head announced.
     private mutating func beginBody(_ head: HTTPRequestHead, _ framing: BodyFraming) -> HTTPParserEvent? {

@@ -17,9 +17,7 @@ struct HeadParser {
         head.headers.reserveCapacity(fields: 12, bytes: bytes.count - firstLine.count)
         while let line = try lines.next() {
             headerBytes += line.count + 2
-            guard headerBytes <= limits.maxHeaderBytes else {
-                throw HTTPParseError(status: 431, reason: "The request header section is larger than \(limits.maxHeaderBytes) bytes.")
-            }
+            guard headerBytes <= limits.maxHeaderBytes else { throw HTTPRequestParser.headTooLong(limits) }
             guard head.headers.count < limits.maxHeaderCount else {
                 throw HTTPParseError(status: 431, reason: "The request has more than \(limits.maxHeaderCount) header fields.")
             }
