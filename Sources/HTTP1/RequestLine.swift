@@ -24,13 +24,39 @@ struct RequestLine {
         guard target.count <= limits.maxURILength else {
             throw HTTPParseError(status: 414, reason: "The request target is longer than \(limits.maxURILength) bytes.")
         }
-        guard !target.isEmpty, target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+        guard !target.isEmpty, Self.isVisibleASCII(UnsafeBufferPointer(rebasing: target)) else {
             throw .bad("The request target is empty or contains spaces or control characters.")
         }
         minorVersion = try Self.minorVersion(version)
-        self.method = HTTPMethod(rawValue: String(decoding: method, as: UTF8.self))
+        self.method = HTTPMethod(token: UnsafeBufferPointer(rebasing: method))
         self.target = String(decoding: target, as: UTF8.self)
-        try Self.checkTargetForm(self.target, method: self.method.rawValue)
+        // origin-form, nearly every request's, is told by its first byte (the target is ASCII)
+        // without asking the string.
+        if target.first != UInt8(ascii: "/") { try Self.checkTargetForm(self.target, method: self.method.rawValue) }
+    }
+
+    /// Whether every byte is visible ASCII (0x21 to 0x7E), as a request target's must be. Read
+    /// eight at a time, as `HeadParser.isFieldValue` reads values: a word with no byte below
+    /// 0x21 and none above 0x7E (the exact tests of Hacker's Delight §6-1, "hasless" and
+    /// "hasmore") needs no closer look; from the first word that does, byte by byte.
+    static func isVisibleASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        if let base = UnsafeRawPointer(bytes.baseAddress) {
+            while index + 8 <= bytes.count {
+                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let hasBelow = (word &- ones &* 0x21) & ~word & highBits
+                let hasAbove = ((word &+ ones &* (0x7F - 0x7E)) | word) & highBits
+                if hasBelow | hasAbove != 0 { break }
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            guard bytes[index] > 0x20, bytes[index] < 0x7F else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Refuses a first byte that no request can start with. A request line starts with a
