@@ -5,16 +5,15 @@
 /// a UTF-8 check (and often an allocation) per field on every request. A string is made only
 /// for a value that is asked for.
 public struct HTTPHeaders: Sendable, Equatable, Sequence {
-    /// Each field's name and value, back to back, in order.
+    /// The fields' names and values, in order: back to back for fields added one by one; a
+    /// request's field lines as received (one copy), for fields the parser found.
     private var bytes: [UInt8] = []
-    /// Where each field lies in `bytes`: the name is `nameStart..<valueStart`, the value
-    /// `valueStart..<valueEnd`.
+    /// Where each field's name and value lie in `bytes`.
     private var spans: [Span] = []
 
     private struct Span: Equatable {
-        var nameStart: Int
-        var valueStart: Int
-        var valueEnd: Int
+        var name: Range<Int>
+        var value: Range<Int>
     }
 
     public init() {}
@@ -46,12 +45,6 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
         }
     }
 
-    /// Room for `fields` fields whose names and values total `bytes` bytes.
-    public mutating func reserveCapacity(fields: Int, bytes: Int) {
-        spans.reserveCapacity(fields)
-        self.bytes.reserveCapacity(bytes)
-    }
-
     /// Appends a field, keeping any with the same name.
     public mutating func add(name: String, value: String) {
         var name = name
@@ -59,13 +52,27 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
         name.withUTF8 { name in value.withUTF8 { value in add(name: name, value: value) } }
     }
 
-    /// Appends a field from its bytes (the parser's path: no string is made).
+    /// Appends a field from its bytes.
     mutating func add(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         let nameStart = bytes.count
         bytes.append(contentsOf: name)
         let valueStart = bytes.count
         bytes.append(contentsOf: value)
-        spans.append(Span(nameStart: nameStart, valueStart: valueStart, valueEnd: bytes.count))
+        spans.append(Span(name: nameStart..<valueStart, value: valueStart..<bytes.count))
+    }
+
+    /// Headers whose fields lie in `lines` (a request's field lines, copied once here), each
+    /// then named by ``addField(name:value:)``: the parser's path, with no string made and one
+    /// copy for all fields instead of two appends per field.
+    init(lines: UnsafeBufferPointer<UInt8>, fieldCapacity: Int) {
+        bytes = Array(lines)
+        spans.reserveCapacity(fieldCapacity)
+    }
+
+    /// Appends the field whose name and value lie at these offsets of the lines given to
+    /// ``init(lines:fieldCapacity:)``.
+    mutating func addField(name: Range<Int>, value: Range<Int>) {
+        spans.append(Span(name: name, value: value))
     }
 
     /// Replaces every field named `name` with one field.
@@ -79,8 +86,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
         var kept = HTTPHeaders()
         bytes.withUnsafeBufferPointer { bytes in
             for (index, span) in spans.enumerated() where !nameEquals(at: index, name) {
-                kept.add(name: UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.valueStart]),
-                         value: UnsafeBufferPointer(rebasing: bytes[span.valueStart..<span.valueEnd]))
+                kept.add(name: UnsafeBufferPointer(rebasing: bytes[span.name]), value: UnsafeBufferPointer(rebasing: bytes[span.value]))
             }
         }
         self = kept
@@ -103,10 +109,10 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
         // Over the buffer's pointer: an array slice appended is a retain and a release each.
         bytes.withUnsafeBufferPointer { bytes in
             for span in spans {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[span.nameStart..<span.valueStart]))
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[span.name]))
                 output.append(.colon)
                 output.append(.space)
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[span.valueStart..<span.valueEnd]))
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[span.value]))
                 output.append(.cr)
                 output.append(.lf)
             }
@@ -118,23 +124,23 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
     }
 
     private func name(at index: Int) -> String {
-        String(decoding: bytes[spans[index].nameStart..<spans[index].valueStart], as: UTF8.self)
+        String(decoding: bytes[spans[index].name], as: UTF8.self)
     }
 
     private func value(at index: Int) -> String {
-        String(decoding: bytes[spans[index].valueStart..<spans[index].valueEnd], as: UTF8.self)
+        String(decoding: bytes[spans[index].value], as: UTF8.self)
     }
 
     /// ASCII case-insensitive comparison of field `index`'s name (names are ASCII tokens).
     private func nameEquals(at index: Int, _ name: String) -> Bool {
         let span = spans[index]
-        guard span.valueStart - span.nameStart == name.utf8.count else { return false }
+        guard span.name.count == name.utf8.count else { return false }
         var name = name
         return name.withUTF8 { wanted in
             bytes.withUnsafeBufferPointer { stored in
                 var offset = 0
                 for byte in wanted {
-                    guard Self.lowercased(stored[span.nameStart + offset]) == Self.lowercased(byte) else { return false }
+                    guard Self.lowercased(stored[span.name.lowerBound + offset]) == Self.lowercased(byte) else { return false }
                     offset += 1
                 }
                 return true

@@ -13,8 +13,9 @@ struct HeadParser {
         var head = HTTPRequestHead(method: requestLine.method, target: requestLine.target, minorVersion: requestLine.minorVersion)
         var headerBytes = firstLine.count + 2
         var facts = FieldFacts()
-        // The head's size bounds what its names and values need: one allocation each.
-        head.headers.reserveCapacity(fields: 12, bytes: bytes.count - firstLine.count)
+        // The field lines are copied once, each field's name and value then named by offsets.
+        let linesStart = lines.position
+        head.headers = HTTPHeaders(lines: UnsafeBufferPointer(rebasing: bytes[linesStart...]), fieldCapacity: 12)
         while let line = try lines.next() {
             headerBytes += line.count + 2
             guard headerBytes <= limits.maxHeaderBytes else { throw HTTPRequestParser.headTooLong(limits) }
@@ -23,10 +24,13 @@ struct HeadParser {
             }
             let (name, value) = try Self.field(line)
             facts.note(name: name, value: value)
-            head.headers.add(name: UnsafeBufferPointer(rebasing: name), value: UnsafeBufferPointer(rebasing: value))
+            head.headers.addField(name: (name.startIndex - linesStart)..<(name.endIndex - linesStart),
+                                  value: (value.startIndex - linesStart)..<(value.endIndex - linesStart))
         }
         try facts.apply(to: &head)
-        return (head, try facts.framing(minorVersion: head.minorVersion, limits: limits))
+        // Judged before the head goes into the result, which would otherwise be a copy of it.
+        let framing = try facts.framing(minorVersion: head.minorVersion, limits: limits)
+        return (head, framing)
     }
 
     /// `field-name ":" OWS field-value OWS`; no whitespace before the colon, no obs-fold.

@@ -106,6 +106,24 @@ import Testing
         #expect(headers != HTTPHeaders([("Host", "a"), ("Accept", "x"), ("X-Raw", "caf\u{FFFD}"), ("Accept", "y"), ("X-Empty", "")]))
     }
 
+    /// A request's fields are kept as their lines arrived (one copy), named by offsets: they
+    /// read, compare, encode and edit as fields added one by one do.
+    @Test func parsedFieldsReadAndEditAsAddedOnes() throws {
+        let text = "GET / HTTP/1.1\r\nHost:a\r\nX-Thing: \t spaced value \t\r\nX-Empty: \r\nx-thing:2\r\n\r\n"
+        var headers = try #require(try requests(text).first).head.headers
+        let added = HTTPHeaders([("Host", "a"), ("X-Thing", "spaced value"), ("X-Empty", ""), ("x-thing", "2")])
+        #expect(headers == added)
+        #expect(headers.count == 4)
+        #expect(HTTPResponseEncoder.encode(fields: headers) == HTTPResponseEncoder.encode(fields: added))
+        #expect(HTTPResponseEncoder.encode(fields: headers) == Array("Host: a\r\nX-Thing: spaced value\r\nX-Empty: \r\nx-thing: 2\r\n".utf8))
+        headers.add(name: "Via", value: "1.1 proxy")
+        #expect(headers.map(\.name) == ["Host", "X-Thing", "X-Empty", "x-thing", "Via"])
+        #expect(headers["via"] == "1.1 proxy")
+        headers.replace(name: "X-THING", value: "3")
+        #expect(headers == HTTPHeaders([("Host", "a"), ("X-Empty", ""), ("Via", "1.1 proxy"), ("X-THING", "3")]))
+        #expect(HTTPResponseEncoder.encode(fields: headers) == Array("Host: a\r\nX-Empty: \r\nVia: 1.1 proxy\r\nX-THING: 3\r\n".utf8))
+    }
+
     /// Each byte value in a header name, and in a value, against RFC 9110's grammar (§5.6.2
     /// tchar; §5.5 field-vchar, SP, HTAB and obs-text).
     @Test func everyByteInHeaderNamesAndValues() throws {
