@@ -59,25 +59,12 @@ struct HeadParser {
     /// 0x20 and none equal to 0x7F needs no closer look (the exact tests of Hacker's Delight
     /// §6-1, "hasless" and "haszero"); from the first word that does, byte by byte.
     static func isFieldValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        var index = 0
-        if let base = UnsafeRawPointer(bytes.baseAddress) {
-            while index + 8 <= bytes.count {
-                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                let hasControl = (word &- ones &* 0x20) & ~word & highBits
-                let delete = word ^ (ones &* 0x7F)
-                let hasDelete = (delete &- ones) & ~delete & highBits
-                if hasControl | hasDelete != 0 { break }
-                index += 8
-            }
-        }
-        while index < bytes.count {
-            let byte = bytes[index]
-            guard byte >= .space ? byte != 0x7F : byte == .tab else { return false }
-            index += 1
-        }
-        return true
+        allBytesValid(bytes) { word in
+            let hasControl = (word &- wordOnes &* 0x20) & ~word & wordHighBits
+            let delete = word ^ (wordOnes &* 0x7F)
+            let hasDelete = (delete &- wordOnes) & ~delete & wordHighBits
+            return hasControl | hasDelete != 0
+        } byteIsValid: { $0 >= .space ? $0 != 0x7F : $0 == .tab }
     }
 
     /// Without leading and trailing spaces and tabs (OWS, RFC 9110 §5.6.3).

@@ -40,23 +40,11 @@ struct RequestLine {
     /// 0x21 and none above 0x7E (the exact tests of Hacker's Delight §6-1, "hasless" and
     /// "hasmore") needs no closer look; from the first word that does, byte by byte.
     static func isVisibleASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        var index = 0
-        if let base = UnsafeRawPointer(bytes.baseAddress) {
-            while index + 8 <= bytes.count {
-                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                let hasBelow = (word &- ones &* 0x21) & ~word & highBits
-                let hasAbove = ((word &+ ones &* (0x7F - 0x7E)) | word) & highBits
-                if hasBelow | hasAbove != 0 { break }
-                index += 8
-            }
-        }
-        while index < bytes.count {
-            guard bytes[index] > 0x20, bytes[index] < 0x7F else { return false }
-            index += 1
-        }
-        return true
+        allBytesValid(bytes) { word in
+            let hasBelow = (word &- wordOnes &* 0x21) & ~word & wordHighBits
+            let hasAbove = ((word &+ wordOnes &* (0x7F - 0x7E)) | word) & wordHighBits
+            return hasBelow | hasAbove != 0
+        } byteIsValid: { $0 > 0x20 && $0 < 0x7F }
     }
 
     /// Refuses a first byte that no request can start with. A request line starts with a
