@@ -112,7 +112,7 @@ struct FetchAnswer: Sendable {
     }
 
     /// 64-bit FNV-1a: stable across processes and restarts (Swift's Hasher is seeded per run).
-    static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
+    static func fnv1a<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)

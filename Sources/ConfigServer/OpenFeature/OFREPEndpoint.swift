@@ -30,8 +30,10 @@ struct OFREPEndpoint: Sendable {
         let key = templateKey(of: project)
         // A bulk re-fetch that an event stream prompted names the version it was told of.
         let told = flag == nil && !exchange.uri.query.isEmpty ? exchange.uri["flagConfigEtag"].flatMap { Int64($0) } : nil
-        if flag == nil, let tags = exchange.request.head.headers["If-None-Match"],
-           try answerRepeatedPoll(exchange, key: key, tags: tags, told: told) {
+        // A bulk poll's body, hashed once for the lookup of its last answer and for the record.
+        let poll = flag == nil ? OFREPPolls.Body(exchange.request.body) : nil
+        if let poll, let tags = exchange.request.head.headers["If-None-Match"],
+           try answerRepeatedPoll(exchange, poll: poll, key: key, tags: tags, told: told) {
             return
         }
         let request = try OFREPContext(body: exchange.request.body, now: Date(), defaultPercentSeed: project.percentSeed, flag: flag)
@@ -49,8 +51,8 @@ struct OFREPEndpoint: Sendable {
             ?? OFREPAnswer.noTemplate
         realtime.recordFetch(key: key, version: answer.templateVersion, instance: request.targetingKey)
         guard let flag else {
-            if let active {
-                polls.record(OFREPPolls.Answer(template: active, targetingKey: request.targetingKey, answer: answer), for: exchange.request.body)
+            if let active, let poll {
+                polls.record(OFREPPolls.Answer(template: active, targetingKey: request.targetingKey, answer: answer), for: poll)
             }
             return answerBulk(exchange, answer, clientKey: clientKey, targetingKey: request.targetingKey)
         }
@@ -83,8 +85,9 @@ struct OFREPEndpoint: Sendable {
     /// poll and the ETag it was given, while the same template is served to it (read-your-writes
     /// holds: the template is current, and no newer version was named in `told`). False when
     /// the request needs the whole evaluation.
-    private func answerRepeatedPoll(_ exchange: Exchange, key: TemplateKey, tags: String, told: Int64?) throws(OFREPError) -> Bool {
-        guard let last = polls.answer(for: exchange.request.body), last.template.key == key,
+    private func answerRepeatedPoll(_ exchange: Exchange, poll: OFREPPolls.Body, key: TemplateKey, tags: String,
+                                    told: Int64?) throws(OFREPError) -> Bool {
+        guard let last = polls.answer(for: poll), last.template.key == key,
               case .current(let served?) = templates.servingIfCurrent(key, instance: last.targetingKey, reloaded: exchange.reloaded),
               served === last.template, !Self.mayNotHaveHeard(of: told, serving: served, exchange),
               FetchEndpoint.etagMatches(tags, last.answer.etag) else { return false }

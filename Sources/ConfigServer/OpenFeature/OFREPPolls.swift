@@ -19,11 +19,13 @@ final class OFREPPolls: Sendable {
 
     /// A body as the cache's key: hashed once with FNV-1a, where an array of bytes would be fed
     /// to the hasher byte by byte (thousands of instructions on each poll).
-    private struct Body: Hashable, Sendable {
+    struct Body: Hashable, Sendable {
         let bytes: [UInt8]
         let hash: UInt64
 
-        init(_ bytes: [UInt8]) {
+        /// Nil for a body longer than ``OFREPPolls/maxBodyBytes``, which is not kept.
+        init?(_ bytes: [UInt8]) {
+            guard bytes.count <= OFREPPolls.maxBodyBytes else { return nil }
             self.bytes = bytes
             hash = FetchAnswer.fnv1a(bytes)
         }
@@ -38,13 +40,12 @@ final class OFREPPolls: Sendable {
     }
 
     /// The answer `body` was given, if it can be given again (see the type).
-    func answer(for body: [UInt8]) -> Answer? {
-        guard body.count <= Self.maxBodyBytes else { return nil }
-        return answers.cached(Body(body))
+    func answer(for body: Body) -> Answer? {
+        answers.cached(body)
     }
 
-    func record(_ answer: Answer, for body: [UInt8]) {
-        guard body.count <= Self.maxBodyBytes, !answer.template.compiled.readsTime else { return }
-        answers.store(answer, for: Body(body))
+    func record(_ answer: Answer, for body: Body) {
+        guard !answer.template.compiled.readsTime else { return }
+        answers.store(answer, for: body)
     }
 }

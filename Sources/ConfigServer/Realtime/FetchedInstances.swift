@@ -29,9 +29,7 @@ final class FetchedInstances {
     /// which pick the slot, depend on every byte.
     static func hash(_ instance: String) -> UInt64 {
         var instance = instance
-        var hash = instance.withUTF8 { bytes in
-            bytes.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
-        }
+        var hash = instance.withUTF8 { FetchAnswer.fnv1a($0) }
         hash ^= hash >> 33
         hash = hash &* 0xff51_afd7_ed55_8ccd
         hash ^= hash >> 33
