@@ -5,8 +5,10 @@ import HTTP1
 /// A template's OFREP evaluation for one condition-outcome vector, encoded once and shared by
 /// every client with those outcomes (as ``FetchAnswer`` is for the Firebase fetch). The mapping
 /// is docs/openfeature.md's: what decided each parameter comes from the template's dry-run
-/// explanation, the same one `remoteConfig:evaluate` shows.
-struct OFREPAnswer: Sendable {
+/// explanation, the same one `remoteConfig:evaluate` shows. A class: an answer passes through
+/// the cache, the poll record and the response, and a struct of six buffers would be retained
+/// six times at each step.
+final class OFREPAnswer: Sendable {
     /// One flag's evaluation: `{"key":…,"value":…,"reason":…,"variant":…}`, or an
     /// `evaluationFailure` when its value cannot be read as its type.
     struct Item: Sendable {
@@ -30,7 +32,7 @@ struct OFREPAnswer: Sendable {
     /// client's own parameters.
     let eventStreamEnd: [UInt8]
 
-    init(compiled: CompiledTemplate, outcomes: ConditionOutcomes, templateVersion: Int64) {
+    convenience init(compiled: CompiledTemplate, outcomes: ConditionOutcomes, templateVersion: Int64) {
         var types: [String: ParameterValueType] = [:]
         for entry in compiled.template.allParameters where types[entry.key] == nil {
             types[entry.key] = entry.parameter.valueType

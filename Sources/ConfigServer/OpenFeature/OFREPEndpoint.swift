@@ -30,10 +30,12 @@ struct OFREPEndpoint: Sendable {
         let key = templateKey(of: project)
         // A bulk re-fetch that an event stream prompted names the version it was told of.
         let told = flag == nil && !exchange.uri.query.isEmpty ? exchange.uri["flagConfigEtag"].flatMap { Int64($0) } : nil
-        // A bulk poll's body, hashed once for the lookup of its last answer and for the record.
-        let poll = flag == nil ? OFREPPolls.Body(exchange.request.body) : nil
-        if let poll, let tags = exchange.request.head.headers["If-None-Match"],
-           try answerRepeatedPoll(exchange, poll: poll, key: key, tags: tags, told: told) {
+        // A bulk poll naming the ETag it was given: its body, hashed once for the lookup of its
+        // last answer and for the record. A request without one is not a repeated poll and is
+        // not recorded: the poll cache then holds only clients that poll.
+        let tags = flag == nil ? exchange.request.head.headers["If-None-Match"] : nil
+        let poll = tags == nil ? nil : OFREPPolls.Body(exchange.request.body)
+        if let poll, let tags, try answerRepeatedPoll(exchange, poll: poll, key: key, tags: tags, told: told) {
             return
         }
         let request = try OFREPContext(body: exchange.request.body, now: Date(), defaultPercentSeed: project.percentSeed, flag: flag)
@@ -54,7 +56,7 @@ struct OFREPEndpoint: Sendable {
             if let active, let poll {
                 polls.record(OFREPPolls.Answer(template: active, targetingKey: request.targetingKey, answer: answer), for: poll)
             }
-            return answerBulk(exchange, answer, clientKey: clientKey, targetingKey: request.targetingKey)
+            return answerBulk(exchange, answer, tags: tags, clientKey: clientKey, targetingKey: request.targetingKey)
         }
         guard let item = answer.items[flag] else {
             throw OFREPError(404, .flagNotFound, "Flag '\(flag)' was not found.", key: flag)
@@ -99,8 +101,8 @@ struct OFREPEndpoint: Sendable {
 
     /// 304 when `If-None-Match` names the answer's ETag; else the flags, the version and the
     /// event stream that tells this client of the next publish.
-    private func answerBulk(_ exchange: Exchange, _ answer: OFREPAnswer, clientKey: String, targetingKey: String) {
-        if let tags = exchange.request.head.headers["If-None-Match"], FetchEndpoint.etagMatches(tags, answer.etag) {
+    private func answerBulk(_ exchange: Exchange, _ answer: OFREPAnswer, tags: String?, clientKey: String, targetingKey: String) {
+        if let tags, FetchEndpoint.etagMatches(tags, answer.etag) {
             return exchange.respond(HTTPResponse(status: 304, encodedFields: answer.notModifiedFields))
         }
         // The stream's address carries the key: a browser's EventSource sends no fields.
