@@ -84,8 +84,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
     public mutating func remove(name: String) {
         guard contains(name) else { return }
         var kept = HTTPHeaders()
+        let matching = indices(named: name)
         bytes.withUnsafeBufferPointer { bytes in
-            for (index, span) in spans.enumerated() where !nameEquals(at: index, name) {
+            for (index, span) in spans.enumerated() where !matching.contains(index) {
                 kept.add(name: UnsafeBufferPointer(rebasing: bytes[span.name]), value: UnsafeBufferPointer(rebasing: bytes[span.value]))
             }
         }
@@ -99,7 +100,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] {
-        spans.indices.filter { nameEquals(at: $0, name) }.map(value(at:))
+        indices(named: name).map(value(at:))
     }
 
     public func contains(_ name: String) -> Bool { firstIndex(of: name) != nil }
@@ -120,7 +121,31 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
     }
 
     private func firstIndex(of name: String) -> Int? {
-        spans.indices.first { nameEquals(at: $0, name) }
+        var name = name
+        return name.withUTF8 { wanted in
+            bytes.withUnsafeBufferPointer { stored in
+                for index in spans.indices where Self.name(spans[index].name, in: stored, is: wanted) { return index }
+                return nil
+            }
+        }
+    }
+
+    private func indices(named name: String) -> [Int] {
+        var name = name
+        return name.withUTF8 { wanted in
+            bytes.withUnsafeBufferPointer { stored in spans.indices.filter { Self.name(spans[$0].name, in: stored, is: wanted) } }
+        }
+    }
+
+    /// Whether the name at `span` of `stored` is `wanted`, ASCII case-insensitively (names are
+    /// ASCII tokens). Callers lend the buffers once for a whole scan, not once per field.
+    @inline(__always)
+    private static func name(_ span: Range<Int>, in stored: UnsafeBufferPointer<UInt8>, is wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard span.count == wanted.count else { return false }
+        for offset in 0 ..< wanted.count where lowercased(stored[span.lowerBound + offset]) != lowercased(wanted[offset]) {
+            return false
+        }
+        return true
     }
 
     private func name(at index: Int) -> String {
@@ -129,23 +154,6 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 
     private func value(at index: Int) -> String {
         String(decoding: bytes[spans[index].value], as: UTF8.self)
-    }
-
-    /// ASCII case-insensitive comparison of field `index`'s name (names are ASCII tokens).
-    private func nameEquals(at index: Int, _ name: String) -> Bool {
-        let span = spans[index]
-        guard span.name.count == name.utf8.count else { return false }
-        var name = name
-        return name.withUTF8 { wanted in
-            bytes.withUnsafeBufferPointer { stored in
-                var offset = 0
-                for byte in wanted {
-                    guard Self.lowercased(stored[span.name.lowerBound + offset]) == Self.lowercased(byte) else { return false }
-                    offset += 1
-                }
-                return true
-            }
-        }
     }
 
     static func lowercased(_ byte: UInt8) -> UInt8 {

@@ -77,6 +77,8 @@ struct FetchEndpoint: Sendable {
             lower += 1
             upper -= 1
         }
-        return candidate[lower ..< upper].elementsEqual(tag)
+        // Compared as memory: `elementsEqual` over a slice is a generic loop.
+        guard upper - lower == tag.count else { return false }
+        return tag.isEmpty || memcmp(candidate.base.baseAddress! + lower, tag.baseAddress!, tag.count) == 0
     }
 }

@@ -166,6 +166,12 @@ struct OFREPEndpoint: Sendable {
                       encoding: .serverSentEvents)
     }
 
+    /// The token of an `Authorization: Bearer …` field (the scheme is case-insensitive).
+    private static func bearerToken(_ authorization: String?) -> String? {
+        guard let value = authorization, value.count > 7, value.prefix(7).lowercased() == "bearer " else { return nil }
+        return String(value.dropFirst(7))
+    }
+
     private func templateKey(of project: StoredProject) -> TemplateKey {
         TemplateKey(project: project.id, namespace: namespaces[project.id] ?? .client)
     }
@@ -174,11 +180,9 @@ struct OFREPEndpoint: Sendable {
     /// a key of no project.
     private func authenticate(_ exchange: Exchange, flag: String?) throws(OFREPError) -> (String, StoredProject) {
         let headers = exchange.request.head.headers
-        let bearer = headers["Authorization"].flatMap { value -> String? in
-            guard value.count > 7, value.prefix(7).lowercased() == "bearer " else { return nil }
-            return String(value.dropFirst(7))
-        }
-        guard let presented = headers["X-API-Key"] ?? bearer ?? exchange.uri["key"], !presented.isEmpty else {
+        // Each looked up only when the one before is absent.
+        guard let presented = headers["X-API-Key"] ?? Self.bearerToken(headers["Authorization"]) ?? exchange.uri["key"],
+              !presented.isEmpty else {
             throw OFREPError(401, .general, "Missing API key: send 'X-API-Key' or 'Authorization: Bearer'.", key: flag)
         }
         guard let id = access.project(forClientKey: presented), let project = projects.project(id) else {

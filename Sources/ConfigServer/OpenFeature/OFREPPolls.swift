@@ -1,4 +1,5 @@
 import ConfigCore
+import Foundation
 
 /// What a polling client was last answered, by the bytes of its request body: a client-side
 /// provider polls with the same body and the ETag it was given, and while the template it is
@@ -34,8 +35,12 @@ final class OFREPPolls: Sendable {
             hasher.combine(hash)
         }
 
+        /// The bytes compared as memory: `==` on arrays is an element-by-element loop.
         static func == (lhs: Body, rhs: Body) -> Bool {
-            lhs.hash == rhs.hash && lhs.bytes == rhs.bytes
+            guard lhs.hash == rhs.hash, lhs.bytes.count == rhs.bytes.count else { return false }
+            return lhs.bytes.withUnsafeBytes { left in
+                rhs.bytes.withUnsafeBytes { right in left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 }
+            }
         }
     }
 
