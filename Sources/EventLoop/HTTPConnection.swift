@@ -156,13 +156,15 @@ final class HTTPConnection: EventSource {
         head.append(contentsOf: response.encodedFields)
         if framing.closesConnection { HTTPResponseEncoder.writeField("Connection", value: "close", into: &head) }
         HTTPResponseEncoder.writeField("X-Request-Id", value: requestID, into: &head)
-        let length = response.bodyPrefix.count + response.body.count
-        HTTPResponseEncoder.writeEnd(contentLength: length, into: &head)
+        let bodiless = HTTPResponse.hasNoContent(status: response.status)
+        let length = bodiless ? 0 : response.bodyPrefix.count + response.body.count
+        HTTPResponseEncoder.writeEnd(contentLength: bodiless ? nil : length, into: &head)
         // The prefix goes out with the head, so the body is written as it is.
-        if !framing.omitsBody { head.append(contentsOf: response.bodyPrefix) }
+        let omitsBody = bodiless || framing.omitsBody
+        if !omitsBody { head.append(contentsOf: response.bodyPrefix) }
         logResponse(status: response.status, bytes: length)
         // `write` copies whatever the socket does not take at once, so the buffer can go back.
-        write(head, framing.omitsBody ? [] : response.body)
+        write(head, omitsBody ? [] : response.body)
         swap(&head, &server.loop.headBuffer)
         perform(machine.responseWritten(now: server.loop.now))
         guard machine.wantsInput else { return }

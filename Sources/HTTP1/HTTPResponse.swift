@@ -19,6 +19,13 @@ public struct HTTPResponse: Sendable {
         self.body = body
     }
 
+    /// Whether a response with `status` has no content and so no `Content-Length` (RFC 9110
+    /// §8.6): 1xx and 204 never; a 304 only the length its 200 would have had, which the server
+    /// does not know when it answers 304, and a cache might freshen its stored answer with 0.
+    public static func hasNoContent(status: Int) -> Bool {
+        status == 304 || status == 204 || (100 ..< 200).contains(status)
+    }
+
     /// The `Content-Type` of JSON responses.
     public static let jsonContentType = "application/json; charset=utf-8"
 
