@@ -42,6 +42,13 @@ enum ErrorBody {
     /// Appends `value` as a JSON string literal, escaping what RFC 8259 requires.
     static func appendJSONString(_ value: String, to text: inout String) {
         text += "\""
+        // Most strings need no escape: appended whole rather than scalar by scalar (answers
+        // encode every parameter's key and value so).
+        guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            text += value
+            text += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": text += "\\\""
