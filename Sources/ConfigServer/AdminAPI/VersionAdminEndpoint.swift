@@ -85,7 +85,8 @@ struct VersionAdminEndpoint: Sendable {
         let answer = EvaluationAnswer(templateVersion: "\(active.versionNumber)", entries: entries,
                                       explanation: active.compiled.explain(for: outcomes))
         // The same evaluation as OFREP encodes it: its bulk answer's flags and metadata.
-        let openFeature = OFREPAnswer(compiled: active.compiled, outcomes: outcomes, templateVersion: active.versionNumber)
+        let openFeature = OFREPAnswer(compiled: active.compiled, shape: active.ofrepShape, outcomes: outcomes,
+                                      templateVersion: active.versionNumber)
         var body = Array(TemplateJSON.encode(answer))
         guard body.last == UInt8(ascii: "}") else { preconditionFailure("an encoded object ends with '}'") }
         body.removeLast()

@@ -22,6 +22,8 @@ final class ActiveTemplate: Sendable {
     private let fetchAnswers = ResettingCache<ConditionOutcomes, FetchAnswer>(capacity: 4096)
     /// OFREP evaluations by condition-outcome vector, for the same reason.
     private let ofrepAnswers = ResettingCache<ConditionOutcomes, OFREPAnswer>(capacity: 4096)
+    /// What OFREP's encoding reads of the template besides an evaluation.
+    let ofrepShape: OFREPAnswer.Shape
     /// Outcomes of the stable conditions by the client inputs they read (app version,
     /// country...): few distinct values, so most fetches evaluate only their volatile
     /// conditions (percent rules, time).
@@ -41,6 +43,7 @@ final class ActiveTemplate: Sendable {
             self.compiled = try CompiledTemplate(template, namespace: stored.namespace)
         }
         rendered = Array(TemplateJSON.encode(self.compiled.template))
+        ofrepShape = OFREPAnswer.Shape(self.compiled)
         etag = TemplateETag(projectNumber: projectNumber, versionNumber: stored.versionNumber).description
         isCanary = stored.canaryAction == CanaryAction.canary
         equivalent = switch stored.canaryAction {
@@ -74,7 +77,7 @@ final class ActiveTemplate: Sendable {
     /// The OFREP evaluation for `outcomes`, computed once.
     func ofrepAnswer(for outcomes: ConditionOutcomes, metrics: ServerMetrics) -> OFREPAnswer {
         let answer = ofrepAnswers.value(for: outcomes) {
-            OFREPAnswer(compiled: compiled, outcomes: outcomes, templateVersion: versionNumber)
+            OFREPAnswer(compiled: compiled, shape: ofrepShape, outcomes: outcomes, templateVersion: versionNumber)
         }
         if answer.hit { metrics.recordAnswerCacheHit() }
         return answer.value

@@ -32,20 +32,37 @@ final class OFREPAnswer: Sendable {
     /// client's own parameters.
     let eventStreamEnd: [UInt8]
 
-    convenience init(compiled: CompiledTemplate, outcomes: ConditionOutcomes, templateVersion: Int64) {
-        var types: [String: ParameterValueType] = [:]
-        for entry in compiled.template.allParameters where types[entry.key] == nil {
-            types[entry.key] = entry.parameter.valueType
+    /// What the encoding reads of a template besides the evaluation, gathered once per
+    /// template rather than for each answer (which would sort every parameter each time).
+    struct Shape: Sendable {
+        /// Each parameter's type, by key (the ungrouped parameter's, then the first group's).
+        let types: [String: ParameterValueType]
+        /// Whether each condition, by name, splits clients by percent.
+        let splitsByPercent: [String: Bool]
+
+        init(_ compiled: CompiledTemplate) {
+            var types: [String: ParameterValueType] = [:]
+            for entry in compiled.template.allParameters where types[entry.key] == nil {
+                types[entry.key] = entry.parameter.valueType
+            }
+            self.types = types
+            var splits: [String: Bool] = [:]
+            for (index, name) in compiled.conditionNames.enumerated() where splits[name] == nil {
+                splits[name] = compiled.splitsByPercent[index]
+            }
+            splitsByPercent = splits
         }
-        var conditionIndex: [String: Int] = [:]
-        for (index, name) in compiled.conditionNames.enumerated() where conditionIndex[name] == nil {
-            conditionIndex[name] = index
-        }
+    }
+
+    convenience init(compiled: CompiledTemplate, shape: Shape, outcomes: ConditionOutcomes, templateVersion: Int64) {
         var items: [String: Item] = [:]
         var ordered: [Item] = []
-        for explanation in compiled.explain(for: outcomes).parameters {
-            let splits = explanation.condition.flatMap { conditionIndex[$0] }.map { compiled.splitsByPercent[$0] } ?? false
-            let item = Self.item(explanation, type: types[explanation.key] ?? .string, splitsByPercent: splits)
+        let parameters = compiled.explain(for: outcomes).parameters
+        items.reserveCapacity(parameters.count)
+        ordered.reserveCapacity(parameters.count)
+        for explanation in parameters {
+            let splits = explanation.condition.flatMap { shape.splitsByPercent[$0] } ?? false
+            let item = Self.item(explanation, type: shape.types[explanation.key] ?? .string, splitsByPercent: splits)
             items[explanation.key] = item
             ordered.append(item)
         }
