@@ -5,8 +5,9 @@
 /// a UTF-8 check (and often an allocation) per field on every request. A string is made only
 /// for a value that is asked for.
 public struct HTTPHeaders: Sendable, Equatable, Sequence {
-    /// The fields' names and values, in order: back to back for fields added one by one; a
-    /// request's field lines as received (one copy), for fields the parser found.
+    /// The fields' names and values, in order: as field lines (`Name: value` CRLF) for fields
+    /// added one by one, so a response's are written in one copy; a request's field lines as
+    /// received (one copy), for fields the parser found.
     private var bytes: [UInt8] = []
     /// Where each field's name and value lie in `bytes`.
     private var spans: [Span] = []
@@ -56,9 +57,14 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
     mutating func add(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         let nameStart = bytes.count
         bytes.append(contentsOf: name)
+        let nameEnd = bytes.count
+        bytes.append(.colon)
+        bytes.append(.space)
         let valueStart = bytes.count
         bytes.append(contentsOf: value)
-        spans.append(Span(name: nameStart..<valueStart, value: valueStart..<bytes.count))
+        spans.append(Span(name: nameStart..<nameEnd, value: valueStart..<bytes.count))
+        bytes.append(.cr)
+        bytes.append(.lf)
     }
 
     /// Headers whose fields lie in `lines` (a request's field lines, copied once here), each
@@ -98,6 +104,13 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
         firstIndex(of: name).map(value(at:))
     }
 
+    /// The first value of `name` lent as bytes to `body`, or nil without one: a value that is
+    /// only compared needs no string.
+    public func withValue<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        guard let index = firstIndex(of: name) else { return nil }
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[spans[index].value])) }
+    }
+
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] {
         indices(named: name).map(value(at:))
@@ -107,6 +120,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 
     /// Each field as a `name: value` line (RFC 9112 §5), for the response encoder.
     func writeFieldLines(into output: inout [UInt8]) {
+        guard !bytesAreFieldLines else { return output.append(contentsOf: bytes) }
         // Over the buffer's pointer: an array slice appended is a retain and a release each.
         bytes.withUnsafeBufferPointer { bytes in
             for span in spans {
@@ -118,6 +132,22 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
                 output.append(.lf)
             }
         }
+    }
+
+    /// Whether `bytes` is exactly the fields' lines in order, `Name: value` CRLF each (always
+    /// so for fields added one by one): a check of a few bytes a field, where writing them
+    /// piece by piece costs a hundred instructions a field. Not a stored flag: a parser with its
+    /// headers is kept for every idle connection, and its size is budgeted.
+    private var bytesAreFieldLines: Bool {
+        var next = 0
+        for span in spans {
+            guard span.name.lowerBound == next, span.value.lowerBound == span.name.upperBound + 2,
+                  span.value.upperBound + 2 <= bytes.count, bytes[span.name.upperBound] == .colon,
+                  bytes[span.name.upperBound + 1] == .space, bytes[span.value.upperBound] == .cr,
+                  bytes[span.value.upperBound + 1] == .lf else { return false }
+            next = span.value.upperBound + 2
+        }
+        return next == bytes.count
     }
 
     private func firstIndex(of name: String) -> Int? {

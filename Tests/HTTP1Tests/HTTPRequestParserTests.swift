@@ -122,6 +122,10 @@ import Testing
         headers.replace(name: "X-THING", value: "3")
         #expect(headers == HTTPHeaders([("Host", "a"), ("X-Empty", ""), ("Via", "1.1 proxy"), ("X-THING", "3")]))
         #expect(HTTPResponseEncoder.encode(fields: headers) == Array("Host: a\r\nX-Empty: \r\nVia: 1.1 proxy\r\nX-THING: 3\r\n".utf8))
+        // Lines that arrived already as an encoder writes them are written as they are.
+        let canonical = try #require(try requests("GET / HTTP/1.1\r\nHost: a\r\nX: b c\r\n\r\n").first).head.headers
+        #expect(HTTPResponseEncoder.encode(fields: canonical) == Array("Host: a\r\nX: b c\r\n".utf8))
+        #expect(HTTPResponseEncoder.encode(fields: HTTPHeaders()) == [])
     }
 
     /// Each byte value in a header name, and in a value, against RFC 9110's grammar (§5.6.2
