@@ -52,19 +52,23 @@ struct FetchEndpoint: Sendable {
     /// `*` never matches (spec §3.4: JS sends it when it has no ETag); quotes and `W/` are ignored.
     /// Over the bytes, with no allocation: OFREP's polling clients send it on nearly every request.
     static func etagMatches(_ header: String, _ etag: String) -> Bool {
-        var header = header, etag = etag
-        return header.withUTF8 { field in
-            etag.withUTF8 { tag in
-                var start = 0
-                // Each comma-separated candidate, the empty ones too.
-                while start <= field.count {
-                    var end = start
-                    while end < field.count, field[end] != UInt8(ascii: ",") { end += 1 }
-                    if candidate(field[start ..< end], equals: tag) { return true }
-                    start = end + 1
-                }
-                return false
+        var header = header
+        return header.withUTF8 { etagMatches($0, etag) }
+    }
+
+    /// As ``etagMatches(_:_:)``, over the field's bytes.
+    static func etagMatches(_ field: UnsafeBufferPointer<UInt8>, _ etag: String) -> Bool {
+        var etag = etag
+        return etag.withUTF8 { tag in
+            var start = 0
+            // Each comma-separated candidate, the empty ones too.
+            while start <= field.count {
+                var end = start
+                while end < field.count, field[end] != UInt8(ascii: ",") { end += 1 }
+                if candidate(field[start ..< end], equals: tag) { return true }
+                start = end + 1
             }
+            return false
         }
     }
 

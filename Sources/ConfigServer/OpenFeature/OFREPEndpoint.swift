@@ -33,9 +33,9 @@ struct OFREPEndpoint: Sendable {
         // A bulk poll naming the ETag it was given: its body, hashed once for the lookup of its
         // last answer and for the record. A request without one is not a repeated poll and is
         // not recorded: the poll cache then holds only clients that poll.
-        let tags = flag == nil ? exchange.request.head.headers["If-None-Match"] : nil
-        let poll = tags == nil ? nil : OFREPPolls.Body(exchange.request.body)
-        if let poll, let tags, try answerRepeatedPoll(exchange, poll: poll, key: key, tags: tags, told: told) {
+        let polled = flag == nil && exchange.request.head.headers.contains("If-None-Match")
+        let poll = polled ? OFREPPolls.Body(exchange.request.body) : nil
+        if let poll, try answerRepeatedPoll(exchange, poll: poll, key: key, told: told) {
             return
         }
         let request = try OFREPContext(body: exchange.request.body, now: Date(), defaultPercentSeed: project.percentSeed, flag: flag)
@@ -56,7 +56,7 @@ struct OFREPEndpoint: Sendable {
             if let active, let poll {
                 polls.record(OFREPPolls.Answer(template: active, targetingKey: request.targetingKey, answer: answer), for: poll)
             }
-            return answerBulk(exchange, answer, tags: tags, clientKey: clientKey, targetingKey: request.targetingKey)
+            return answerBulk(exchange, answer, polled: polled, clientKey: clientKey, targetingKey: request.targetingKey)
         }
         guard let item = answer.items[flag] else {
             throw OFREPError(404, .flagNotFound, "Flag '\(flag)' was not found.", key: flag)
@@ -87,12 +87,11 @@ struct OFREPEndpoint: Sendable {
     /// poll and the ETag it was given, while the same template is served to it (read-your-writes
     /// holds: the template is current, and no newer version was named in `told`). False when
     /// the request needs the whole evaluation.
-    private func answerRepeatedPoll(_ exchange: Exchange, poll: OFREPPolls.Body, key: TemplateKey, tags: String,
-                                    told: Int64?) throws(OFREPError) -> Bool {
+    private func answerRepeatedPoll(_ exchange: Exchange, poll: OFREPPolls.Body, key: TemplateKey, told: Int64?) throws(OFREPError) -> Bool {
         guard let last = polls.answer(for: poll), last.template.key == key,
               case .current(let served?) = templates.servingIfCurrent(key, instance: last.targetingKey, reloaded: exchange.reloaded),
               served === last.template, !Self.mayNotHaveHeard(of: told, serving: served, exchange),
-              FetchEndpoint.etagMatches(tags, last.answer.etag) else { return false }
+              Self.namesETag(exchange, last.answer.etag) else { return false }
         try admit(last.targetingKey, exchange, flag: nil)
         realtime.recordFetch(key: key, version: served.versionNumber, instance: last.targetingKey)
         exchange.respond(HTTPResponse(status: 304, encodedFields: last.answer.notModifiedFields))
@@ -101,8 +100,8 @@ struct OFREPEndpoint: Sendable {
 
     /// 304 when `If-None-Match` names the answer's ETag; else the flags, the version and the
     /// event stream that tells this client of the next publish.
-    private func answerBulk(_ exchange: Exchange, _ answer: OFREPAnswer, tags: String?, clientKey: String, targetingKey: String) {
-        if let tags, FetchEndpoint.etagMatches(tags, answer.etag) {
+    private func answerBulk(_ exchange: Exchange, _ answer: OFREPAnswer, polled: Bool, clientKey: String, targetingKey: String) {
+        if polled, Self.namesETag(exchange, answer.etag) {
             return exchange.respond(HTTPResponse(status: 304, encodedFields: answer.notModifiedFields))
         }
         // The stream's address carries the key: a browser's EventSource sends no fields.
@@ -115,6 +114,11 @@ struct OFREPEndpoint: Sendable {
         Self.appendQueryValue(targetingKey, to: &streams)
         streams.append(contentsOf: answer.eventStreamEnd)
         exchange.respond(HTTPResponse(status: 200, encodedFields: answer.fields, bodyPrefix: streams, body: answer.bulkBody))
+    }
+
+    /// Whether the request's `If-None-Match` names `etag` (read over its bytes: no string made).
+    private static func namesETag(_ exchange: Exchange, _ etag: String) -> Bool {
+        exchange.request.head.headers.withValue("If-None-Match") { FetchEndpoint.etagMatches($0, etag) } ?? false
     }
 
     private static let eventStreamStart = Array("{\"eventStreams\":[{\"type\":\"sse\",\"endpoint\":{\"requestUri\":\"\(eventStreamPath)?key=".utf8)
