@@ -41,27 +41,51 @@ enum ErrorBody {
 
     /// Appends `value` as a JSON string literal, escaping what RFC 8259 requires.
     static func appendJSONString(_ value: String, to text: inout String) {
-        text += "\""
-        // Most strings need no escape: appended whole rather than scalar by scalar (answers
-        // encode every parameter's key and value so).
-        guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+        // Most strings need no escape: appended whole (answers encode every key and value so).
+        guard needsEscape(value) else {
+            text += "\""
             text += value
             text += "\""
             return
         }
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        appendJSONString(value, to: &bytes)
+        text += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The same literal appended to bytes: `"`, `\` and the bytes below 0x20
+    /// escaped (`\n`, `\r`, `\t`, else `\u00xx`), every other byte, those of non-ASCII
+    /// characters included, as it is.
+    static func appendJSONString(_ value: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { utf8 in
+            guard needsEscape(utf8) else { return bytes.append(contentsOf: utf8) }
+            for byte in utf8 {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), byte]
+                case UInt8(ascii: "\n"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case UInt8(ascii: "\r"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                case UInt8(ascii: "\t"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                case ..<0x20: bytes += Array("\\u00".utf8) + [lowerHex[Int(byte >> 4)], lowerHex[Int(byte & 0xF)]]
+                default: bytes.append(byte)
+                }
             }
         }
-        text += "\""
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static let lowerHex = Array("0123456789abcdef".utf8)
+
+    private static func needsEscape(_ value: String) -> Bool {
+        value.utf8.contains(where: isEscaped)
+    }
+
+    private static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        utf8.contains(where: isEscaped)
+    }
+
+    private static func isEscaped(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 }

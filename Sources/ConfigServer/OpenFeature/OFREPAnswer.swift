@@ -110,23 +110,24 @@ final class OFREPAnswer: Sendable {
             reason = "DEFAULT"
             variant = "default"
         }
-        var text = "{\"key\":"
-        ErrorBody.appendJSONString(explanation.key, to: &text)
+        // Bytes throughout: an answer is built for each outcome vector after every publish.
+        var bytes = Array("{\"key\":".utf8)
+        ErrorBody.appendJSONString(explanation.key, to: &bytes)
         if explanation.effect == .value, let value = explanation.value {
-            switch jsonValue(value, type: type) {
-            case .success(let json): text += ",\"value\":" + json
-            case .failure(let failure):
+            bytes += ",\"value\":".utf8
+            if let failure = appendJSONValue(value, type: type, to: &bytes) {
                 return Item(bytes: OFREPError.body(code: .parseError, details: failure.details, key: explanation.key), succeeded: false)
             }
         }
-        text += ",\"reason\":\"\(reason)\",\"variant\":"
-        ErrorBody.appendJSONString(variant, to: &text)
-        appendMetadata(explanation, to: &text)
-        return Item(bytes: Array((text + "}").utf8), succeeded: true)
+        bytes += ",\"reason\":\"\(reason)\",\"variant\":".utf8
+        ErrorBody.appendJSONString(variant, to: &bytes)
+        appendMetadata(explanation, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+        return Item(bytes: bytes, succeeded: true)
     }
 
     /// `,"metadata":{…}` naming the rollout or experiment that served the value, if any.
-    private static func appendMetadata(_ explanation: ParameterExplanation, to text: inout String) {
+    private static func appendMetadata(_ explanation: ParameterExplanation, to bytes: inout [UInt8]) {
         var members: [(String, String)] = []
         if let rolloutId = explanation.rollout?.rolloutId { members.append(("rolloutId", rolloutId)) }
         if let experiment = explanation.experiment, let experimentId = experiment.experimentId {
@@ -134,43 +135,42 @@ final class OFREPAnswer: Sendable {
             if let variantId = experiment.variantId { members.append(("experimentVariantId", variantId)) }
         }
         guard !members.isEmpty else { return }
-        text += ",\"metadata\":{"
+        bytes += ",\"metadata\":{".utf8
         for (index, (name, value)) in members.enumerated() {
-            text += index > 0 ? ",\"\(name)\":" : "\"\(name)\":"
-            ErrorBody.appendJSONString(value, to: &text)
+            bytes += (index > 0 ? ",\"\(name)\":" : "\"\(name)\":").utf8
+            ErrorBody.appendJSONString(value, to: &bytes)
         }
-        text += "}"
+        bytes.append(UInt8(ascii: "}"))
     }
 
     struct ValueFailure: Error {
         let details: String
     }
 
-    /// A parameter value as the JSON its type calls for: BOOLEAN as a boolean (the SDKs' rule),
-    /// NUMBER as an integer when integral (providers refuse 5.0 for an integer flag), else a
-    /// float; JSON as an object, any other JSON value wrapped as `{"value": …}`; the rest as
-    /// a string.
-    static func jsonValue(_ value: String, type: ParameterValueType) -> Result<String, ValueFailure> {
+    /// Appends a parameter value as the JSON its type calls for, or tells why it cannot:
+    /// BOOLEAN as a boolean (the SDKs' rule), NUMBER as an integer when integral (providers
+    /// refuse 5.0 for an integer flag), else a float; JSON as an object, any other JSON value
+    /// wrapped as `{"value": …}`; the rest as a string.
+    static func appendJSONValue(_ value: String, type: ParameterValueType, to bytes: inout [UInt8]) -> ValueFailure? {
         switch type {
         case .boolean:
-            return .success(ResolvedValue(value: value, source: .remote).boolValue ? "true" : "false")
+            bytes += (ResolvedValue(value: value, source: .remote).boolValue ? "true" : "false").utf8
         case .number:
             guard let number = Double(value.trimmingCharacters(in: .whitespaces)), number.isFinite else {
-                return .failure(ValueFailure(details: "The NUMBER value '\(value)' is not a number."))
+                return ValueFailure(details: "The NUMBER value '\(value)' is not a number.")
             }
             // Integers beyond 2^53 lose digits as doubles: they are sent as floats.
-            if number.rounded() == number, abs(number) < 9_007_199_254_740_992 { return .success(String(Int64(number))) }
-            return .success(String(number))
+            let integral = number.rounded() == number && abs(number) < 9_007_199_254_740_992
+            bytes += (integral ? String(Int64(number)) : String(number)).utf8
         case .json:
             let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
             guard let parsed = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8), options: [.fragmentsAllowed]) else {
-                return .failure(ValueFailure(details: "The JSON value is not valid JSON."))
+                return ValueFailure(details: "The JSON value is not valid JSON.")
             }
-            return .success(parsed is [String: Any] ? trimmed : "{\"value\":\(trimmed)}")
+            bytes += (parsed is [String: Any] ? trimmed : "{\"value\":\(trimmed)}").utf8
         default:
-            var text = ""
-            ErrorBody.appendJSONString(value, to: &text)
-            return .success(text)
+            ErrorBody.appendJSONString(value, to: &bytes)
         }
+        return nil
     }
 }
