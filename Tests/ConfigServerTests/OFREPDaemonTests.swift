@@ -38,13 +38,74 @@ import Testing
         }
     }
 
-    /// A bulk evaluation for targeting key `t` on a new connection.
-    static func evaluate(port: Int, query: String = "", etag: String? = nil) throws -> TestResponse {
+    /// A bulk evaluation for `targetingKey` on a new connection.
+    static func evaluate(port: Int, query: String = "", etag: String? = nil, targetingKey: String = "t") throws -> TestResponse {
         let client = try TestClient(port: port)
         try client.send(TestClient.format("POST", "/ofrep/v1/evaluate/flags" + query,
                                           headers: [("X-API-Key", "example-api-key")] + (etag.map { [("If-None-Match", $0)] } ?? []),
-                                          body: Array("{\"context\":{\"targetingKey\":\"t\"}}".utf8)))
+                                          body: Array("{\"context\":{\"targetingKey\":\"\(targetingKey)\"}}".utf8)))
         return try client.readResponse()
+    }
+
+    /// The worker that answered: its process's request-id prefix (random per process).
+    static func worker(_ response: TestResponse) throws -> String {
+        String(try #require(response.header("X-Request-Id")).prefix { $0 != "-" })
+    }
+
+    /// Polling clients, each on new connections, arm the repeated-poll 304 on every worker of
+    /// `ports` (one poller's body is kept by a worker once it polls there with its ETag); a
+    /// publish through `publishPort` is acknowledged; then every poll with an old ETag, on
+    /// whichever worker and node it lands, gets the new version, never the old one's 304.
+    static func expectRepeatedPollsSeeAPublish(ports: [Int], workers: Int, publishPort: Int) throws {
+        let first = try publish(publishPort, "one")
+        // Poller → (its ETag, the workers that answered it 304: its body is kept there).
+        var pollers: [String: (tag: String, armed: Set<String>)] = [:]
+        var armed = Set<String>()
+        // Each poller makes at most 9 requests (the throttle allows 30); bounded by 64 pollers.
+        while armed.count < workers, pollers.count < 64 {
+            let key = "poller-\(pollers.count)"
+            let port = ports[pollers.count % ports.count]
+            let answer = try evaluate(port: port, targetingKey: key)
+            #expect(try Self.answer(answer) == ("one", "\(first)"))
+            let tag = try #require(answer.header("ETag"))
+            var answeredBy = Set<String>()
+            for _ in 0 ..< 8 {
+                let poll = try evaluate(port: port, etag: tag, targetingKey: key)
+                #expect(poll.status == 304 && poll.header("ETag") == tag)
+                answeredBy.insert(try worker(poll))
+            }
+            pollers[key] = (tag, answeredBy)
+            armed.formUnion(answeredBy)
+        }
+        try #require(armed.count == workers, "every worker kept a poller's body")
+        let second = try publish(publishPort, "two")
+        // Right after the acknowledgement, polls with the old ETag on new connections until
+        // each worker has answered one it had kept (bounded).
+        var checked = Set<String>()
+        for _ in 0 ..< 16 where checked.count < workers {
+            for (index, (key, poller)) in pollers.sorted(by: { $0.key < $1.key }).enumerated() {
+                let poll = try evaluate(port: ports[index % ports.count], etag: poller.tag, targetingKey: key)
+                let answeredBy = try worker(poll)
+                #expect(poll.status == 200, "\(key) on worker \(answeredBy)")
+                #expect(try Self.answer(poll) == ("two", "\(second)"))
+                if poller.armed.contains(answeredBy) { checked.insert(answeredBy) }
+            }
+        }
+        #expect(checked.count == workers, "each worker refused a kept 304 after the publish")
+    }
+
+    @Test func repeatedPollsOnEveryWorkerSeeAnAcknowledgedPublish() throws {
+        let daemon = try DaemonProcess(dataDir: temporary.url.appendingPathComponent("data").path, workers: 4)
+        try Self.expectRepeatedPollsSeeAPublish(ports: [daemon.port], workers: 4, publishPort: daemon.port)
+    }
+
+    @Test func repeatedPollsOnEveryNodeSeeAPublishThroughAnother() throws {
+        let database = try TestDatabase()
+        let nodes = try (1...2).map { index in
+            try DaemonProcess(dataDir: temporary.url.appendingPathComponent("node\(index)").path, workers: 2,
+                              extraEnvironment: ["RCS_DATABASE_URL": database.url])
+        }
+        try Self.expectRepeatedPollsSeeAPublish(ports: nodes.map(\.port), workers: 4, publishPort: nodes[0].port)
     }
 
     /// A bulk answer's value of `k` and its version.
