@@ -10,7 +10,7 @@ public enum HTTPResponseEncoder {
         writeEnd(contentLength: contentLength, into: &bytes)
     }
 
-    /// The status line, `Date` and `headers`; more fields may follow with ``writeField(name:value:into:)``
+    /// The status line, `Date` and `headers`; more fields may follow with ``writeField(_:value:into:)``
     /// (so a connection adds its own without copying the response's header list), then ``writeEnd(contentLength:into:)``.
     public static func writeStart(status: Int, headers: HTTPHeaders, into bytes: inout [UInt8]) {
         appendStatusLine(status, to: &bytes)
@@ -23,15 +23,6 @@ public enum HTTPResponseEncoder {
         var bytes: [UInt8] = []
         headers.writeFieldLines(into: &bytes)
         return bytes
-    }
-
-    public static func writeField(name: String, value: String, into bytes: inout [UInt8]) {
-        append(name, to: &bytes)
-        bytes.append(.colon)
-        bytes.append(.space)
-        append(value, to: &bytes)
-        bytes.append(.cr)
-        bytes.append(.lf)
     }
 
     /// A field whose name is a literal (its bytes are read from it, no string is asked).

@@ -42,7 +42,7 @@ enum ErrorBody {
     /// Appends `value` as a JSON string literal, escaping what RFC 8259 requires.
     static func appendJSONString(_ value: String, to text: inout String) {
         // Most strings need no escape: appended whole (answers encode every key and value so).
-        guard needsEscape(value) else {
+        guard value.utf8.contains(where: isEscaped) else {
             text += "\""
             text += value
             text += "\""
@@ -60,7 +60,7 @@ enum ErrorBody {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
-            guard needsEscape(utf8) else { return bytes.append(contentsOf: utf8) }
+            guard utf8.contains(where: isEscaped) else { return bytes.append(contentsOf: utf8) }
             for byte in utf8 {
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), byte]
@@ -76,14 +76,6 @@ enum ErrorBody {
     }
 
     private static let lowerHex = Array("0123456789abcdef".utf8)
-
-    private static func needsEscape(_ value: String) -> Bool {
-        value.utf8.contains(where: isEscaped)
-    }
-
-    private static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        utf8.contains(where: isEscaped)
-    }
 
     private static func isEscaped(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
