@@ -13,6 +13,8 @@ import Testing
     let store: SQLiteTemplateStore
     let counters = ChangeCounters.local()
     let registry: TemplateRegistry
+    let projects = ProjectDirectory()
+    let logger: Logger
     let key = TemplateKey(project: "demo", namespace: .client)
 
     init() throws {
@@ -21,10 +23,10 @@ import Testing
                                       migrationsDirectory: try #require(Migrator.defaultMigrationsDirectory(engine: "sqlite")))
         let project = StoredProject(id: "demo", number: "424242", displayName: "Demo", percentSeed: "")
         try store.upsertProject(project)
-        let projects = ProjectDirectory()
         projects.add(project)
         var logger = Logger(label: "test")
         logger.logLevel = .critical
+        self.logger = logger
         registry = TemplateRegistry(store: store, projects: projects, counters: counters, logger: logger)
     }
 
@@ -58,6 +60,25 @@ import Testing
         #expect(registry.currentVersion(key) == 1, "memory is not changed behind the reader's back")
         #expect(registry.reload(key))
         #expect(registry.isCurrent(key) && registry.currentVersion(key) == 2)
+    }
+
+    /// Another node's commit that this node's listener has not relayed yet: the worker that reads
+    /// it first moves the counter before it tells its streams or answers, so every other worker
+    /// reads the store before it answers (a client told of it by a stream never fetches older).
+    @Test func aReloadThatFindsANewerVersionMovesTheCounterBeforeAnyoneIsTold() throws {
+        let other = TemplateRegistry(store: store, projects: projects, counters: counters, logger: logger)
+        try publishElsewhere("one")
+        #expect(registry.reload(key) && other.reload(key))
+        // Committed, not counted: no one on this node announced it.
+        _ = try store.publish(project: "demo", namespace: .client,
+                              templateJSON: Array("{\"parameters\":{\"k\":{\"defaultValue\":{\"value\":\"two\"}}}}".utf8),
+                              expectedVersion: nil, metadata: PublishMetadata())
+        #expect(registry.reload(key) && registry.currentVersion(key) == 2)
+        #expect(!other.isCurrent(key), "the other worker must read the store before it answers")
+        #expect(registry.isCurrent(key), "the reader itself need not read again")
+        #expect(other.reload(key) && other.currentVersion(key) == 2)
+        #expect(registry.reload(key) && registry.currentVersion(key) == 2)
+        #expect(other.isCurrent(key) && registry.isCurrent(key), "finding what it had moves nothing")
     }
 
     @Test func theWorkersOwnPublishStillReloadsOnceSoAConcurrentOneIsNotHidden() throws {

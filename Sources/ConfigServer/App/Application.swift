@@ -23,6 +23,8 @@ public final class Application: HTTPRequestHandler, Sendable {
     let router: Router
     private let loop: EventLoop
     let counters: ChangeCounters
+    private let board: CatchUpBoard
+    private let catchUp: WorkerCatchUp
     private let peers: PeerChannel?
     private let peerGather: PeerGather
     /// Whether the store answered this worker's last poll (`/readyz`, without a store call on
@@ -35,20 +37,22 @@ public final class Application: HTTPRequestHandler, Sendable {
     let webhooks: WebhookDispatcher
 
     init(configuration: ServerConfiguration, store: any TemplateStore, loop: EventLoop,
-         admission: StreamAdmission, counters: ChangeCounters, peers: PeerChannel?, logger: Logger) throws {
+         admission: StreamAdmission, counters: ChangeCounters, board: CatchUpBoard, peers: PeerChannel?,
+         logger: Logger) throws {
         self.configuration = configuration
         self.store = store
         storeQueue = StoreQueue(timeout: configuration.store.requestTimeout)
         self.loop = loop
         self.logger = logger
         self.counters = counters
+        self.board = board
         self.peers = peers
         let access = AccessControl(adminTokens: configuration.adminTokens, apiKeyRequired: configuration.fetch.requireAPIKey,
                                    sessionIdle: TimeInterval(configuration.signIn.sessionIdleMinutes) * 60)
         let projects = ProjectDirectory()
         let policies = ChangePolicies()
         templates = TemplateRegistry(store: store, projects: projects, counters: counters, logger: logger)
-        let reloads = ReloadGate(loop: loop, timeout: configuration.store.requestTimeout)
+        let reloads = ReloadGate(loop: loop, timeout: configuration.store.requestTimeout, board: board)
         metrics = ServerMetrics(worker: peers?.worker ?? 0)
         peerGather = PeerGather(channel: peers, loop: loop)
         realtime = RealtimeHub(settings: configuration.realtime, loop: loop, templates: templates,
@@ -58,6 +62,8 @@ public final class Application: HTTPRequestHandler, Sendable {
                                   realtime: realtime, peers: peers, metrics: metrics, webhooks: webhooks, logger: logger)
         projectLoader = ProjectLoader(store: store, projects: projects, access: access, policies: policies, counters: counters,
                                       declarations: configuration.projects)
+        catchUp = WorkerCatchUp(board: board, worker: peers?.worker ?? 0, store: store, templates: templates, projects: projectLoader,
+                                updates: updates, timeout: configuration.store.requestTimeout, logger: logger)
         canarySchedule = CanarySchedule(store: store, templates: templates, projects: projects,
                                         updates: updates, storeQueue: storeQueue, logger: logger)
         let readYourWrites = ReadYourWrites(projectLoader: projectLoader, projects: projects, templates: templates,
@@ -65,13 +71,14 @@ public final class Application: HTTPRequestHandler, Sendable {
         let endpoints = Self.endpoints(
             configuration: configuration, store: store, templates: templates, projects: projects, access: access,
             counters: counters, realtime: realtime, updates: updates, metrics: metrics, peerGather: peerGather,
-            storeHealth: storeHealth, projectLoader: projectLoader, policies: policies, storeQueue: storeQueue, webhooks: webhooks)
+            storeHealth: storeHealth, board: board, projectLoader: projectLoader, policies: policies, storeQueue: storeQueue,
+            webhooks: webhooks)
         let audit = AuditTrail(store: store, access: access, projects: projects, storeQueue: storeQueue, logger: logger,
                                retentionDays: configuration.audit.retentionDays)
         changeSchedule = ChangeSchedule(store: store, applier: ChangeRequestApplier(store: store, updates: updates), audit: audit,
                                         storeQueue: storeQueue, logger: logger)
         router = Router(endpoints: endpoints, access: access, projects: projects, policies: policies, readYourWrites: readYourWrites,
-                        metrics: metrics, logger: logger, storeQueue: storeQueue, audit: audit)
+                        metrics: metrics, logger: logger, storeQueue: storeQueue, audit: audit, board: board)
         try projectLoader.loadDeclared()
     }
 
@@ -79,7 +86,7 @@ public final class Application: HTTPRequestHandler, Sendable {
     private static func endpoints(
         configuration: ServerConfiguration, store: any TemplateStore, templates: TemplateRegistry,
         projects: ProjectDirectory, access: AccessControl, counters: ChangeCounters, realtime: RealtimeHub,
-        updates: TemplateUpdates, metrics: ServerMetrics, peerGather: PeerGather, storeHealth: StoreHealth,
+        updates: TemplateUpdates, metrics: ServerMetrics, peerGather: PeerGather, storeHealth: StoreHealth, board: CatchUpBoard,
         projectLoader: ProjectLoader, policies: ChangePolicies, storeQueue: StoreQueue, webhooks: WebhookDispatcher
     ) -> Endpoints {
         let maxBodyBytes = configuration.http.maxBodyBytes
@@ -95,7 +102,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         let templateEndpoint = TemplateAdminEndpoint(store: store, templates: templates, validator: TemplateValidator(limits: limits),
                                                      updates: updates, canaries: canaries)
         return Endpoints(
-            health: HealthEndpoint(storeHealth: storeHealth),
+            health: HealthEndpoint(storeHealth: storeHealth, board: board),
             metrics: MetricsEndpoint(metrics: metrics, peerGather: peerGather),
             projects: ProjectAdminEndpoint(store: store, projects: projects, access: access, counters: counters,
                                            projectLoader: projectLoader, maxBodyBytes: maxBodyBytes),
@@ -127,19 +134,19 @@ public final class Application: HTTPRequestHandler, Sendable {
     /// changes (call once, before the loop runs).
     /// - Parameter listener: the node's store listener, for the worker that holds it.
     func start(listener: (any StoreChangeListener)?) throws {
-        templates.preload()
+        catchUp.preloadAndRegister()
         realtime.start()
         canarySchedule.start(on: loop)
         // One worker of each node looks for due change requests; the store applies each once.
         if (peers?.worker ?? 0) == 0 { changeSchedule.start() }
         webhooks.start()
         ChangeFeed(store: store, updates: updates, templates: templates, projects: projectLoader, counters: counters,
-                   peers: peers, health: storeHealth, metrics: metrics, logger: logger, loop: loop,
+                   board: board, catchUp: catchUp, peers: peers, health: storeHealth, metrics: metrics, logger: logger, loop: loop,
                    storeQueue: storeQueue, settings: configuration.store)
             .start(listener: listener)
         if let peers {
             let endpoints = router.endpoints
-            try PeerMailbox(channel: peers, updates: updates, gather: peerGather) { question in
+            try PeerMailbox(channel: peers, updates: updates, catchUp: catchUp, gather: peerGather) { question in
                 switch question {
                 case .metrics: endpoints.metrics.localAnswer()
                 case .adoption(let key): endpoints.adoption.localAnswer(key)

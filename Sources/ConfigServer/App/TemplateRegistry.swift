@@ -47,6 +47,12 @@ final class TemplateRegistry: Sendable {
         entries.withLock { $0[key]?.template }
     }
 
+    /// Whether the store was read for `key` here (or this worker published it): nil from
+    /// ``active(_:)`` then means that nothing was published, not that nothing is known.
+    func hasRead(_ key: TemplateKey) -> Bool {
+        entries.withLock { table in table[key].map { $0.template != nil || $0.checked != .min } ?? false }
+    }
+
     /// The version in memory (0 when none).
     func currentVersion(_ key: TemplateKey) -> Int64 {
         active(key)?.versionNumber ?? 0
@@ -153,6 +159,7 @@ final class TemplateRegistry: Sendable {
         let counter = counters.value(at: ChangeCounters.slot(of: key))
         do {
             // Most reloads find what they have (the publisher's own, or a collision's).
+            let before = progress(key)
             let (head, storedCanary) = try store.headState(project: key.project, namespace: key.namespace)
             if head != active(key)?.versionNumber {
                 guard let stored = try store.activeVersion(project: key.project, namespace: key.namespace),
@@ -161,12 +168,22 @@ final class TemplateRegistry: Sendable {
             if storedCanary != canary(key)?.stored {
                 guard try loadCanary(storedCanary, key: key) else { return false }
             }
-            markChecked(key, counter: counter)
+            markChecked(key, counter: progress(key) > before ? announce(key, readAt: counter) : counter)
             return true
         } catch {
             logger.error("cannot load the active template", metadata: ["project": "\(key.project)", "error": "\(error)"])
             return false
         }
+    }
+
+    /// This worker read something newer than it held, which its node may not have heard of yet
+    /// (another node's commit, before the listener relays it): the counter moves before any
+    /// stream is told or any request answered, so every worker reads the store before it
+    /// answers about `key`. Returns the value this entry may be marked with: the new one when
+    /// no one else moved the counter since `readAt`.
+    private func announce(_ key: TemplateKey, readAt counter: Int64) -> Int64 {
+        let moved = counters.bump(key)
+        return moved == counter + 1 ? moved : counter
     }
 
     private func markChecked(_ key: TemplateKey, counter: Int64) {

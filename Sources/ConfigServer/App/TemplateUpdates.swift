@@ -109,7 +109,7 @@ final class TemplateUpdates: Sendable {
         // Equal is not past: a larger canary share keeps the canary's version.
         if let version, templates.progress(key).version > version { return }
         guard !templates.isCurrent(key), templates.knowsProject(key.project) else { return }
-        reloads.afterReload(of: .template(key), by: { [self] in reload(key) }) { _ in }
+        reloads.request(.template(key)) { [self] in reload(key) }
     }
 
     // MARK: Read again

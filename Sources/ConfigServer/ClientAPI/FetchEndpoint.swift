@@ -27,9 +27,13 @@ struct FetchEndpoint: Sendable {
         let active: ActiveTemplate?
         switch templates.servingIfCurrent(key, instance: instance, reloaded: exchange.reloaded) {
         case .current(let template): active = template
-        case .stale where exchange.storeUnreadable: active = templates.serving(key, instance: instance)
+        // It waited for its one read (or the store could not be read): from memory.
+        case .stale where exchange.reloaded || exchange.storeUnreadable: active = templates.serving(key, instance: instance)
         case .stale: return exchange.answerAfterReload(of: .template(key))
         }
+        // Never an empty configuration for a template this worker has not read: the SDK would
+        // take it for one. The store could not be read, so the client keeps what it has.
+        if active == nil, !templates.hasRead(key) { throw APIError.notLoadedYet }
         if let instance, let wait = throttle.admit(instance, now: exchange.context.loop.now) {
             metrics.recordThrottled()
             var error = APIError(429, "Too many fetches from this app instance; retry after \(wait) s.")

@@ -35,12 +35,14 @@ public final class ServerInstance: Sendable {
         let loop = try EventLoop()
         let admission: StreamAdmission
         let counters: ChangeCounters
+        let board: CatchUpBoard
         let peers: PeerChannel?
         if let membership {
             guard let region = rcs_map_shared(membership.sharedFD, SharedRegion.bytes) else {
                 throw ConfigurationError("cannot map the shared counters (errno \(errno))")
             }
             counters = ChangeCounters(region: SharedRegion.changes(in: region))
+            board = CatchUpBoard(region: SharedRegion.catchUp(in: region))
             admission = StreamAdmission(region: SharedRegion.admission(in: region), worker: membership.index,
                                         maxConnections: configuration.realtime.maxConnections,
                                         maxPerProject: configuration.realtime.maxConnectionsPerProject)
@@ -49,10 +51,11 @@ public final class ServerInstance: Sendable {
             admission = .local(maxConnections: configuration.realtime.maxConnections,
                                maxPerProject: configuration.realtime.maxConnectionsPerProject)
             counters = .local()
+            board = .local()
             peers = nil
         }
         application = try Application(configuration: configuration, store: store, loop: loop, admission: admission,
-                                      counters: counters, peers: peers, logger: logger)
+                                      counters: counters, board: board, peers: peers, logger: logger)
         server = HTTPServer(configuration: Self.httpConfiguration(configuration.http, trustedProxies: configuration.trustedProxies), handler: application, loop: loop, logger: logger)
         port = try server.listen(host: configuration.host, port: configuration.port)
         let application = application

@@ -172,6 +172,8 @@ final class Supervisor {
     private func handleExit(pid: pid_t, status: Int32, region: UnsafeMutableRawPointer) {
         guard let index = slots.firstIndex(where: { $0.pid == pid }) else { return }
         StreamAdmission.reclaim(worker: index, region: SharedRegion.admission(in: region))
+        // It serves no more: the node's listener no longer waits for it to catch up.
+        CatchUpBoard(region: SharedRegion.catchUp(in: region)).forget(index)
         if index == 0, settings.store.kind == .postgres {
             // The node's listener died with it: other nodes no longer wait for this one, so the
             // other workers read the store before answering until its successor is caught up.

@@ -28,6 +28,22 @@ struct APIError: Error {
 
     static func badRequest(_ message: String) -> APIError { APIError(400, message) }
     static func notFound(_ message: String) -> APIError { APIError(404, message) }
+    /// 503 for a template this worker never read while the store cannot be read: nothing is
+    /// known of it here, and an empty answer would clear the client's values.
+    static var notLoadedYet: APIError {
+        var error = APIError(503, "The store cannot be read and this server has not loaded the template yet; retry shortly.")
+        error.headers.add(name: "Retry-After", value: "1")
+        return error
+    }
+
+    /// 503 for a write on a node that is catching up with the store (docs/scaling.md): it
+    /// acknowledges nothing until its workers serve what the store announced.
+    static var nodeBehind: APIError {
+        var error = APIError(503, "This node is catching up with the store and takes no writes meanwhile; retry, or use another node.")
+        error.headers.add(name: "Retry-After", value: "1")
+        return error
+    }
+
     static func methodNotAllowed(_ allowed: [HTTPMethod]) -> APIError {
         var error = APIError(405, "Method not allowed here; use \(allowed.map(\.rawValue).joined(separator: ", ")).")
         error.headers.add(name: "Allow", value: allowed.map(\.rawValue).joined(separator: ", "))

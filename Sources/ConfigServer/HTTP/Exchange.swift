@@ -19,9 +19,15 @@ struct Exchange: Sendable {
     /// Set when the store could not be read to bring what the request reads up to date: it
     /// is then answered from memory (a config server keeps serving while its store is unwell).
     var storeUnreadable = false
-    /// Set once what the request reads was read from the store after it arrived: then only a
-    /// change acknowledged since makes it read again (not the absence of the node's listener).
+    /// Set once the request waited for its one read of the template it reads (docs/consistency.md):
+    /// it is then answered from memory, even if a change was acknowledged since it arrived.
     var reloaded = false
+
+    /// When the request is answered at the latest, whatever it waits for: the store queue's
+    /// time-out (`store.requestTimeoutSeconds`) from its arrival.
+    var deadline: ContinuousClock.Instant {
+        .now + router.storeQueue.timeout - .nanoseconds(rcs_monotonic_nanos() - context.receivedNanos)
+    }
 
     /// The route's label in the metrics.
     var routeLabel: RouteLabel { RouteLabel(route) }
@@ -88,7 +94,9 @@ struct Exchange: Sendable {
         project: StoredProject? = nil, expectedVersion: Int64? = nil,
         _ work: @escaping @Sendable () throws -> HTTPResponse
     ) {
-        answerWithCommit(project: project, expectedVersion: expectedVersion) { (try work(), nil) }
+        let method = request.head.method
+        guard method == .get || method == .head || !router.board.isBehind else { return fail(.nodeBehind) }
+        answerOnStoreQueue(project: project, expectedVersion: expectedVersion) { (try work(), nil) }
     }
 
     /// Runs a commit on the store queue, answers with what it returns or throws, then sends the
@@ -102,10 +110,17 @@ struct Exchange: Sendable {
         project: StoredProject? = nil, expectedVersion: Int64? = nil,
         _ work: @escaping @Sendable () throws -> (HTTPResponse, TemplateUpdates.Announcement?)
     ) {
+        // A node behind its store would acknowledge what its other workers cannot serve yet.
+        guard !router.board.isBehind else { return fail(.nodeBehind) }
+        answerOnStoreQueue(project: project, expectedVersion: expectedVersion, work)
+    }
+
+    private func answerOnStoreQueue(
+        project: StoredProject?, expectedVersion: Int64?,
+        _ work: @escaping @Sendable () throws -> (HTTPResponse, TemplateUpdates.Announcement?)
+    ) {
         let exchange = self
-        let queue = router.storeQueue
-        let waited = Duration.nanoseconds(rcs_monotonic_nanos() - context.receivedNanos)
-        queue.async(by: .now + queue.timeout - waited, { claim in
+        router.storeQueue.async(by: deadline, { claim in
             do {
                 let (response, announcement) = try work()
                 guard claim.takeForWork() else { return }

@@ -22,6 +22,8 @@ final class ServerMetrics: Sendable {
         /// Nil when the store needs no listener (SQLite).
         var listenerConnected: Bool?
         var listenerReconnects = 0
+        /// The node's workers could not read what its listener heard in time (CatchUpBoard).
+        var nodeBehind = false
     }
 
     struct Histogram {
@@ -86,6 +88,7 @@ final class ServerMetrics: Sendable {
     func recordCanaryInvalidations(_ count: Int) { state.withLock { $0.canaryInvalidations += count } }
     func setStoreAvailable(_ available: Bool) { state.withLock { $0.storeAvailable = available } }
     func setListenerConnected(_ connected: Bool) { state.withLock { $0.listenerConnected = connected } }
+    func setNodeBehind(_ behind: Bool) { state.withLock { $0.nodeBehind = behind } }
     func recordListenerReconnect() { state.withLock { $0.listenerReconnects += 1 } }
 
     /// This worker's exposition text (format 0.0.4); `Exposition.merge` joins the workers'.
@@ -135,6 +138,9 @@ final class ServerMetrics: Sendable {
                    [("", connected ? "1" : "0")])
             metric("rcs_store_listener_reconnects_total", "counter", "Notification connections lost and made again.",
                    [("", "\(state.listenerReconnects)")])
+            metric("rcs_node_behind", "gauge",
+                   "1 while the node's workers cannot read what the store announced in time: it acknowledges nothing and takes no writes.",
+                   [("", state.nodeBehind ? "1" : "0")])
         }
         return out
     }

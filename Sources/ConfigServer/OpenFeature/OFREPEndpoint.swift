@@ -45,8 +45,16 @@ struct OFREPEndpoint: Sendable {
         case .current(let template) where Self.mayNotHaveHeard(of: told, serving: template, exchange):
             return exchange.answerAfterReload(of: .template(key))
         case .current(let template): active = template
-        case .stale where exchange.storeUnreadable: active = templates.serving(key, instance: request.targetingKey)
+        case .stale where exchange.reloaded || exchange.storeUnreadable: active = templates.serving(key, instance: request.targetingKey)
         case .stale: return exchange.answerAfterReload(of: .template(key))
+        }
+        // The client was told of a newer version than this worker could read: never the older
+        // one, and never an empty answer for a template not read here.
+        if let told, exchange.storeUnreadable, told > active?.versionNumber ?? 0 {
+            throw OFREPError(503, .general, "This server has not read version \(told) yet; retry shortly.", key: flag)
+        }
+        if active == nil, !templates.hasRead(key) {
+            throw OFREPError(503, .general, "The store cannot be read and this server has not loaded the flags yet; retry shortly.", key: flag)
         }
         try admit(request.targetingKey, exchange, flag: flag)
         let answer = active.map { $0.ofrepAnswer(for: $0.conditionOutcomes(for: request.evaluation), metrics: metrics) }
@@ -161,7 +169,7 @@ struct OFREPEndpoint: Sendable {
     func openEventStream(_ exchange: Exchange) throws(OFREPError) {
         let (_, project) = try authenticate(exchange, flag: nil)
         let key = templateKey(of: project)
-        guard templates.isCurrent(key, reloaded: exchange.reloaded) || exchange.storeUnreadable else {
+        guard templates.isCurrent(key, reloaded: exchange.reloaded) || exchange.reloaded || exchange.storeUnreadable else {
             return exchange.answerAfterReload(of: .template(key))
         }
         let addressed = exchange.uri["version"].flatMap { Int64($0) } ?? 0

@@ -16,31 +16,34 @@ struct ReadYourWrites: Sendable {
     /// What must be read again before `route` is answered; nil on the fast path, which costs
     /// three atomic loads, and a lookup for routes other than the fetch (which checks its
     /// template in the lookup that finds it). While the node's listener is absent, everything
-    /// a request reads is read once after it arrived (`reloaded` then).
-    func staleTarget(of route: Route, reloaded: Bool = false) -> ReloadTarget? {
+    /// a request reads is read once after it arrived.
+    func staleTarget(of route: Route) -> ReloadTarget? {
         if !projectLoader.isCurrent { return .projects }
-        guard let key = templateKey(route), !templates.isCurrent(key, reloaded: reloaded) else { return nil }
+        guard let key = templateKey(route), !templates.isCurrent(key) else { return nil }
         return .template(key)
     }
 
-    /// Reloads `target` off the loop, then answers with `run`; checks again first, in case
-    /// something newer was acknowledged meanwhile. When the store cannot be read, answers from
-    /// memory.
+    /// Reloads `target` off the loop, then answers with `run`. A request waits for one read of
+    /// each thing it reads (the projects, then its template), all within its deadline
+    /// (`store.requestTimeoutSeconds` from its arrival): what was acknowledged before it arrived
+    /// is then in memory, and a change acknowledged while it waited does not make it wait
+    /// again. When the store cannot be read in time, it is answered from memory.
     func answerAfterReload(of target: ReloadTarget, _ exchange: Exchange,
                            run: @escaping @Sendable (Exchange) -> Void) {
-        reloads.afterReload(of: target, by: { [self] in reload(target) }) { [self] reloaded in
-            if !reloaded {
-                var fromMemory = exchange
-                fromMemory.storeUnreadable = true
-                run(fromMemory)
-            } else {
-                var reloaded = exchange
-                reloaded.reloaded = true
-                if let next = staleTarget(of: exchange.route, reloaded: true) {
-                    answerAfterReload(of: next, reloaded, run: run)
+        reloads.afterReload(of: target, notAfter: exchange.deadline, by: { [self] in reload(target) }) { [self] reloaded in
+            var next = exchange
+            if !reloaded { next.storeUnreadable = true }
+            switch target {
+            case .projects:
+                // The template next (the fetch reads its own), unless the store is unreadable.
+                if reloaded, let key = templateKey(exchange.route), !templates.isCurrent(key) {
+                    answerAfterReload(of: .template(key), next, run: run)
                 } else {
-                    run(reloaded)
+                    run(next)
                 }
+            case .template:
+                next.reloaded = true
+                run(next)
             }
         }
     }

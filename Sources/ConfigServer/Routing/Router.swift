@@ -22,9 +22,12 @@ final class Router: Sendable {
     let audit: AuditTrail
     /// Where answers that wait on the store are computed (`Exchange.answerFromStore`).
     let storeQueue: StoreQueue
+    /// Whether the node is behind its store: writes are refused then (`Exchange.answerWithCommit`).
+    let board: CatchUpBoard
 
     init(endpoints: Endpoints, access: AccessControl, projects: ProjectDirectory, policies: ChangePolicies,
-         readYourWrites: ReadYourWrites, metrics: ServerMetrics, logger: Logger, storeQueue: StoreQueue, audit: AuditTrail) {
+         readYourWrites: ReadYourWrites, metrics: ServerMetrics, logger: Logger, storeQueue: StoreQueue, audit: AuditTrail,
+         board: CatchUpBoard) {
         self.endpoints = endpoints
         self.access = access
         self.projects = projects
@@ -34,6 +37,7 @@ final class Router: Sendable {
         self.logger = logger
         self.storeQueue = storeQueue
         self.audit = audit
+        self.board = board
     }
 
     func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {

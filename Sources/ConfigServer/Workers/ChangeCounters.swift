@@ -43,8 +43,9 @@ final class ChangeCounters: @unchecked Sendable {
 
     func value(at slot: Int) -> Int64 { rcs_atomic_load(slots + slot) }
 
-    /// After a commit that changed `key`'s template, before it is acknowledged.
-    func bump(_ key: TemplateKey) { _ = rcs_atomic_add(slots + Self.slot(of: key), 1) }
+    /// After a commit that changed `key`'s template, before it is acknowledged; returns the new value.
+    @discardableResult
+    func bump(_ key: TemplateKey) -> Int64 { rcs_atomic_add(slots + Self.slot(of: key), 1) }
 
     var projects: Int64 { rcs_atomic_load(slots + Self.projectsSlot) }
 

@@ -16,6 +16,8 @@ final class ChangeFeed: Sendable {
     private let templates: TemplateRegistry
     private let projects: ProjectLoader
     private let counters: ChangeCounters
+    private let board: CatchUpBoard
+    private let catchUp: WorkerCatchUp
     private let peers: PeerChannel?
     private let health: StoreHealth
     private let metrics: ServerMetrics
@@ -28,13 +30,15 @@ final class ChangeFeed: Sendable {
     private let wasAvailable = Atomic<Bool>(true)
 
     init(store: any TemplateStore, updates: TemplateUpdates, templates: TemplateRegistry, projects: ProjectLoader,
-         counters: ChangeCounters, peers: PeerChannel?, health: StoreHealth, metrics: ServerMetrics, logger: Logger,
+         counters: ChangeCounters, board: CatchUpBoard, catchUp: WorkerCatchUp, peers: PeerChannel?, health: StoreHealth, metrics: ServerMetrics, logger: Logger,
          loop: EventLoop, storeQueue: StoreQueue, settings: StoreSettings) {
         self.store = store
         self.updates = updates
         self.templates = templates
         self.projects = projects
         self.counters = counters
+        self.board = board
+        self.catchUp = catchUp
         self.peers = peers
         self.health = health
         self.metrics = metrics
@@ -51,17 +55,22 @@ final class ChangeFeed: Sendable {
             NodeListener(
                 listener: listener, store: store, knownHeads: templates.loadedVersions,
                 heartbeatSeconds: settings.heartbeatSeconds, logger: logger, metrics: metrics,
-                present: { [counters] present in
-                    // Back after an absence: what a worker loaded meanwhile may predate commits
-                    // this node was not waited for; every worker reads everything once more.
-                    if present, counters.listenerAbsent { counters.bumpAll() }
-                    counters.setListenerAbsent(!present)
-                }
+                present: { [counters, board] present in
+                    // A node behind its store serves what it holds without asking the store
+                    // (it acknowledged nothing newer); one whose listener is away asks first.
+                    counters.setListenerAbsent(!present && !board.isBehind)
+                    if present { board.storeUnreachable = false }
+                },
+                workers: nodeWorkers,
+                // A lost connection (an error, a heartbeat unanswered): requests needing the
+                // store wait for it only briefly until it answers again.
+                lost: { [board] in board.storeUnreachable = true }
             ) { [self] change in relay(change) }.start()
         }
         let pollEvery = max(1, Int(settings.pollIntervalSeconds.rounded()))
         var ticks = 0
         loop.onTick { [self] in
+            catchUp.requestPass()
             for key in templates.changedKeys { updates.heard(key, version: nil) }
             ticks += 1
             if ticks % pollEvery == 0 { poll() }
@@ -84,10 +93,42 @@ final class ChangeFeed: Sendable {
         }
     }
 
+    /// What the node's listener asks of this node's workers (on its thread) before it
+    /// acknowledges: every serving worker reads what was relayed (`CatchUpBoard`), within three
+    /// quarters of the time a writer waits for this node, so that it can still acknowledge in
+    /// time. After a connect, every worker first reads everything once more: what it loaded
+    /// while the node was not listening may predate commits this node was not waited for.
+    private var nodeWorkers: NodeWorkers {
+        NodeWorkers(
+            beginCatchUp: { [self] afterConnect in
+                if afterConnect { counters.bumpAll() }
+                let epoch = board.raiseEpoch()
+                peers?.broadcast(.catchUp)
+                catchUp.requestPass()
+                return epoch
+            },
+            workersBehind: { [board, peers] epoch in board.workersBehind(epoch, workers: peers?.workers ?? 1) },
+            setBehind: { [self] behind, late in
+                guard behind != board.isBehind else { return }
+                if behind {
+                    logger.warning("""
+                        this node's workers cannot read what the store announced in time; it acknowledges nothing, \
+                        takes no writes and serves what it holds until they catch up
+                        """, metadata: ["workers": "\(late)"])
+                } else {
+                    logger.notice("this node's workers caught up with the store; acknowledging again")
+                }
+                board.isBehind = behind
+                metrics.setNodeBehind(behind)
+            },
+            deadlineMillis: Int64(settings.acknowledgementSeconds * 750))
+    }
+
     /// Logs only when the store's state changes: an outage must not flood the log.
     private func storeAvailable(_ available: Bool, error: StoreError?) {
         metrics.setStoreAvailable(available)
         health.isAvailable = available
+        board.storeUnreachable = !available
         guard wasAvailable.exchange(available, ordering: .relaxed) != available else { return }
         if let error {
             logger.error("the store cannot be read; serving the versions known", metadata: ["error": "\(error)"])

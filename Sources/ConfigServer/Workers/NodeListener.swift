@@ -11,7 +11,10 @@ import Synchronization
 ///
 /// `relay` runs on that thread, before the acknowledgement: it must make every worker of the
 /// node check the store before it answers about the change (the shared change counters), and
-/// hand the rest (reloads, held streams) to the workers' loops.
+/// hand the rest (reloads, held streams) to the workers' loops. Then the listener waits, still
+/// reading and relaying what comes meanwhile, until every worker serves it (`NodeWorkers`):
+/// only then is it acknowledged. When they cannot in time, the listener drops its connection
+/// (its peers stop waiting for this node) and connects again.
 final class NodeListener: @unchecked Sendable {
     // @unchecked: `machine` and `socket` are touched only by the listener's thread (`run` and
     // what it calls); the rest is immutable or thread-safe (`stopRequested`, the wake fd).
@@ -20,6 +23,9 @@ final class NodeListener: @unchecked Sendable {
     private let logger: Logger
     private let metrics: ServerMetrics
     private let relay: @Sendable (StoreChange) -> Void
+    private let workers: NodeWorkers
+    /// Told when the connection failed (not when stopped).
+    private let lost: @Sendable () -> Void
     /// Told whether the listener is connected and caught up (`ChangeCounters.listenerAbsent`).
     private let present: @Sendable (Bool) -> Void
     private let clock: @Sendable () -> Int64
@@ -29,6 +35,13 @@ final class NodeListener: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var machine: ListenerStateMachine
     private var socket: Int32 = -1
+    /// The changes relayed now are what moved while the node was not listening.
+    private var catchingUpAfterConnect = false
+    /// What was relayed and not acknowledged yet: the epoch the workers must reach, and since
+    /// when (monotonic milliseconds) the oldest of it waits.
+    private var awaiting: (epoch: Int64, since: Int64)?
+    /// Connected, and caught up once since: the counters hold (`present`).
+    private var isPresent = false
 
     /// - Parameters:
     ///   - knownHeads: the versions the node loaded before it listens; what moved since is
@@ -38,6 +51,8 @@ final class NodeListener: @unchecked Sendable {
          heartbeatSeconds: Int, logger: Logger, metrics: ServerMetrics,
          clock: @escaping @Sendable () -> Int64 = { rcs_monotonic_millis() },
          present: @escaping @Sendable (Bool) -> Void = { _ in },
+         workers: NodeWorkers = .none,
+         lost: @escaping @Sendable () -> Void = {},
          relay: @escaping @Sendable (StoreChange) -> Void) {
         self.listener = listener
         self.store = store
@@ -46,6 +61,8 @@ final class NodeListener: @unchecked Sendable {
         self.clock = clock
         self.relay = relay
         self.present = present
+        self.workers = workers
+        self.lost = lost
         machine = ListenerStateMachine(knownHeads: knownHeads, heartbeatMillis: Int64(heartbeatSeconds) * 1000)
     }
 
@@ -86,7 +103,10 @@ final class NodeListener: @unchecked Sendable {
     private func waitForEvents() {
         var descriptors = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
         if socket >= 0 { descriptors.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
-        let timeout = machine.nextDeadline.map { Int32(clamping: max(0, $0 - clock())) } ?? -1
+        var timeout = machine.nextDeadline.map { Int32(clamping: max(0, $0 - clock())) } ?? -1
+        // Workers report by shared memory: look again every millisecond while they catch up.
+        if awaiting != nil { timeout = timeout < 0 ? 1 : min(timeout, 1) }
+        defer { settle() }
         guard poll(&descriptors, nfds_t(descriptors.count), timeout) > 0 else { return }
         if descriptors[0].revents != 0 { _ = rcs_eventfd_drain(wake) }
         guard descriptors.count > 1, descriptors[1].revents != 0 else { return }
@@ -105,9 +125,9 @@ final class NodeListener: @unchecked Sendable {
                 connect()
             case .relayAndAcknowledge(let changes):
                 for change in changes { relay(change) }
-                do throws(StoreError) { try listener.acknowledge() } catch {
-                    perform(machine.failed(reason: "\(error)", now: clock()))
-                }
+                let epoch = workers.beginCatchUp(catchingUpAfterConnect)
+                awaiting = (epoch, awaiting?.since ?? clock())
+                settle()
             case .sendHeartbeat:
                 do throws(StoreError) { try listener.sendHeartbeat() } catch {
                     perform(machine.failed(reason: "\(error)", now: clock()))
@@ -116,6 +136,7 @@ final class NodeListener: @unchecked Sendable {
                 close()
                 logger.warning("lost the store's notifications; reconnecting", metadata: ["reason": "\(reason)"])
                 metrics.recordListenerReconnect()
+                lost()
             case .close:
                 close()
             }
@@ -127,7 +148,11 @@ final class NodeListener: @unchecked Sendable {
         let heads: [TemplateKey: Int64]
         do throws(StoreError) {
             socket = try listener.connect()
-            heads = try store.heads()
+            // Bounded as the workers' catch-up is: a node too slow to read its store stays behind.
+            let deadline = ContinuousClock.now + .milliseconds(workers.deadlineMillis > 0 ? workers.deadlineMillis : 30_000)
+            heads = try StoreDeadline.run(until: deadline) { () -> Result<[TemplateKey: Int64], StoreError> in
+                do throws(StoreError) { return .success(try store.heads()) } catch { return .failure(error) }
+            }.get()
         } catch {
             close()
             logger.warning("cannot listen to the store's notifications", metadata: ["error": "\(error)"])
@@ -135,15 +160,59 @@ final class NodeListener: @unchecked Sendable {
         }
         logger.notice("listening to the store's notifications")
         metrics.setListenerConnected(true)
+        catchingUpAfterConnect = true
         perform(machine.connected(heads: heads, now: clock()))
-        // Whatever moved while it was absent is relayed: the counters hold again.
-        present(socket >= 0)
+        catchingUpAfterConnect = false
+    }
+
+    /// Acknowledges once every serving worker read what was relayed; gives up past the
+    /// deadline: the node is then behind, and connects again to catch up.
+    private func settle() {
+        guard let (epoch, since) = awaiting else { return }
+        let late = workers.workersBehind(epoch)
+        if late.isEmpty {
+            awaiting = nil
+            workers.setBehind(false, [])
+            if !isPresent {
+                // What moved while it was absent is read by every worker: the counters hold again.
+                isPresent = true
+                present(true)
+            }
+            do throws(StoreError) { try listener.acknowledge() } catch {
+                perform(machine.failed(reason: "\(error)", now: clock()))
+            }
+        } else if clock() - since >= workers.deadlineMillis {
+            awaiting = nil
+            workers.setBehind(true, late)
+            perform(machine.failed(reason: "workers \(late) did not read what was announced within \(workers.deadlineMillis) ms",
+                                   now: clock()))
+        }
     }
 
     private func close() {
+        awaiting = nil
+        isPresent = false
         present(false)
         listener.close()
         socket = -1
         metrics.setListenerConnected(false)
     }
+}
+
+/// What a node's listener asks of its workers between hearing of changes and acknowledging them
+/// (`CatchUpBoard`).
+struct NodeWorkers: Sendable {
+    /// Moves what the workers must read again (everything, after a connect), raises the epoch
+    /// and asks them to catch up; returns the epoch.
+    var beginCatchUp: @Sendable (_ afterConnect: Bool) -> Int64
+    /// The serving workers that have not reached `epoch`.
+    var workersBehind: @Sendable (_ epoch: Int64) -> [Int]
+    /// Told when the workers caught up (false) or did not in time (true, with the late ones).
+    var setBehind: @Sendable (_ behind: Bool, _ late: [Int]) -> Void
+    /// How long the workers may take before the node counts as behind.
+    var deadlineMillis: Int64
+
+    /// No workers to wait for: what is relayed is acknowledged at once.
+    static let none = NodeWorkers(beginCatchUp: { _ in 0 }, workersBehind: { _ in [] }, setBehind: { _, _ in },
+                                  deadlineMillis: 0)
 }

@@ -1,11 +1,12 @@
 import EventLoop
 
 /// Reads the worker's peer datagrams on its loop: a peer's commit goes to the one path for
-/// changes, a peer's question (its numbers for `/metrics` or adoption) is answered with this
+/// changes, the listener's call to catch up to the worker's catch-up, a peer's question (its numbers for `/metrics` or adoption) is answered with this
 /// worker's, and an answer goes to the gather that asked.
 struct PeerMailbox: Sendable {
     let channel: PeerChannel
     let updates: TemplateUpdates
+    let catchUp: WorkerCatchUp
     let gather: PeerGather
     /// This worker's answer to a question.
     let answer: @Sendable (PeerQuestion) -> [UInt8]
@@ -17,6 +18,8 @@ struct PeerMailbox: Sendable {
                 switch message {
                 case .published(let key, let version):
                     updates.heard(key, version: version)
+                case .catchUp:
+                    catchUp.requestPass()
                 case .question(let from, let id, let question):
                     channel.send(.answer(from: channel.worker, id: id, payload: answer(question)), to: from)
                 case .answer(let from, let id, let payload):

@@ -1,0 +1,113 @@
+import ConfigCore
+@testable import ConfigServer
+import ConfigStore
+import Dispatch
+import EventLoop
+import Foundation
+import Synchronization
+import Testing
+
+/// A request waits for one read of the store that began after it arrived, never past its
+/// deadline, and only briefly while the node knows the store cannot be reached.
+@Suite final class ReloadGateTests {
+    let loop: EventLoop
+    let board = CatchUpBoard.local()
+    let target = ReloadTarget.template(TemplateKey(project: "demo", namespace: .client))
+    let tally = Tally()
+
+    /// Reads begun, and reads ended.
+    final class Tally: Sendable {
+        let begun = Atomic(0)
+        let ended = Atomic(0)
+    }
+
+    init() throws {
+        loop = try EventLoop()
+        loop.start(name: "reload-gate-tests")
+    }
+
+    deinit { loop.stopAndWait() }
+
+    /// A read that blocks on `gate` (when given), then answers `result`.
+    func read(blockingOn gate: DispatchSemaphore? = nil, started: DispatchSemaphore? = nil,
+              result: Bool = true) -> @Sendable () -> Bool {
+        { [tally] in
+            tally.begun.add(1, ordering: .sequentiallyConsistent)
+            started?.signal()
+            _ = gate?.wait(timeout: .now() + 10)
+            tally.ended.add(1, ordering: .sequentiallyConsistent)
+            return result
+        }
+    }
+
+    /// What a request was answered, how many reads had ended then, and after how long.
+    final class Answer: Sendable {
+        let value = Mutex<(reloaded: Bool, readsEnded: Int, seconds: Double)?>(nil)
+    }
+
+    /// Asks on the loop.
+    func ask(_ gate: ReloadGate, _ read: @escaping @Sendable () -> Bool, queued: DispatchSemaphore? = nil) -> Answer {
+        let answer = Answer()
+        let asked = Date()
+        let target = target
+        loop.execute { [tally] in
+            gate.afterReload(of: target, by: read) { reloaded in
+                let ended = tally.ended.load(ordering: .sequentiallyConsistent)
+                answer.value.withLock { $0 = (reloaded, ended, Date().timeIntervalSince(asked)) }
+            }
+            queued?.signal()
+        }
+        return answer
+    }
+
+    func awaitAnswer(_ answer: Answer) throws -> (reloaded: Bool, readsEnded: Int, seconds: Double) {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if let value = answer.value.withLock({ $0 }) { return value }
+            usleep(1_000)
+        }
+        throw TestFailure("no answer within 10 s")
+    }
+
+    @Test func aRequestArrivingWhileAReadIsUnderWayWaitsForTheNextRead() throws {
+        let gate = ReloadGate(loop: loop, timeout: .seconds(5), board: board)
+        let firstStarted = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), queued = DispatchSemaphore(value: 0)
+        let first = ask(gate, read(blockingOn: release, started: firstStarted))
+        firstStarted.wait()
+        // The read under way may have missed a change acknowledged just before this request.
+        let second = ask(gate, read(), queued: queued)
+        queued.wait()
+        release.signal()
+        #expect(try awaitAnswer(first).reloaded)
+        let answer = try awaitAnswer(second)
+        #expect(answer.reloaded && answer.readsEnded == 2, "answered after a read that began after it arrived: \(answer)")
+    }
+
+    @Test func aRequestIsAnsweredFromMemoryAtItsDeadlineWhateverTheReadStillDoes() throws {
+        let gate = ReloadGate(loop: loop, timeout: .milliseconds(300), board: board)
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        let answer = try awaitAnswer(ask(gate, read(blockingOn: release)))
+        #expect(!answer.reloaded && answer.readsEnded == 0, "from memory, before the read ended: \(answer)")
+        #expect(answer.seconds >= 0.25 && answer.seconds < 5)
+    }
+
+    @Test func afterAFailedReadTheNextRequestStillWaitsForAReadOfItsOwn() throws {
+        let gate = ReloadGate(loop: loop, timeout: .seconds(5), board: board)
+        #expect(try !awaitAnswer(ask(gate, read(result: false))).reloaded)
+        // The store is back: the next request gets what it holds, not memory at once.
+        let answer = try awaitAnswer(ask(gate, read()))
+        #expect(answer.reloaded && answer.readsEnded == 2, "\(answer)")
+        #expect(!board.storeUnreachable)
+    }
+
+    @Test func whileTheStoreIsKnownUnreachableARequestWaitsOnlyBriefly() throws {
+        let gate = ReloadGate(loop: loop, timeout: .seconds(5), board: board)
+        board.storeUnreachable = true
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        let answer = try awaitAnswer(ask(gate, read(blockingOn: release)))
+        #expect(!answer.reloaded && answer.readsEnded == 0)
+        #expect(answer.seconds < 1, "waited \(answer.seconds) s; 50 ms while the store is unreachable")
+    }
+}
