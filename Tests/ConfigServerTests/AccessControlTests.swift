@@ -51,6 +51,20 @@ import Testing
         for key in many + many { #expect(access.isValidAPIKey(key, project: "c")) }
     }
 
+    /// OFREP finds the project by the key alone: a key of two projects finds neither, even one
+    /// that was remembered with its first project before the second got it.
+    @Test func aClientKeyOfTwoProjectsNamesNoProject() {
+        let access = AccessControl(adminTokens: [])
+        access.setAPIKeyDigests([SecretDigest(secret: "shared")], project: "a")
+        access.setAPIKeyDigests([SecretDigest(secret: "shared")], project: "b")
+        #expect(access.project(forClientKey: "shared") == nil)
+        access.setAPIKeyDigests([SecretDigest(secret: "own")], project: "b")
+        #expect(access.project(forClientKey: "shared") == "a")
+        #expect(access.project(forClientKey: "shared") == "a", "remembered")
+        access.addAPIKeyDigest(SecretDigest(secret: "shared"), project: "b")
+        #expect(access.project(forClientKey: "shared") == nil)
+    }
+
     @Test func constantTimeEqualityIsPlainEquality() {
         #expect(AccessControl.constantTimeEqual("abc", "abc"))
         #expect(!AccessControl.constantTimeEqual("abc", "abd"))

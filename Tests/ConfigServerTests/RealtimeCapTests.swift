@@ -5,10 +5,12 @@ import Testing
 /// Projects kept apart, and the caps on held streams under bursts of clients.
 @Suite(.timeLimit(.minutes(1))) struct RealtimeCapTests {
     static let otherNumber = "777777"
+    /// A key belongs to one project: the other project has its own.
+    static let otherKey = "other-api-key"
 
     func server(_ adjust: @escaping (inout ServerConfiguration) -> Void = { _ in }) throws -> TestServer {
         try TestServer {
-            $0.projects.append(ProjectDeclaration(id: "other", number: Self.otherNumber, apiKeys: [TestServer.apiKey]))
+            $0.projects.append(ProjectDeclaration(id: "other", number: Self.otherNumber, apiKeys: [Self.otherKey]))
             adjust(&$0)
         }
     }
@@ -17,7 +19,8 @@ import Testing
     func burst(_ server: TestServer, _ projects: [String], lastKnown: Int) throws -> [TestClient] {
         try projects.map { project in
             let client = try server.client()
-            try client.send(TestServer.streamRequest(lastKnown: "\(lastKnown)", project: project))
+            let key = project == Self.otherNumber ? Self.otherKey : TestServer.apiKey
+            try client.send(TestServer.streamRequest(lastKnown: "\(lastKnown)", project: project, key: key))
             return client
         }
     }

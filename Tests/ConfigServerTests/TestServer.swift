@@ -37,10 +37,11 @@ final class TestServer {
         try request(method, target, headers: [("Authorization", "Bearer \(Self.adminToken)")] + headers, body: body)
     }
 
-    /// The real-time request of a client that knows `lastKnown` (project `424242`, the demo).
-    static func streamRequest(lastKnown: String, project: String = "424242") -> [UInt8] {
+    /// The real-time request of a client that knows `lastKnown` (project `424242`, the demo,
+    /// unless named with its `key`).
+    static func streamRequest(lastKnown: String, project: String = "424242", key: String = apiKey) -> [UInt8] {
         TestClient.format("POST", "/v1/projects/\(project)/namespaces/firebase:streamFetchInvalidations",
-                          headers: [("X-Goog-Api-Key", apiKey)],
+                          headers: [("X-Goog-Api-Key", key)],
                           body: Array("{\"project\":\"\(project)\",\"namespace\":\"firebase\",\"lastKnownVersionNumber\":\"\(lastKnown)\"}".utf8))
     }
 

@@ -66,7 +66,7 @@ struct ProjectAdminEndpoint: Sendable {
     }
 
     /// A key's id in lists and revocations: the start of its hash (never the key).
-    private static func keyID(_ hash: String) -> String { String(hash.prefix(12)) }
+    static func keyID(_ hash: String) -> String { String(hash.prefix(12)) }
 
     private struct KeyJSON: Encodable {
         let id: String

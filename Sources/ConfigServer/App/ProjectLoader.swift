@@ -45,15 +45,35 @@ final class ProjectLoader: Sendable {
         // Read before the store, as templates do (see ``ChangeCounters``).
         let counter = counters.projects
         let stored = try store.projects()
+        let keys = try clientKeys(of: stored)
         projects.replaceAll(stored)
-        for project in stored {
-            var digests = try store.apiKeys(project: project.id).compactMap { SecretDigest(hex: $0.keyHash) }
-            let declared = declarations.first { $0.id == project.id }?.apiKeys ?? []
-            digests += declared.map(SecretDigest.init(secret:))
-            access.setAPIKeyDigests(digests, project: project.id)
-        }
+        for project in stored { access.setAPIKeyDigests(keys[project.id] ?? [], project: project.id) }
         access.setStoredAccess(StoredAccess(try store.accessRecords()))
         policies.replaceAll(try store.changePolicies())
         checked.max(counter, ordering: .sequentiallyConsistent)
+    }
+
+    /// Each project's client keys, those made through the API and those of the config file.
+    /// - Throws: `ConfigurationError` for a key under two projects (OFREP finds the project by
+    ///   the key alone), naming both and never the key.
+    private func clientKeys(of stored: [StoredProject]) throws -> [String: [SecretDigest]] {
+        var places = FirstPlaces()
+        var keys: [String: [SecretDigest]] = [:]
+        for project in stored {
+            for key in try store.apiKeys(project: project.id) {
+                guard let digest = SecretDigest(hex: key.keyHash) else { continue }
+                let place = "the key made through the API for project '\(project.id)' (id \(ProjectAdminEndpoint.keyID(key.keyHash)))"
+                try places.note(digest.hex, at: place, owner: project.id) { ServerConfiguration.sharedClientKey(place, $0) }
+                keys[project.id, default: []].append(digest)
+            }
+        }
+        for (index, declaration) in declarations.enumerated() {
+            for (keyIndex, key) in (declaration.apiKeys ?? []).enumerated() {
+                let digest = SecretDigest(secret: key), place = ServerConfiguration.keyPlace(index, declaration.id, keyIndex)
+                try places.note(digest.hex, at: place, owner: declaration.id) { ServerConfiguration.sharedClientKey(place, $0) }
+                keys[declaration.id, default: []].append(digest)
+            }
+        }
+        return keys
     }
 }

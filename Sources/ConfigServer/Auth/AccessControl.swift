@@ -40,16 +40,14 @@ final class AccessControl: Sendable {
         /// whenever its keys are replaced.
         var accepted: [String: [String]] = [:]
         /// Keys accepted lately without a project named (OFREP's), by their seeded hash, with
-        /// the project each belongs to; a project's are forgotten whenever its keys are replaced.
+        /// the project each belongs to; all are forgotten whenever any project's keys change,
+        /// since a key remembered for one project may now be another's too, and so no project's.
         var owners: [Int: [(key: String, project: String)]] = [:]
         var ownerCount = 0
 
-        mutating func forgetOwners(of project: String) {
-            owners = owners.compactMapValues { entries in
-                let kept = entries.filter { $0.project != project }
-                return kept.isEmpty ? nil : kept
-            }
-            ownerCount = owners.values.reduce(0) { $0 + $1.count }
+        mutating func forgetOwners() {
+            owners = [:]
+            ownerCount = 0
         }
     }
 
@@ -116,7 +114,7 @@ final class AccessControl: Sendable {
         apiKeys.withLock { keys in
             keys.digests[project] = digests
             keys.accepted[project] = nil
-            keys.forgetOwners(of: project)
+            keys.forgetOwners()
         }
     }
 
@@ -124,6 +122,7 @@ final class AccessControl: Sendable {
         apiKeys.withLock { keys in
             // A key added revokes none: what was accepted stays valid.
             keys.digests[project, default: []].append(digest)
+            keys.forgetOwners()
         }
     }
 
@@ -146,9 +145,10 @@ final class AccessControl: Sendable {
     }
 
     /// The project `key` is an API key of, or nil: OFREP requests name no project, their key
-    /// does. A key seen lately is found by its hash (seeded per process, so a client cannot aim
-    /// at a bucket) and confirmed in constant time; another is digested once and compared with
-    /// every project's digests.
+    /// does, so a key of two projects is no project's rather than whichever the table lists
+    /// last (the configuration refuses one; this holds meanwhile). A key seen lately is found by
+    /// its hash (seeded per process, so a client cannot aim at a bucket) and confirmed in
+    /// constant time; another is digested once and compared with every project's digests.
     func project(forClientKey key: String) -> String? {
         let hash = key.hashValue
         let remembered = apiKeys.withLock { keys in
@@ -159,21 +159,18 @@ final class AccessControl: Sendable {
         if let remembered { return remembered }
         let presented = SecretDigest(secret: key)
         return apiKeys.withLock { keys in
-            var found: String?
+            var found: [String] = []
             for (project, digests) in keys.digests {
-                for digest in digests where digest.matches(presented) { found = project }
+                for digest in digests where digest.matches(presented) { found.append(project) }
             }
-            guard let found else { return nil }
-            if keys.ownerCount >= Self.rememberedOwners {
-                keys.owners = [:]
-                keys.ownerCount = 0
-            }
+            guard let project = found.first, found.allSatisfy({ $0 == project }) else { return nil }
+            if keys.ownerCount >= Self.rememberedOwners { keys.forgetOwners() }
             // Another thread may have remembered it meanwhile.
             if !(keys.owners[hash] ?? []).contains(where: { $0.key == key }) {
-                keys.owners[hash, default: []].append((key, found))
+                keys.owners[hash, default: []].append((key, project))
                 keys.ownerCount += 1
             }
-            return found
+            return project
         }
     }
 

@@ -156,6 +156,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         guard realtime.fanOutSliceStreams > 0 else { throw ConfigurationError("realtime.fanOutSliceStreams must be positive") }
         try signIn.validate()
         try webhooks.validate()
+        try refuseAmbiguousDeclarations()
     }
 
     /// Project id → the template its OpenFeature clients read, where the config file names one.
