@@ -54,7 +54,7 @@ enum NodeCalls {
                       apiKey: String = "example-api-key") -> Answer {
         call(port, limit: limit, "POST", "/v1/projects/\(projectNumber)/namespaces/firebase:fetch",
              headers: [("X-Goog-Api-Key", apiKey)],
-             body: "{\"appInstanceId\":\"\(instance)\",\"appId\":\"1:123456789012:android:ab\"}") { answer, response in
+             body: "{\"appInstanceId\":\"\(instance)\",\"appId\":\"1:\(projectNumber):android:ab\"}") { answer, response in
             guard let json = try? response.json() else { return }
             answer.version = (json["templateVersion"] as? String).flatMap { Int64($0) }
             answer.value = (json["entries"] as? [String: Any])?["k"] as? String
