@@ -27,6 +27,18 @@ struct FaultScenario: Sendable, CustomStringConvertible {
         case vanishedHost
         /// PostgreSQL is stopped (immediate shutdown), then started again on its data.
         case databaseRestarted
+
+        /// How long the fault must last for what it does to show: a slow link's store reads
+        /// pile up behind each other over several polls (in 3 s nothing was seen, in 8 s fetches
+        /// of 3 s and more); the other nodes must be seen publishing normally again after a
+        /// vanished one (`vanishedForgottenSeconds`).
+        var minimumHoldSeconds: Double {
+            switch self {
+            case .slowLink: 8
+            case .vanishedHost: HistoryChecker.vanishedForgottenSeconds + 2.5
+            default: 0
+            }
+        }
     }
 
     var fault: Fault
@@ -42,10 +54,7 @@ struct FaultScenario: Sendable, CustomStringConvertible {
         self.fault = fault
         self.seed = seed
         holdSeconds = range.lowerBound + Double(random.next() % 1000) / 1000 * (range.upperBound - range.lowerBound)
-        if fault == .vanishedHost {
-            // Long enough to see the other nodes publish normally again (`vanishedForgottenSeconds`).
-            holdSeconds = max(holdSeconds, HistoryChecker.vanishedForgottenSeconds + 2.5)
-        }
+        holdSeconds = max(holdSeconds, fault.minimumHoldSeconds)
     }
 
     /// A fault and a duration both drawn from `seed` (the long form: up to `maximumHold` s, so
