@@ -102,6 +102,7 @@ import Testing
         #expect(check([(11, 2.0), (14, 0.1), (21, 0.1), (26, 0.1)]) == [])
         #expect(check([(11, 2.0), (14, 2.0), (21, 2.0)]).count == 2, "still waiting after 10 s, and every one waited")
         #expect(check([(11, 2.0), (21, 0.1), (26, 0.6)]).count == 1, "slow once the node is back")
+        #expect(check([(11, 2.0), (14, 1.5)]).count == 1, "none acknowledged in time")
     }
 
     @Test func aCutOffNodeThatHangsOrRefusesFetchesIsFound() {
