@@ -7,7 +7,9 @@ import Synchronization
 /// nothing reset, the way a firewall that drops packets, a dead host or a split network
 /// behaves; held bytes go on, in order, once the link heals, as TCP's retransmissions would
 /// bring them), or slow and lossy (each chunk delayed, and a share of them held a further
-/// retransmission time, in order). `reset()` ends every connection with a reset instead.
+/// retransmission time, in order). `reset()` ends every connection with a reset instead;
+/// `vanish()` abandons every connection open, forwarding and closing nothing of it again, as
+/// when the client's host is gone with its kernel's state.
 /// With `onlyConnectionsSending`, the condition applies to chosen connections only (a node's
 /// PostgreSQL listener, say), and the others stay healthy.
 ///
@@ -20,14 +22,17 @@ public final class FaultyLink: @unchecked Sendable {
         case healthy
         /// Nothing passes; what was sent waits for the link to heal.
         case silent
-        /// Each chunk waits `delay`; `lossPercent` of them wait `retransmission` more.
-        case degraded(delay: Duration, lossPercent: Int, retransmission: Duration = .milliseconds(200))
+        /// Each chunk waits `delay`; `lossPercent` of them wait a further time drawn from
+        /// `retransmission` (each its own draw, as retransmission timers back off differently).
+        case degraded(delay: Duration, lossPercent: Int,
+                      retransmission: ClosedRange<Duration> = .milliseconds(200) ... .milliseconds(200))
 
         public var description: String {
             switch self {
             case .healthy: "healthy"
             case .silent: "silent"
-            case .degraded(let delay, let loss, _): "delay \(delay), loss \(loss) %"
+            case .degraded(let delay, let loss, let retransmission):
+                "delay \(delay), loss \(loss) % held \(retransmission.lowerBound)–\(retransmission.upperBound)"
             }
         }
     }
@@ -39,6 +44,8 @@ public final class FaultyLink: @unchecked Sendable {
     private var state = State.healthy
     private var random: SplitMix64
     private var descriptors = Set<Int32>()
+    /// The connections open now, by their client's descriptor.
+    private var connections: [Int32: OpenConnection] = [:]
     /// Bytes whose passage from a client silences the link (before they go on).
     private var silencingMarker: [UInt8]?
     /// Bytes that choose the connections the link's condition applies to (all without).
@@ -92,6 +99,18 @@ public final class FaultyLink: @unchecked Sendable {
         }
     }
 
+    /// Abandons every connection open now: nothing more of it is passed on in either direction
+    /// and neither end is closed or reset until `stop()`, so the server keeps its side open
+    /// (no FIN, no RST), as when the client's host vanished with its kernel's state; the link is
+    /// healthy for new connections.
+    public func vanish() {
+        condition.withLock {
+            for connection in connections.values { connection.abandoned = true }
+            state = .healthy
+            condition.broadcast()
+        }
+    }
+
     /// Closes the listening socket and every connection.
     public func stop() {
         guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
@@ -103,18 +122,25 @@ public final class FaultyLink: @unchecked Sendable {
 
     private func acceptLoop() {
         LoopbackSocket.acceptLoop(listener, upstreamPort: upstreamPort) { client, upstream in
-            condition.withLock { descriptors.formUnion([client, upstream]) }
+            let connection = OpenConnection()
+            condition.withLock {
+                descriptors.formUnion([client, upstream])
+                connections[client] = connection
+            }
             let ends = PumpCount()
             let chosen = ConnectionChoice(chosen: marker == nil)
             let finished: @Sendable () -> Void = { [self] in
                 guard ends.ended() else { return }
-                condition.withLock { descriptors.subtract([client, upstream]) }
+                condition.withLock {
+                    descriptors.subtract([client, upstream])
+                    connections[client] = nil
+                }
                 close(client)
                 close(upstream)
             }
             for (source, destination) in [(client, upstream), (upstream, client)] {
                 Thread { [self] in
-                    carry(from: source, to: destination, fromClient: source == client, chosen: chosen)
+                    carry(from: source, to: destination, fromClient: source == client, chosen: chosen, connection: connection)
                     finished()
                 }.start()
             }
@@ -123,12 +149,15 @@ public final class FaultyLink: @unchecked Sendable {
 
     /// One direction: a reader queues each chunk with its due time, a writer passes them on
     /// in order when due and the link is not silent, then forwards the end of input.
-    /// - Parameter chosen: whether the link's condition applies to this connection.
-    private func carry(from source: Int32, to destination: Int32, fromClient: Bool, chosen: ConnectionChoice) {
+    /// - Parameters:
+    ///   - chosen: whether the link's condition applies to this connection.
+    ///   - connection: whether it was abandoned.
+    private func carry(from source: Int32, to destination: Int32, fromClient: Bool, chosen: ConnectionChoice,
+                       connection: OpenConnection) {
         let held = HeldChunks()
         let written = DispatchSemaphore(value: 0)
         Thread { [self] in
-            while let bytes = nextChunk(of: held, chosen: chosen) {
+            while let bytes = nextChunk(of: held, chosen: chosen, connection: connection) {
                 guard LoopbackSocket.writeAll(bytes, to: destination) else { break }
             }
             shutdown(destination, Int32(SHUT_WR))
@@ -147,7 +176,11 @@ public final class FaultyLink: @unchecked Sendable {
                 }
                 var due = ContinuousClock.now
                 if chosen.isChosen, case .degraded(let delay, let loss, let retransmission) = state {
-                    due = due + delay + (Int(random.next() % 100) < loss ? retransmission : .zero)
+                    due = due + delay
+                    if Int(random.next() % 100) < loss {
+                        let share = Double(random.next() % 1001) / 1000
+                        due = due + retransmission.lowerBound + (retransmission.upperBound - retransmission.lowerBound) * share
+                    }
                 }
                 // In order, as TCP delivers.
                 held.lastDue = max(held.lastDue, due)
@@ -162,12 +195,13 @@ public final class FaultyLink: @unchecked Sendable {
         written.wait()
     }
 
-    /// The next chunk once it is due and the link passes it; nil after the last.
-    private func nextChunk(of held: HeldChunks, chosen: ConnectionChoice) -> [UInt8]? {
+    /// The next chunk once it is due and the link passes it; nil after the last (an abandoned
+    /// connection's end is never passed on: nil only when the link stops).
+    private func nextChunk(of held: HeldChunks, chosen: ConnectionChoice, connection: OpenConnection) -> [UInt8]? {
         condition.withLock {
             while true {
                 if stopped.load(ordering: .sequentiallyConsistent) { return nil }
-                if (state == .silent && chosen.isChosen) || (held.chunks.isEmpty && !held.ended) {
+                if connection.abandoned || (state == .silent && chosen.isChosen) || (held.chunks.isEmpty && !held.ended) {
                     condition.wait()
                     continue
                 }
@@ -182,6 +216,12 @@ public final class FaultyLink: @unchecked Sendable {
             }
         }
     }
+}
+
+/// Whether a connection was abandoned by `FaultyLink.vanish()`.
+private final class OpenConnection: @unchecked Sendable {
+    // @unchecked: read and written under the link's `condition`.
+    var abandoned = false
 }
 
 /// What one direction of a connection read and has not passed on yet.

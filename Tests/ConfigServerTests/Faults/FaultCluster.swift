@@ -13,6 +13,7 @@ final class FaultCluster {
     let database: TestDatabase
     let links: [FaultyLink]
     private(set) var daemons: [DaemonProcess?]
+    private var databaseHalted = false
     let nodes: [Workload.Node]
 
     /// - Parameter seed: chooses which chunks the links' losses hold back.
@@ -40,9 +41,10 @@ final class FaultCluster {
                           extraEnvironment: ["RCS_DATABASE_URL": try link.url(replacingPortOf: database.url)])
     }
 
-    /// Stops the nodes, the links and the cluster (continuing it first if paused).
+    /// Stops the nodes, the links and the cluster (continuing it first if paused, starting it if halted).
     func shutDown() {
         signalDatabase(SIGCONT)
+        if databaseHalted { try? resumeDatabase() }
         for index in daemons.indices { daemons[index] = nil }
         links.forEach { $0.stop() }
         try? PostgresTestServer.stopCluster(directory: cluster.directory)
@@ -79,6 +81,19 @@ final class FaultCluster {
         else { return }
         let processes = [postmaster] + Self.children(of: postmaster)
         for pid in processes { Glibc.kill(pid, signal) }
+    }
+
+    /// Stops the database at once (`pg_ctl stop -m immediate`): every connection is closed and
+    /// new ones are refused until `resumeDatabase()`.
+    func haltDatabase() throws {
+        try PostgresTestServer.haltCluster(directory: cluster.directory)
+        databaseHalted = true
+    }
+
+    /// Starts the halted database again on its data and port; returns once it accepts connections.
+    func resumeDatabase() throws {
+        try PostgresTestServer.resumeCluster(directory: cluster.directory)
+        databaseHalted = false
     }
 
     private static func children(of parent: pid_t) -> [pid_t] {

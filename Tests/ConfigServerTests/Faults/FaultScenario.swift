@@ -20,6 +20,25 @@ struct FaultScenario: Sendable, CustomStringConvertible {
         case workerKilled
         /// Node 0's link goes silent the moment it carries a COMMIT.
         case commitLost
+        /// Node 0's link gets 200 ms of delay each way and 5 % of its chunks 0.2–1 s more.
+        case slowLink
+        /// Node 1's link goes silent, node 1 is killed (-9) and its connections are abandoned
+        /// open, so that the database never learns it is gone; then it is started again.
+        case vanishedHost
+        /// PostgreSQL is stopped (immediate shutdown), then started again on its data.
+        case databaseRestarted
+
+        /// How long the fault must last for what it does to show: a slow link's store reads
+        /// pile up behind each other over several polls (in 3 s nothing was seen, in 8 s fetches
+        /// of 3 s and more); the other nodes must be seen publishing normally again after a
+        /// vanished one (`vanishedForgottenSeconds`).
+        var minimumHoldSeconds: Double {
+            switch self {
+            case .slowLink: 8
+            case .vanishedHost: HistoryChecker.vanishedForgottenSeconds + 2.5
+            default: 0
+            }
+        }
     }
 
     var fault: Fault
@@ -35,6 +54,7 @@ struct FaultScenario: Sendable, CustomStringConvertible {
         self.fault = fault
         self.seed = seed
         holdSeconds = range.lowerBound + Double(random.next() % 1000) / 1000 * (range.upperBound - range.lowerBound)
+        holdSeconds = max(holdSeconds, fault.minimumHoldSeconds)
     }
 
     /// A fault and a duration both drawn from `seed` (the long form: up to `maximumHold` s, so
@@ -129,16 +149,31 @@ struct FaultScenario: Sendable, CustomStringConvertible {
         case .commitLost:
             cluster.links[0].silence(whenClientSends: "COMMIT")
             return (.cutOff, [0])
+        case .slowLink:
+            cluster.links[0].set(.degraded(delay: .milliseconds(200), lossPercent: 5,
+                                           retransmission: .milliseconds(200) ... .milliseconds(1000)))
+            return (.degraded, [0])
+        case .vanishedHost:
+            cluster.links[1].set(.silent)
+            pause(seconds: 0.3)  // the host goes dark first: what it was sending is held
+            cluster.kill(1)
+            cluster.links[1].vanish()
+            return (.vanished, [1])
+        case .databaseRestarted:
+            try cluster.haltDatabase()
+            return (.cutOff, every)
         }
     }
 
     private func heal(_ cluster: FaultCluster) throws {
         switch fault {
-        case .nodeCutOff, .databaseCutOff, .degradedLink, .commitLost:
+        case .nodeCutOff, .databaseCutOff, .degradedLink, .commitLost, .slowLink:
             cluster.links.forEach { $0.set(.healthy) }
+        case .databaseRestarted:
+            try cluster.resumeDatabase()
         case .databasePaused:
             cluster.signalDatabase(SIGCONT)
-        case .nodeKilled:
+        case .nodeKilled, .vanishedHost:
             try cluster.restart(1)
         case .workerKilled:
             break

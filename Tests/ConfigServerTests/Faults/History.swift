@@ -10,6 +10,8 @@ final class History: Sendable {
         case streamNotice
         /// The fetch an SDK makes when its stream tells it of a new version.
         case sdkFetch
+        /// A poll of the node's `/readyz` (503: the node says it cannot read the store).
+        case readiness
     }
 
     /// One call or notice.
@@ -41,6 +43,9 @@ final class History: Sendable {
             case cutOff
             /// The nodes do not answer at all (killed).
             case down
+            /// The nodes were killed while their links held every byte, and their connections
+            /// to the database were left open (no FIN, no reset): the database still counts them.
+            case vanished
             /// The nodes are connected, only slower (delay, loss, a worker restarting).
             case degraded
         }

@@ -13,10 +13,19 @@ struct HistoryChecker {
     var catchUpSeconds = 5.0
     /// How long a node cut off from the database may take to answer.
     var cutOffAnswerSeconds = 2.0
+    /// How long any fetch may take: `store.requestTimeoutSeconds` (1.5 s) and slack.
+    var fetchAnswerSeconds = 2.0
+    /// How long before its first 503 from `/readyz` a node may already have stopped acknowledging.
+    var notReadyGraceSeconds = 0.3
+    /// What an acknowledged publish takes when it waits for no one.
+    var normalPublishSeconds = 0.5
+    /// How soon after a node vanished the others publish normally again.
+    static let vanishedForgottenSeconds = 10.0
 
     func violations() -> [String] {
         acknowledgedPublishesKept() + gapFreeVersions() + oneContentPerVersion() + noStaleReadsAfterAcknowledgement()
-            + cutOffNodesAnswer() + everyNodeCatchesUp() + unansweredPublishesWholeOrAbsent()
+            + noReadOlderThanAnnounced() + fetchesAnswerInTime() + cutOffNodesAnswer() + everyNodeCatchesUp()
+            + unansweredPublishesWholeOrAbsent() + vanishedNodesAreForgotten()
     }
 
     private var publishes: [History.Operation] { operations.filter { $0.kind == .publish } }
@@ -49,24 +58,45 @@ struct HistoryChecker {
         }
     }
 
-    /// A fetch that began after a publish was acknowledged answers that version or newer,
-    /// unless its node was cut off from the database or down at some point since (and up to
-    /// `catchUpSeconds` after that fault healed).
+    /// A fetch that began after a publish was acknowledged answers that version or newer. The
+    /// promise is that no node serves a version older than one its listener acknowledged: a
+    /// publish waits for every node's listener unless that node stopped acknowledging, and a node
+    /// that stopped is cut off and says so on `/readyz`. The history cannot see acknowledgements,
+    /// so the only excuse is that: the node answered 503 on `/readyz` during the fetch, or within
+    /// `notReadyGraceSeconds` after it (`NodeReadiness`). Whatever the fault (slow, lossy,
+    /// a worker restarting), a node that kept saying it was ready must have kept up.
     func noStaleReadsAfterAcknowledgement() -> [String] {
         let sortedAcks = acknowledged.sorted { $0.end < $1.end }
-        return reads.filter { $0.kind == .fetch }.compactMap { read in
+        let readiness = self.readiness
+        return reads.compactMap { read in
             guard let newest = sortedAcks.last(where: { $0.end < read.start }), let version = newest.version,
-                  (read.version ?? 0) < version, !excused(read.node, from: newest.end, to: read.end)
+                  (read.version ?? 0) < version, !readiness.notReady(read.node, between: read.start, and: read.end)
             else { return nil }
             return "stale read: \(read) began after version \(version) was acknowledged (\(newest))"
         }
     }
 
-    private func excused(_ node: Int, from start: Double, to end: Double) -> Bool {
-        faults.contains { fault in
-            fault.nodes.contains(node) && fault.effect != .degraded && fault.start <= end && fault.healed + catchUpSeconds >= start
+    /// A fetch that began on a node after one of the node's streams was told of version v
+    /// answers v or newer (the node said it had v), with the same only excuse as above.
+    func noReadOlderThanAnnounced() -> [String] {
+        let notices = AnnouncedVersions(operations.filter { $0.kind == .streamNotice })
+        let readiness = self.readiness
+        return reads.compactMap { read in
+            guard let notice = notices.newest(on: read.node, before: read.start), let version = notice.version,
+                  (read.version ?? 0) < version, !readiness.notReady(read.node, between: read.start, and: read.end)
+            else { return nil }
+            return "read older than announced: \(read) began after a stream of node \(read.node) was told of \(version) (\(notice))"
         }
     }
+
+    /// Every fetch is answered within `fetchAnswerSeconds`, on any node, whatever the fault.
+    func fetchesAnswerInTime() -> [String] {
+        operations.filter { ($0.kind == .fetch || $0.kind == .sdkFetch) && $0.end - $0.start > fetchAnswerSeconds }.map {
+            "a fetch took more than \(fetchAnswerSeconds) s: \($0)"
+        }
+    }
+
+    private var readiness: NodeReadiness { NodeReadiness(operations, grace: notReadyGraceSeconds) }
 
     /// What a node cut off from the database is asked (from half a second in, until healed)
     /// it answers within `cutOffAnswerSeconds`: every fetch 200, every publish 200 or 503.
@@ -104,6 +134,26 @@ struct HistoryChecker {
             }
         }
         return found
+    }
+
+    /// Once a node vanished (killed while its connections to the database stay open), the other
+    /// nodes' publishes are acknowledged within `normalPublishSeconds` again from
+    /// `vanishedForgottenSeconds` on, not all of them wait for it (2 s, `store.acknowledgementSeconds`)
+    /// or are refused until the fault ends, and once the node is back, every publish is.
+    func vanishedNodesAreForgotten() -> [String] {
+        let normal = { (publish: History.Operation) in publish.status == 200 && publish.end - publish.start < normalPublishSeconds }
+        return faults.filter { $0.effect == .vanished }.flatMap { fault in
+            let peers = publishes.filter { !fault.nodes.contains($0.node) && $0.start >= fault.start && $0.start <= fault.healed }
+            var found = peers.filter { $0.start >= fault.start + Self.vanishedForgottenSeconds && !normal($0) }.map {
+                "\(Self.vanishedForgottenSeconds) s after \(fault.name), a publish on another node was still slow or refused: \($0)"
+            }
+            if !peers.isEmpty, !peers.contains(where: normal) {
+                found.append("during \(fault.name), none of the other nodes' \(peers.count) publishes was acknowledged in time")
+            }
+            return found + publishes.filter { $0.start >= fault.healed && !normal($0) }.map {
+                "after \(fault.name) healed, a publish was slow or refused: \($0)"
+            }
+        }
     }
 
     /// A publish whose client got no answer, or "outcome unknown", is in the database once or

@@ -18,8 +18,14 @@ import Testing
         Operation(kind: .streamNotice, node: node, start: at, end: at, status: 200, version: version)
     }
 
-    /// A clean history: two publishes, a cut-off node that answered in time, every node caught up.
+    static func ready(_ node: Int, _ at: Double, _ status: Int?) -> Operation {
+        Operation(kind: .readiness, node: node, start: at, end: at + 0.01, status: status)
+    }
+
+    /// A clean history: two publishes, a cut-off node that answered in time (and said it was not
+    /// ready from 0.8 s to 2.6 s), every node caught up.
     static let clean: [Operation] = [
+        ready(0, 0.8, 503), ready(0, 2.6, 200),
         publish(0, 0.0, 0.1, status: 200, version: 1, "a"),
         fetch(1, 0.2, 0.21, version: 1, "a"),
         publish(0, 1.0, 1.2, status: 503, "refused"),
@@ -60,6 +66,43 @@ import Testing
     @Test func aStaleReadOnAConnectedNodeIsFoundAndOneOnTheCutOffNodeIsNot() {
         #expect(Self.check(Self.clean + [Self.fetch(1, 1.4, 1.5, version: 1, "a")]).contains { $0.contains("stale read") })
         #expect(Self.check(Self.clean + [Self.fetch(0, 1.4, 1.5, version: 1, "a")]) == [])
+    }
+
+    @Test func aStaleReadIsExcusedOnlyWhileItsNodeSaidItWasNotReadyAndJustBefore() {
+        // Node 0 is ready again from 2.6 s; node 1 is not ready from 1.8 s (0.3 s of grace before).
+        #expect(Self.check(Self.clean + [Self.fetch(0, 2.7, 2.8, version: 1, "a")]).contains { $0.contains("stale read") })
+        let node1 = Self.clean + [Self.ready(1, 1.8, 503), Self.ready(1, 2.0, 200)]
+        #expect(Self.check(node1 + [Self.fetch(1, 1.55, 1.56, version: 1, "a")]) == [])
+        #expect(Self.check(node1 + [Self.fetch(1, 1.4, 1.45, version: 1, "a")]).contains { $0.contains("stale read") })
+        // A poll that got no answer says nothing.
+        #expect(Self.check(Self.clean + [Self.ready(1, 1.3, nil), Self.fetch(1, 1.4, 1.5, version: 1, "a")])
+            .contains { $0.contains("stale read") })
+    }
+
+    @Test func aFetchOlderThanAVersionItsNodeAnnouncedIsFound() {
+        let announced = Self.clean + [Self.told(1, 1.35, 2)]
+        #expect(Self.check(announced + [Self.fetch(1, 1.36, 1.37, version: 2, "b")]) == [])
+        let older = Operation(kind: .sdkFetch, node: 1, start: 1.36, end: 1.37, status: 200, version: 1, value: "a")
+        #expect(Self.check(announced + [older]).contains { $0.contains("older than announced") })
+        // Another node's streams say nothing of this one.
+        #expect(Self.check(Self.clean + [Self.told(0, 1.35, 2), Self.fetch(1, 1.36, 1.37, version: 2, "b")]) == [])
+    }
+
+    @Test func aFetchSlowerThanTwoSecondsIsFoundOnAnyNode() {
+        #expect(Self.check(Self.clean + [Self.fetch(1, 0.2, 2.3, version: 1, "a")]).contains { $0.contains("fetch took more") })
+    }
+
+    @Test func theOtherNodesMustStopWaitingForAVanishedOne() {
+        let vanished = History.Fault(name: "vanished", effect: .vanished, nodes: [1], start: 10, healed: 25)
+        func check(_ durations: [(start: Double, seconds: Double)]) -> [String] {
+            let publishes = durations.map { Self.publish(0, $0.start, $0.start + $0.seconds, status: 200, "p\($0.start)") }
+            return HistoryChecker(operations: publishes, faults: [vanished], final: [:], probe: (0, 0), nodes: [])
+                .vanishedNodesAreForgotten()
+        }
+        #expect(check([(11, 2.0), (14, 0.1), (21, 0.1), (26, 0.1)]) == [])
+        #expect(check([(11, 2.0), (14, 2.0), (21, 2.0)]).count == 2, "still waiting after 10 s, and every one waited")
+        #expect(check([(11, 2.0), (21, 0.1), (26, 0.6)]).count == 1, "slow once the node is back")
+        #expect(check([(11, 2.0), (14, 1.5)]).count == 1, "none acknowledged in time")
     }
 
     @Test func aCutOffNodeThatHangsOrRefusesFetchesIsFound() {

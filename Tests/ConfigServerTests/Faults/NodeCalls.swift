@@ -22,7 +22,7 @@ enum NodeCalls {
     static let project = "example-project"
 
     /// `PUT …/remoteConfig` with `k` = `value`, unconditionally (If-Match: *).
-    static func publish(_ port: Int, _ value: String, limit: Int = 10) -> Answer {
+    static func publish(_ port: Int, _ value: String, limit: Int = 10, project: String = project) -> Answer {
         call(port, limit: limit, "PUT", "/v1/projects/\(project)/remoteConfig",
              headers: [("Authorization", "Bearer dev-admin-token"), ("If-Match", "*")],
              body: "{\"parameters\":{\"k\":{\"defaultValue\":{\"value\":\"\(value)\"}}}}") { answer, response in
@@ -49,15 +49,31 @@ enum NodeCalls {
         return nil
     }
 
-    /// A client fetch (`…/namespaces/firebase:fetch`).
-    static func fetch(_ port: Int, limit: Int = 10, instance: String = "i1") -> Answer {
-        call(port, limit: limit, "POST", "/v1/projects/123456789012/namespaces/firebase:fetch",
-             headers: [("X-Goog-Api-Key", "example-api-key")],
-             body: "{\"appInstanceId\":\"\(instance)\",\"appId\":\"1:123456789012:android:ab\"}") { answer, response in
+    /// A client fetch (`…/namespaces/firebase:fetch`), of the example project unless told.
+    static func fetch(_ port: Int, limit: Int = 10, instance: String = "i1", projectNumber: String = "123456789012",
+                      apiKey: String = "example-api-key") -> Answer {
+        call(port, limit: limit, "POST", "/v1/projects/\(projectNumber)/namespaces/firebase:fetch",
+             headers: [("X-Goog-Api-Key", apiKey)],
+             body: "{\"appInstanceId\":\"\(instance)\",\"appId\":\"1:\(projectNumber):android:ab\"}") { answer, response in
             guard let json = try? response.json() else { return }
             answer.version = (json["templateVersion"] as? String).flatMap { Int64($0) }
             answer.value = (json["entries"] as? [String: Any])?["k"] as? String
         }
+    }
+
+    /// `GET /readyz`: 200 while the node's worker that answers can read the store, 503 while not.
+    static func readiness(_ port: Int, limit: Int = 1) -> Answer {
+        call(port, limit: limit, "GET", "/readyz", headers: [])
+    }
+
+    /// Creates a project and a client API key for it: the key, or nil.
+    static func createProject(_ port: Int, id: String, number: String) -> String? {
+        let admin = [("Authorization", "Bearer dev-admin-token")]
+        guard call(port, limit: 5, "POST", "/v1/projects", headers: admin,
+                   body: "{\"projectId\":\"\(id)\",\"projectNumber\":\"\(number)\"}").status == 200
+        else { return nil }
+        let key = call(port, limit: 5, "POST", "/v1/projects/\(id)/apiKeys", headers: admin, body: "{\"name\":\"app\"}")
+        return (try? JSONSerialization.jsonObject(with: Data(key.text.utf8)) as? [String: Any])?["key"] as? String
     }
 
     /// Every retained version, newest first, with its `k` (read through `port`).

@@ -4,7 +4,8 @@ import Synchronization
 
 /// The clients of a fault scenario, on every node at once until `stop()`: publishers each
 /// writing values no other publish writes, a fetcher, and an SDK (a held stream that fetches whenever it
-/// is told of a new version), each recording every call in `history`.
+/// is told of a new version), each recording every call in `history`; and a poll of each node's
+/// `/readyz` every 100 ms, which tells the checker when a node said it was cut off.
 final class Workload: Sendable {
     /// Where a node answers now (a restarted node has a new port; nil while it is down).
     final class Node: Sendable {
@@ -21,22 +22,35 @@ final class Workload: Sendable {
         func moved(to port: Int?) { current.withLock { $0 = port } }
     }
 
+    /// How many clients of each kind run on every node.
+    struct Mix: Sendable {
+        var publishers = 2
+        var fetchers = 1
+        var sdks = 1
+    }
+
     let history: History
     let nodes: [Node]
     private let seed: UInt64
+    private let mix: Mix
     private let stopped = Atomic(false)
     private let running = DispatchGroup()
 
-    init(history: History, nodes: [Node], seed: UInt64) {
+    init(history: History, nodes: [Node], seed: UInt64, mix: Mix = Mix()) {
         self.history = history
         self.nodes = nodes
         self.seed = seed
+        self.mix = mix
     }
 
-    /// Starts four clients per node: two publishers, a fetcher and an SDK.
+    /// Starts the clients of `mix` and the readiness poll on every node.
     func start() {
         for node in nodes {
-            for client in [publisher, publisher, fetcher, sdk] {
+            let publishers = Array(repeating: { @Sendable [self] in publisher($0) }, count: mix.publishers)
+            let fetchers = Array(repeating: { @Sendable [self] in fetcher($0) }, count: mix.fetchers)
+            let sdks = (0..<mix.sdks).map { number in { @Sendable [self] in sdk($0, number: number) } }
+            let clients: [@Sendable (Node) -> Void] = publishers + fetchers + sdks + [{ [self] in readinessPoll($0) }]
+            for client in clients {
                 running.enter()
                 Thread { [self] in
                     client(node)
@@ -98,9 +112,15 @@ final class Workload: Sendable {
         }
     }
 
-    /// Holds a stream; on each version it is told of, records the notice and fetches, as an
-    /// SDK does. Opens it again (knowing the last version it saw) when it ends.
-    private func sdk(_ node: Node) {
+    private func readinessPoll(_ node: Node) {
+        repeatCalls(on: node, pauseMilliseconds: 100) { port, _ in
+            record(.readiness, node, start: history.now, NodeCalls.readiness(port))
+        }
+    }
+
+    /// Holds a stream; on each version it is told of, records the notice and fetches on a new
+    /// connection, as an SDK does. Opens it again (knowing the last version it saw) when it ends.
+    private func sdk(_ node: Node, number: Int) {
         var known: Int64 = 0
         while !isStopped {
             guard let port = node.port, let stream = try? TestClient(port: port, timeoutSeconds: 1) else {
@@ -126,7 +146,7 @@ final class Workload: Sendable {
                     history.record(History.Operation(kind: .streamNotice, node: node.index, start: now, end: now, status: 200,
                                                      version: version))
                     known = max(known, version)
-                    record(.sdkFetch, node, start: history.now, NodeCalls.fetch(port, limit: 5, instance: "sdk-\(node.index)"))
+                    record(.sdkFetch, node, start: history.now, NodeCalls.fetch(port, limit: 5, instance: "sdk-\(node.index)-\(number)"))
                 }
             } catch {
                 pause(100)

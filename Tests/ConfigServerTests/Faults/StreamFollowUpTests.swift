@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+/// Many SDKs held on two nodes (two workers each), each fetching on a new connection as soon as
+/// its stream tells it of a version, through a hundred publishes and no fault: no fetch may
+/// answer a version older than one its node's streams announced before it began
+/// (`HistoryChecker.noReadOlderThanAnnounced`).
+@Suite(.serialized, .timeLimit(.minutes(2))) struct StreamFollowUpTests {
+    static let seed: UInt64 = 51
+    static let publishes = 100
+
+    @Test func aFetchAfterAnAnnouncementAnswersTheAnnouncedVersionOrNewer() throws {
+        print("stream follow-ups: seed \(Self.seed)")
+        let cluster = try FaultCluster(nodes: 2, seed: Self.seed)
+        defer { cluster.shutDown() }
+        _ = try #require(NodeCalls.publishUntilAcknowledged({ cluster.nodes[0].port }, "s\(Self.seed)-initial", within: 10))
+        let history = History()
+        let workload = Workload(history: history, nodes: cluster.nodes, seed: Self.seed,
+                                mix: Workload.Mix(publishers: 1, fetchers: 0, sdks: 25))
+        workload.start()
+        func acknowledged() -> Int { history.operations.filter { $0.kind == .publish && $0.status == 200 }.count }
+        let deadline = history.now + 45
+        while history.now < deadline, acknowledged() < Self.publishes { usleep(100_000) }
+        // The last announcements' follow-ups.
+        usleep(500_000)
+        workload.stop()
+
+        let operations = history.operations
+        let followUps = operations.filter { $0.kind == .sdkFetch && $0.status == 200 }.count
+        let older = HistoryChecker(operations: operations, faults: [], final: [:], probe: (0, 0), nodes: []).noReadOlderThanAnnounced()
+        print("stream follow-ups: \(acknowledged()) publishes acknowledged, \(followUps) follow-up fetches, \(older.count) older than announced")
+        #expect(acknowledged() >= Self.publishes)
+        #expect(followUps >= 2_000, "too few follow-ups to tell")
+        #expect(older.isEmpty, "seed \(Self.seed): \(older.count) of \(followUps) older than announced: \(older.prefix(5))")
+    }
+}
