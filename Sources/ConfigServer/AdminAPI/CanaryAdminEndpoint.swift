@@ -11,7 +11,6 @@ struct CanaryAdminEndpoint: Sendable {
     let store: any TemplateStore
     let templates: TemplateRegistry
     let updates: TemplateUpdates
-    let maxBodyBytes: Int
 
     /// The share of `canaryPercent` (query) in micro-percent, or nil when the PUT is a plain one.
     static func canaryShare(_ exchange: Exchange) throws -> Int64? {
@@ -69,7 +68,7 @@ struct CanaryAdminEndpoint: Sendable {
         let expected = try expectedCanary(exchange, project: project)
         var text = exchange.uri["percent"]
         if text == nil, !exchange.request.body.isEmpty {
-            text = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes).string("percent")
+            text = try ManagementBody(exchange.request.body, fields: ["percent"]).numberText("percent")
         }
         guard let text else { throw APIError.badRequest("A canary share needs 'percent' in the body or the query.") }
         let share = try Self.share(text, field: "percent")

@@ -40,8 +40,7 @@ struct VersionAdminEndpoint: Sendable {
     func rollback(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
         var text = exchange.uri.parameter("versionNumber")
         if text == nil, !exchange.request.body.isEmpty {
-            let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
-            text = body.string("versionNumber")
+            text = try ManagementBody(exchange.request.body, fields: ["versionNumber"]).integer("versionNumber").map(String.init)
         }
         guard let text else { throw APIError.badRequest("rollback needs 'versionNumber' in the body or the query.") }
         let target = try Self.versionNumber(text, field: "versionNumber")
@@ -74,6 +73,8 @@ struct VersionAdminEndpoint: Sendable {
 
     /// `POST …/remoteConfig:evaluate`: what a client with this context would get, and why.
     func evaluate(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
+        // A client's context, read as a fetch's body is (either spelling, lenient), but UTF-8.
+        try ManagementBody.requireUTF8(exchange.request.body)
         let request = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
         let context = request.evaluationContext(now: Date(), defaultPercentSeed: project.percentSeed)
         // An instance in a running canary's share is shown the canary version.

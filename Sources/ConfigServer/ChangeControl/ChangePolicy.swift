@@ -26,6 +26,19 @@ struct ChangePolicy: Codable, Sendable, Equatable {
         editorsMayPublish = try container.decodeIfPresent(Bool.self, forKey: .editorsMayPublish) ?? false
     }
 
+    /// The body of `PUT …/changePolicy`: a member left out keeps its default.
+    init(body: [UInt8]) throws(APIError) {
+        let body = try ManagementBody(body, fields: ["requiredApprovals", "allowSelfApproval", "editorsMayPublish"])
+        if let required = try body.integer("requiredApprovals") {
+            guard (0...Int64(Self.maxApprovals)).contains(required) else {
+                throw APIError.badRequest("'requiredApprovals' must be 0…\(Self.maxApprovals), got \(required).")
+            }
+            requiredApprovals = Int(required)
+        }
+        allowSelfApproval = try body.bool("allowSelfApproval") ?? false
+        editorsMayPublish = try body.bool("editorsMayPublish") ?? false
+    }
+
     var requiresApproval: Bool { requiredApprovals > 0 }
 }
 
