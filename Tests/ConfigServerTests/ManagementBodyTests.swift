@@ -84,6 +84,8 @@ import Testing
         ("POST", "/v1/principals", #"{"displayName":"Bot \#u{FF}"}"#),
         ("POST", "/v1/projects/demo/apiKeys", #"{"name":"ios \#u{FF}"}"#),
         ("PUT", "/v1/projects/demo/remoteConfig", #"{"parameters":{"k":{"defaultValue":{"value":"\#u{FF}"}}}}"#),
+        ("POST", "/v1/projects/demo/remoteConfig:evaluate", #"{"appInstanceId":"\#u{FF}"}"#),
+        ("POST", "/v1/projects/demo/webhooks", #"{"url":"https://example.com/","events":["test"],"description":"\#u{FF}"}"#),
     ])
     func aBodyThatIsNotUTF8IsRefused(_ method: String, _ path: String, _ body: String) throws {
         // U+00FF stands for the lone byte 0xFF (in UTF-8 it is two bytes, C3 BF).
