@@ -26,6 +26,7 @@ import Testing
         ("POST", "/v1/projects", #"{"projectId":"p9","projectNumber":"99","name":"P"}"#, "name"),
         ("POST", "/v1/projects/demo/apiKeys", #"{"nmae":"ios"}"#, "nmae"),
         ("POST", "/v1/projects/demo/remoteConfig:rollback", #"{"version":1}"#, "version"),
+        ("POST", "/v1/projects/demo/remoteConfig:rollback?versionNumber=1", #"{"version":1}"#, "version"),
         ("POST", "\(template)/changeRequests/1:approve", #"{"coment":"fine"}"#, "coment"),
         // Values of the wrong type (not dropped, not turned into text).
         ("POST", "/v1/tokens", #"{"principal":"svc-ci","name":"t","roles":"viewer"}"#, "roles"),

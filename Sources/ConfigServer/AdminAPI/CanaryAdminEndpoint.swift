@@ -66,11 +66,9 @@ struct CanaryAdminEndpoint: Sendable {
     /// ETag in `If-Match`: a larger share; only the instances it adds are told.
     func grow(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
         let expected = try expectedCanary(exchange, project: project)
-        var text = exchange.uri["percent"]
-        if text == nil, !exchange.request.body.isEmpty {
-            text = try ManagementBody(exchange.request.body, fields: ["percent"]).numberText("percent")
-        }
-        guard let text else { throw APIError.badRequest("A canary share needs 'percent' in the body or the query.") }
+        // The body is read even when the query has the share: a bad one is refused, not skipped.
+        let body = try ManagementBody(exchange.request.body, fields: ["percent"])
+        guard let text = try exchange.uri["percent"] ?? body.numberText("percent") else { throw APIError.badRequest("A canary share needs 'percent' in the body or the query.") }
         let share = try Self.share(text, field: "percent")
         exchange.answerWithCommit { [self] in
             let canary = try storeCall(project) {

@@ -38,11 +38,9 @@ struct VersionAdminEndpoint: Sendable {
 
     /// `POST …/remoteConfig:rollback` with `versionNumber` in the body or the query.
     func rollback(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
-        var text = exchange.uri.parameter("versionNumber")
-        if text == nil, !exchange.request.body.isEmpty {
-            text = try ManagementBody(exchange.request.body, fields: ["versionNumber"]).integer("versionNumber").map(String.init)
-        }
-        guard let text else { throw APIError.badRequest("rollback needs 'versionNumber' in the body or the query.") }
+        // The body is read even when the query has the version: a bad one is refused, not skipped.
+        let body = try ManagementBody(exchange.request.body, fields: ["versionNumber"])
+        guard let text = try exchange.uri.parameter("versionNumber") ?? body.integer("versionNumber").map(String.init) else { throw APIError.badRequest("rollback needs 'versionNumber' in the body or the query.") }
         let target = try Self.versionNumber(text, field: "versionNumber")
         let metadata = PublishMetadata(updateUser: identity.name, description: nil, updateOrigin: exchange.updateOrigin,
                                        updateType: UpdateType.rollback)
