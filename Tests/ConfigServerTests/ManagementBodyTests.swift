@@ -80,6 +80,20 @@ import Testing
         #expect(try server.admin("POST", "/v1/projects/demo/apiKeys", body: "").status == 200)
     }
 
+    /// A management body is JSON as RFC 8259 writes it: the lenient forms an iOS SDK's fetch
+    /// may send (unquoted names, single quotes), and a lone surrogate that could only be
+    /// stored as U+FFFD, are refused.
+    @Test(arguments: [
+        #"{displayName: "Bot"}"#,
+        #"{'displayName': 'Bot'}"#,
+        #"{"displayName": "Bot \ud800"}"#,
+    ])
+    func aBodyThatIsNotStrictJSONIsRefused(_ body: String) throws {
+        let response = try server.admin("POST", "/v1/principals", body: body)
+        #expect(response.status == 400 && response.errorStatus == "INVALID_ARGUMENT", "\(response.status) \(response.text)")
+        #expect(response.text.contains("not valid JSON"), "\(response.text)")
+    }
+
     /// Bytes that are not UTF-8 used to be stored as U+FFFD.
     @Test(arguments: [
         ("POST", "/v1/principals", #"{"displayName":"Bot \#u{FF}"}"#),

@@ -1,9 +1,11 @@
 import ConfigCore
+import Foundation
 
 /// A JSON body of the management API, read strictly, as the config file is: a member the call
 /// does not know, a value of another type than the member's, or bytes that are not UTF-8 are a
 /// 400 naming the member, never dropped (a misspelt limit or policy must not be silently
-/// ignored). The SDK's fetch body is not one of these: it stays lenient (`ClientRequest`).
+/// ignored). Its syntax is RFC 8259's, without the lenient forms an SDK's fetch body may use:
+/// that body is not one of these and stays lenient (`ClientRequest`).
 struct ManagementBody {
     /// The members sent, by name (snake_case names already in lowerCamelCase, as Google's JSON
     /// mapping reads both); an empty body has none.
@@ -16,15 +18,16 @@ struct ManagementBody {
             try self.init(checking: [:], fields: fields, context: "the body")
             return
         }
-        let parsed: [(name: String, value: JSONValue)]?
+        let parsed: JSONValue
         do {
-            parsed = try LenientJSON.parseMembers(body)
+            parsed = try JSONDecoder().decode(JSONValue.self, from: Data(body))
         } catch {
-            throw APIError.badRequest("The request body is not valid JSON: \(error.message) at byte \(error.offset).")
+            // Foundation's decoder says no more than that (no position) on Linux.
+            throw APIError.badRequest("The request body is not valid JSON.")
         }
-        guard let parsed else { throw APIError.badRequest("The request body must be a JSON object.") }
+        guard case .object(let object) = parsed else { throw APIError.badRequest("The request body must be a JSON object.") }
         var members: [String: JSONValue] = [:]
-        for (name, value) in parsed { members[ClientRequest.camelCase(name)] = value }
+        for (name, value) in object { members[ClientRequest.camelCase(name)] = value }
         try self.init(checking: members, fields: fields, context: "the body")
     }
 
