@@ -62,6 +62,7 @@ import Testing
     @Test func aMisspeltPolicyChangesNothing() throws {
         #expect(try server.admin("PUT", "\(Self.template)/changePolicy", body: #"{"requiredApprovals":2}"#).status == 200)
         #expect(try server.admin("PUT", "\(Self.template)/changePolicy", body: #"{"requiredApproval":0}"#).status == 400)
+        #expect(try server.admin("PUT", "\(Self.template)/changePolicy", body: "").status == 400, "no body is not a reset")
         let policy = try server.admin("GET", "\(Self.template)/changePolicy")
         #expect(try policy.json()["requiredApprovals"] as? Int == 2, "\(policy.text)")
     }

@@ -26,8 +26,13 @@ struct ChangePolicy: Codable, Sendable, Equatable {
         editorsMayPublish = try container.decodeIfPresent(Bool.self, forKey: .editorsMayPublish) ?? false
     }
 
-    /// The body of `PUT …/changePolicy`: a member left out keeps its default.
+    /// The body of `PUT …/changePolicy`: a member left out keeps its default, but a body there
+    /// must be (an empty one is more likely a mistake than a reset).
     init(body: [UInt8]) throws(APIError) {
+        guard !body.isEmpty else {
+            throw APIError.badRequest("A change policy is {\"requiredApprovals\": 0…\(Self.maxApprovals), "
+                + "\"allowSelfApproval\": bool, \"editorsMayPublish\": bool}.")
+        }
         let body = try ManagementBody(body, fields: ["requiredApprovals", "allowSelfApproval", "editorsMayPublish"])
         if let required = try body.integer("requiredApprovals") {
             guard (0...Int64(Self.maxApprovals)).contains(required) else {
