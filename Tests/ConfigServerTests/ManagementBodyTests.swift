@@ -28,6 +28,8 @@ import Testing
         ("POST", "/v1/projects/demo/remoteConfig:rollback", #"{"version":1}"#, "version"),
         ("POST", "/v1/projects/demo/remoteConfig:rollback?versionNumber=1", #"{"version":1}"#, "version"),
         ("POST", "\(template)/changeRequests/1:approve", #"{"coment":"fine"}"#, "coment"),
+        ("POST", "\(template)/changeRequests", #"{"rollbackTo":1,"canary":{"step":"start","percnt":5}}"#, "canary.percnt"),
+        ("POST", "\(template)/changeRequests", #"{"canary":{"step":"start","percent":[5]}}"#, "canary.percent"),
         // Values of the wrong type (not dropped, not turned into text).
         ("POST", "/v1/tokens", #"{"principal":"svc-ci","name":"t","roles":"viewer"}"#, "roles"),
         ("POST", "/v1/tokens", #"{"principal":"svc-ci","name":"t","roles":["viewer"]}"#, "roles"),

@@ -10,12 +10,14 @@ struct ManagementBody {
     /// The members sent, by name (snake_case names already in lowerCamelCase, as Google's JSON
     /// mapping reads both); an empty body has none.
     private let members: [String: JSONValue]
+    /// Put before a member's name in refusals: "" at the top, "canary." inside `canary`.
+    private let prefix: String
 
     /// - Parameter fields: the members the call knows; any other is refused.
     init(_ body: [UInt8], fields: Set<String>) throws(APIError) {
         try Self.requireUTF8(body)
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            try self.init(checking: [:], fields: fields, context: "the body")
+            try self.init(checking: [:], fields: fields, context: "the body", prefix: "")
             return
         }
         let parsed: JSONValue
@@ -28,15 +30,16 @@ struct ManagementBody {
         guard case .object(let object) = parsed else { throw APIError.badRequest("The request body must be a JSON object.") }
         var members: [String: JSONValue] = [:]
         for (name, value) in object { members[ClientRequest.camelCase(name)] = value }
-        try self.init(checking: members, fields: fields, context: "the body")
+        try self.init(checking: members, fields: fields, context: "the body", prefix: "")
     }
 
     /// - Parameter context: what a refusal calls the object: "the body", "'canary'".
-    private init(checking members: [String: JSONValue], fields: Set<String>, context: String) throws(APIError) {
+    private init(checking members: [String: JSONValue], fields: Set<String>, context: String, prefix: String) throws(APIError) {
         if let unknown = members.keys.sorted().first(where: { !fields.contains($0) }) {
-            throw APIError.badRequest("Unknown field '\(unknown)' in \(context); it has \(fields.sorted().joined(separator: ", ")).")
+            throw APIError.badRequest("Unknown field '\(prefix)\(unknown)' in \(context); it has \(fields.sorted().joined(separator: ", ")).")
         }
         self.members = members
+        self.prefix = prefix
     }
 
     /// Refuses bytes that are not UTF-8 (they would be stored as U+FFFD).
@@ -113,7 +116,7 @@ struct ManagementBody {
     func object(_ name: String, fields: Set<String>) throws(APIError) -> ManagementBody? {
         guard let value = present(name) else { return nil }
         guard case .object(let entries) = value else { throw wrongType(name, "an object", value) }
-        return try ManagementBody(checking: entries, fields: fields, context: "'\(name)'")
+        return try ManagementBody(checking: entries, fields: fields, context: "'\(prefix)\(name)'", prefix: "\(prefix)\(name).")
     }
 
     /// A member kept as JSON (a template inside a change request).
@@ -126,7 +129,7 @@ struct ManagementBody {
     }
 
     private func wrongType(_ name: String, _ expected: String, _ value: JSONValue) -> APIError {
-        APIError.badRequest("'\(name)' must be \(expected), got \(Self.kind(of: value)).")
+        APIError.badRequest("'\(prefix)\(name)' must be \(expected), got \(Self.kind(of: value)).")
     }
 
     private static func kind(of value: JSONValue) -> String {
