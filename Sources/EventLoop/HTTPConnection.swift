@@ -76,6 +76,10 @@ final class HTTPConnection: EventSource {
                 // A short read emptied the socket (epoll(7)): bytes arriving later raise a new
                 // edge, so no further read just to see EAGAIN (one system call per request).
                 if count < server.loop.readBuffer.count, !hangUpSeen { readPending = false }
+                if machine.phase == .lingering {
+                    perform(machine.dropped(count, now: server.loop.now))
+                    continue
+                }
                 let bytes = UnsafeRawBufferPointer(rebasing: server.loop.readBuffer[0..<count])
                 if machine.received(bytes, now: server.loop.now) { processInput() }
             } else if count == 0 {
@@ -142,6 +146,7 @@ final class HTTPConnection: EventSource {
         case .none: break
         case .close: close()
         case .sendErrorAndClose(let status, let reason): sendErrorAndClose(status, reason)
+        case .linger: linger()
         }
     }
 
@@ -194,7 +199,17 @@ final class HTTPConnection: EventSource {
         logResponse(status: status, bytes: body.count)
         write(bytes)
         readPending = false
-        if !hasPendingOutput { close() }
+        if !hasPendingOutput, !isClosed { perform(machine.writeDrained(now: server.loop.now)) }
+    }
+
+    /// The error answer is written: the FIN follows it at once, and what the client still
+    /// sends is read and dropped until it closes too or a bound is reached (the machine's).
+    private func linger() {
+        shutdown(fd, Int32(SHUT_WR))
+        machine.lingerBegun(now: server.loop.now)
+        // Edge-triggered: input already waiting raises no new edge.
+        readPending = true
+        readAndProcess()
     }
 
     /// Writes the head of a chunked response that stays open (unframed, ended by the close,

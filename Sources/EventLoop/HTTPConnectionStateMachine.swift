@@ -14,6 +14,11 @@ struct HTTPConnectionStateMachine {
         case streaming
         /// Writing what is queued, then closing.
         case closing
+        /// An error answer is written and the write side shut down: what the client still
+        /// sends is read and dropped, for a bounded time and size, before the close. Closing
+        /// on unread input would send a reset, and a reset destroys the answer in the client's
+        /// buffer before a client that writes its whole body first has read it.
+        case lingering
         /// The socket is closed.
         case closed
     }
@@ -25,6 +30,9 @@ struct HTTPConnectionStateMachine {
         var idleTimeout: Int64
         var writeTimeout: Int64
         var streamOutputCap: Int
+        var lingerTimeout: Int64
+        var lingerIdleTimeout: Int64
+        var lingerMaxBytes: Int
 
         init(_ configuration: HTTPServerConfiguration) {
             headerTimeout = configuration.headerTimeout
@@ -32,6 +40,9 @@ struct HTTPConnectionStateMachine {
             idleTimeout = configuration.idleTimeout
             writeTimeout = configuration.writeTimeout
             streamOutputCap = configuration.streamOutputCap
+            lingerTimeout = configuration.lingerTimeout
+            lingerIdleTimeout = configuration.lingerIdleTimeout
+            lingerMaxBytes = configuration.lingerMaxBytes
         }
     }
 
@@ -57,6 +68,9 @@ struct HTTPConnectionStateMachine {
         case close
         /// Answer with an error, then close once it is written.
         case sendErrorAndClose(status: Int, reason: String)
+        /// The error answer is written: shut down the write side and read and drop what the
+        /// client still sends (``Phase/lingering``); a later action closes.
+        case linger
     }
 
     /// How the response to the request in hand is written.
@@ -81,7 +95,7 @@ struct HTTPConnectionStateMachine {
 
     private(set) var phase: Phase = .reading {
         didSet {
-            wantsInput = phase == .reading || phase == .streaming
+            wantsInput = phase == .reading || phase == .streaming || phase == .lingering
             isClosed = phase == .closed
         }
     }
@@ -110,6 +124,10 @@ struct HTTPConnectionStateMachine {
     private var peerHasClosed = false
     private var sentContinue = false
     private var isShuttingDown = false
+    /// The connection closes after an error answer, with input perhaps unread.
+    private var lingersAtClose = false
+    /// Bytes dropped while lingering.
+    private var lingeredBytes = 0
 
     /// The target of the request being read, when its request line arrived.
     var requestTarget: String? { parser.requestTarget }
@@ -140,6 +158,7 @@ struct HTTPConnectionStateMachine {
             event = try parser.next()
         } catch {
             phase = .closing
+            lingersAtClose = true
             return .sendErrorAndClose(status: error.status, reason: error.reason)
         }
         switch event {
@@ -169,7 +188,7 @@ struct HTTPConnectionStateMachine {
             guard isWriteBlocked else { return .close }
             phase = .closing
             return .none
-        case .streaming:
+        case .streaming, .lingering:
             return .close
         case .handling, .closing, .closed:
             // The response is still written (a half-closed peer may read it), then we close.
@@ -236,7 +255,23 @@ struct HTTPConnectionStateMachine {
     mutating func writeDrained(now: Int64) -> Action {
         isWriteBlocked = false
         lastProgress = now
-        return phase == .closing ? .close : .none
+        guard phase == .closing else { return .none }
+        return lingersAtClose && !peerHasClosed ? .linger : .close
+    }
+
+    /// The write side is shut down after an error answer: input is dropped from now on.
+    mutating func lingerBegun(now: Int64) {
+        phase = .lingering
+        phaseStarted = now
+        lastProgress = now
+        parser = HTTPRequestParser(limits: parser.limits)
+    }
+
+    /// `count` bytes read while lingering were dropped: past the cap, close.
+    mutating func dropped(_ count: Int, now: Int64) -> Action {
+        lastProgress = now
+        lingeredBytes += count
+        return lingeredBytes > limits.lingerMaxBytes ? .close : .none
     }
 
     // MARK: Time and shutdown
@@ -249,21 +284,26 @@ struct HTTPConnectionStateMachine {
             let limit = parser.isReadingBody ? limits.bodyTimeout : limits.headerTimeout
             guard now - phaseStarted >= limit else { return .none }
             phase = .closing
+            lingersAtClose = true
             return .sendErrorAndClose(status: 408, reason: Self.timeoutReason)
         case .reading:
             return now - lastProgress >= limits.idleTimeout ? .close : .none
         case .handling, .streaming, .closing:
             return isWriteBlocked && now - lastProgress >= limits.writeTimeout ? .close : .none
+        case .lingering:
+            let over = now - phaseStarted >= limits.lingerTimeout || now - lastProgress >= limits.lingerIdleTimeout
+            return over ? .close : .none
         case .closed:
             return .none
         }
     }
 
-    /// The server stops: a connection between requests closes at once; one that is answering
-    /// finishes that response with `Connection: close`.
+    /// The server stops: a connection between requests, or one dropping input after its error
+    /// answer, closes at once; one that is answering finishes that response with
+    /// `Connection: close`.
     mutating func shutdownBegun() -> Action {
         isShuttingDown = true
-        return phase == .reading && !parser.isMidRequest ? .close : .none
+        return phase == .reading && !parser.isMidRequest || phase == .lingering ? .close : .none
     }
 
     /// The socket was closed (by either side, or a failed system call).

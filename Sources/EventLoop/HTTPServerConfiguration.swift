@@ -16,6 +16,13 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxConnections: Int
     /// Bytes a streaming response may have queued for a client that does not read, then close.
     public var streamOutputCap: Int
+    /// After an error answer that closes the connection (413, 400, 408), what the client still
+    /// sends is read and dropped before the close, so that its unread answer is not destroyed
+    /// by a reset: for at most `lingerTimeout` seconds, `lingerIdleTimeout` without a byte, and
+    /// `lingerMaxBytes` bytes (as nginx's `lingering_close`).
+    public var lingerTimeout: Int64
+    public var lingerIdleTimeout: Int64
+    public var lingerMaxBytes: Int
     /// Seconds in-flight requests get to finish on shutdown.
     public var shutdownGracePeriod: Int64
     /// Log one line per request.
@@ -33,6 +40,9 @@ public struct HTTPServerConfiguration: Sendable {
         writeTimeout: Int64 = 30,
         maxConnections: Int = 10_000,
         streamOutputCap: Int = 64 * 1024,
+        lingerTimeout: Int64 = 5,
+        lingerIdleTimeout: Int64 = 2,
+        lingerMaxBytes: Int = 32 << 20,
         shutdownGracePeriod: Int64 = 10,
         accessLog: Bool = true,
         secretQueryParameters: Set<String> = ["key", "access_token"],
@@ -45,6 +55,9 @@ public struct HTTPServerConfiguration: Sendable {
         self.writeTimeout = writeTimeout
         self.maxConnections = maxConnections
         self.streamOutputCap = streamOutputCap
+        self.lingerTimeout = lingerTimeout
+        self.lingerIdleTimeout = lingerIdleTimeout
+        self.lingerMaxBytes = lingerMaxBytes
         self.shutdownGracePeriod = shutdownGracePeriod
         self.accessLog = accessLog
         self.secretQueryParameters = secretQueryParameters

@@ -3,21 +3,36 @@ public import Foundation
 
 /// The audit log (`audit_log`); appends announce nothing (no worker keeps the log in memory).
 extension PostgresTemplateStore {
+    /// Serializes appends across nodes (a transaction-level advisory lock, released at commit),
+    /// so that ids are taken and committed in the order the times are.
+    static let auditAppendLockKey: Int64 = 0x5243_535F_4155_4454  // "RCS_AUDT"
+
     @discardableResult
     public func appendAudit(_ entry: AuditEntry) throws(StoreError) -> Int64 {
         try read { connection in
-            try connection.queryFirst(
-                """
-                INSERT INTO audit_log (time, actor_id, actor_name, origin, request_id, client_address, action, project,
-                    namespace, target, version_number, diff, outcome)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id
-                """,
-                [.integer(TemplateStoreRules.milliseconds(entry.time)), .text(entry.actorID), .text(entry.actorName),
-                 .text(entry.origin), .text(entry.requestID), .text(entry.clientAddress), .text(entry.action),
-                 .text(entry.project), .text(entry.namespace), .text(entry.target), .integer(entry.versionNumber),
-                 entry.diff.map { .bytes($0) } ?? .null, .text(entry.outcome)]
-            ) { $0.int64(at: 0) } ?? 0
+            try connection.inTransaction {
+                try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.auditAppendLockKey)])
+                return try insertAudit(entry, on: connection)
+            }
         }
+    }
+
+    /// Inserts `entry`, timed no earlier than the entry appended before it: an entry kept
+    /// after a later one (a refusal queued behind a publish) must not go back in time, or an
+    /// export by time window could miss it.
+    private func insertAudit(_ entry: AuditEntry, on connection: PostgresConnection) throws -> Int64 {
+        try connection.queryFirst(
+            """
+            INSERT INTO audit_log (time, actor_id, actor_name, origin, request_id, client_address, action, project,
+                namespace, target, version_number, diff, outcome)
+            VALUES (GREATEST($1, (SELECT time FROM audit_log ORDER BY id DESC LIMIT 1)),
+                $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id
+            """,
+            [.integer(TemplateStoreRules.milliseconds(entry.time)), .text(entry.actorID), .text(entry.actorName),
+             .text(entry.origin), .text(entry.requestID), .text(entry.clientAddress), .text(entry.action),
+             .text(entry.project), .text(entry.namespace), .text(entry.target), .integer(entry.versionNumber),
+             entry.diff.map { .bytes($0) } ?? .null, .text(entry.outcome)]
+        ) { $0.int64(at: 0) } ?? 0
     }
 
     public func auditEntries(_ query: AuditQuery) throws(StoreError) -> (entries: [AuditEntry], nextPageToken: String?) {

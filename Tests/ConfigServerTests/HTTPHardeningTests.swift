@@ -29,6 +29,22 @@ import Testing
         #expect(client.isClosedByServer())
     }
 
+    /// A client that sends its whole body before it reads (Python's http.client) still reads
+    /// the 413: the server drains what follows instead of closing on unread input, which would
+    /// answer the rest with a reset that destroys the answer in the client's buffer.
+    @Test func aBodyOverTheLimitSentWholeBeforeReadingStillGetsItsAnswer() throws {
+        let request = TestClient.format("POST", "/v1/projects", body: [UInt8](repeating: UInt8(ascii: "a"), count: 4 << 20))
+        for attempt in 0..<20 {
+            let client = try server.client()
+            var sendFailure: String?
+            do { try client.send(request) } catch { sendFailure = "\(error)" }
+            #expect(sendFailure == nil, "attempt \(attempt)")
+            let response = try client.readResponse()
+            #expect(response.status == 413 && response.errorStatus == "OUT_OF_RANGE", "attempt \(attempt): \(response.text)")
+            #expect(client.isClosedByServer())
+        }
+    }
+
     @Test func everyResponseCarriesARequestID() throws {
         let client = try server.client()
         try client.send("GET /healthz HTTP/1.1\r\nHost: a\r\nX-Request-Id: trace-42\r\n\r\nGET /healthz HTTP/1.1\r\nHost: a\r\n\r\n")

@@ -31,4 +31,25 @@ import Testing
         #expect(try server.admin("POST", "/v1/projects", body: "{\"projectId\":\"\(longID)\",\"projectNumber\":\"56\"}").status == 400)
         #expect(try server.admin("POST", "/v1/projects", body: "{\"projectId\":\"plain-id_2\",\"projectNumber\":\"57\"}").status == 200)
     }
+
+    /// Secret scanners and schema checks are written from the document: what is minted must
+    /// match the patterns it declares.
+    @Test func mintedSecretsMatchTheServedPatterns() throws {
+        let document = try server.request("GET", "/openapi.json").json()
+        let tokenPattern = try #require(Self.member(document, "components", "schemas", "Token", "properties", "token", "pattern") as? String)
+        let keyAnswer = Self.member(document, "paths", "/v1/projects/{project}/apiKeys", "post", "responses", "200", "content")
+        let keyPattern = try #require(Self.member(keyAnswer, "application/json", "schema", "properties", "key", "pattern") as? String)
+
+        #expect(try server.admin("POST", "/v1/principals", body: #"{"kind":"service","displayName":"CI"}"#).status == 200)
+        let token = try #require(try server.admin("POST", "/v1/tokens", body: #"{"principal":"svc-ci","name":"deploy"}"#)
+            .json()["token"] as? String)
+        #expect(token.wholeMatch(of: try Regex(tokenPattern)) != nil, "\(token) against \(tokenPattern)")
+        let key = try #require(try server.admin("POST", "/v1/projects/demo/apiKeys", body: #"{"name":"ios"}"#).json()["key"] as? String)
+        #expect(key.wholeMatch(of: try Regex(keyPattern)) != nil, "\(key) against \(keyPattern)")
+    }
+
+    /// The member at `path` of a JSON object, nil when any step is missing.
+    static func member(_ value: Any?, _ path: String...) -> Any? {
+        path.reduce(value) { ($0 as? [String: Any])?[$1] }
+    }
 }

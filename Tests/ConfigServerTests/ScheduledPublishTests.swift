@@ -81,7 +81,12 @@ import Testing
         #expect(active.number == 2 && active.value == "at-nine")
         let late = try #require(active.updateTime).timeIntervalSince(time)
         #expect(late >= 0 && late < 1, "applied \(late) s after its time")
-        #expect(try Self.scheduleEntries(daemon.port).count == 1, "three workers, one application")
+        let entries = try Self.scheduleEntries(daemon.port)
+        #expect(entries.count == 1, "three workers, one application")
+        // Its origin is one the served document declares (answers are checked against it).
+        let document = try DaemonTests.admin(daemon.port, "GET", "/openapi.json").json()
+        let origins = OpenAPITests.member(document, "components", "schemas", "AuditEntry", "properties", "origin", "enum") as? [String]
+        #expect(entries.first?["origin"] as? String == "SCHEDULE" && origins?.contains("SCHEDULE") == true, "\(origins ?? [])")
     }
 
     @Test func aScheduleSurvivesARestartAndIsAppliedWhenTheServerIsBack() throws {

@@ -146,6 +146,20 @@ struct StoreContract {
         #expect(try store.auditEntries(AuditQuery()).entries.map(\.requestID) == ["r5", "r4", "r3", "r2"])
     }
 
+    /// An entry kept late (a refusal queued behind a change made after it) takes the time of
+    /// the entry ahead of it: in id order, times never go back.
+    func anAuditEntryIsNeverTimedBeforeTheOneAheadOfIt() throws {
+        let store = try fixture.make()
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        for (index, offset) in [0.0, 5.0, 2.0, 7.0].enumerated() {
+            try store.appendAudit(AuditEntry(time: start.addingTimeInterval(offset), actorID: "a", actorName: "A", origin: "API",
+                                             requestID: "r\(index)", clientAddress: "127.0.0.1", action: "x", project: nil,
+                                             namespace: nil, target: nil, versionNumber: nil, diff: nil, outcome: "ok"))
+        }
+        let times = try store.auditEntries(AuditQuery()).entries.reversed().map { $0.time.timeIntervalSince(start) }
+        #expect(times == [0, 5, 5, 7])
+    }
+
     func publishNumbersVersionsFromOneAndMovesTheHead() throws {
         let clock = ManualClock()
         let store = try fixture.make(clock: clock)

@@ -13,6 +13,9 @@ import Testing
     @Test(arguments: StoreEngine.allCases) func theAuditLogAppendsFiltersPagesAndPrunes(engine: StoreEngine) throws {
         try engine.contract().theAuditLogAppendsFiltersPagesAndPrunes()
     }
+    @Test(arguments: StoreEngine.allCases) func anAuditEntryIsNeverTimedBeforeTheOneAheadOfIt(engine: StoreEngine) throws {
+        try engine.contract().anAuditEntryIsNeverTimedBeforeTheOneAheadOfIt()
+    }
     @Test(arguments: StoreEngine.allCases) func accessRecordsAreKeptByKindAndID(engine: StoreEngine) throws {
         try engine.contract().accessRecordsAreKeptByKindAndID()
     }

@@ -100,7 +100,55 @@ import Testing
         #expect(status == 400)
         #expect(machine.phase == .closing)
         #expect(!machine.wantsInput)
+        #expect(machine.writeDrained(now: now) == .linger, "input may be unread: drop it before the close")
+    }
+
+    // MARK: Lingering after an error answer
+
+    /// An answered error whose client may still be sending: its input is dropped from now on.
+    mutating func lingerAfterAnError() {
+        _ = machine.receive("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999\r\n\r\n", now: now)
+        #expect(machine.writeDrained(now: now) == .linger)
+        machine.lingerBegun(now: now)
+        #expect(machine.phase == .lingering && machine.wantsInput)
+    }
+
+    @Test mutating func lingeringEndsWhenTheClientCloses() {
+        lingerAfterAnError()
+        #expect(machine.dropped(1000, now: now) == .none)
+        #expect(machine.peerClosed() == .close)
+    }
+
+    @Test mutating func lingeringIsBoundedInTimeEvenForAClientThatKeepsSending() {
+        lingerAfterAnError()
+        for second in 1..<Self.configuration.lingerTimeout {
+            #expect(machine.dropped(10, now: now + second) == .none)
+            #expect(machine.tick(now: now + second) == .none)
+        }
+        #expect(machine.tick(now: now + Self.configuration.lingerTimeout) == .close)
+    }
+
+    @Test mutating func lingeringEndsAfterAnIdlePause() {
+        lingerAfterAnError()
+        #expect(machine.tick(now: now + Self.configuration.lingerIdleTimeout - 1) == .none)
+        #expect(machine.tick(now: now + Self.configuration.lingerIdleTimeout) == .close)
+    }
+
+    @Test mutating func lingeringIsBoundedInBytes() {
+        lingerAfterAnError()
+        #expect(machine.dropped(Self.configuration.lingerMaxBytes, now: now) == .none)
+        #expect(machine.dropped(1, now: now) == .close)
+    }
+
+    @Test mutating func aClientThatClosedFirstIsNotLingeredFor() {
+        _ = machine.receive("GET / HTTP/1.1\r\nHost a\r\n\r\n", now: now)
+        #expect(machine.peerClosed() == .none)
         #expect(machine.writeDrained(now: now) == .close)
+    }
+
+    @Test mutating func aStoppingServerClosesALingeringConnection() {
+        lingerAfterAnError()
+        #expect(machine.shutdownBegun() == .close)
     }
 
     // MARK: 100-continue

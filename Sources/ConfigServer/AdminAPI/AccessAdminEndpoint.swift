@@ -10,7 +10,6 @@ struct AccessAdminEndpoint: Sendable {
     let access: AccessControl
     let counters: ChangeCounters
     let projectLoader: ProjectLoader
-    let maxBodyBytes: Int
 
     /// `GET /v1/me`: who the credentials are, and the role they hold on each project (the
     /// console offers only what they allow).
@@ -35,8 +34,8 @@ struct AccessAdminEndpoint: Sendable {
     /// `POST /v1/principals` `{"kind": "service"|"person", "displayName", "email", "id", "owner"}`:
     /// an owner adds anyone; a project's admin, service accounts that own nothing.
     func createPrincipal(_ exchange: Exchange, by identity: AccessControl.AdminIdentity) throws {
-        let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
-        guard let kind = Principal.Kind(rawValue: body.string("kind") ?? "service") else {
+        let body = try ManagementBody(exchange.request.body, fields: ["kind", "displayName", "email", "id", "owner"])
+        guard let kind = Principal.Kind(rawValue: try body.string("kind") ?? "service") else {
             throw APIError.badRequest("kind must be 'service' or 'person'.")
         }
         let displayName = try Self.text(body.string("displayName"), field: "displayName", limit: 100)
@@ -55,7 +54,7 @@ struct AccessAdminEndpoint: Sendable {
             id = try body.string("id").map { try Self.serviceID($0) } ?? Self.serviceID(from: displayName)
         }
         guard access.storedAccess.principals[id] == nil else { throw APIError(409, "Principal '\(id)' already exists.") }
-        let owner = body.string("owner") == "true"
+        let owner = try body.bool("owner") ?? false
         guard identity.isOwner || (kind == .service && !owner) else {
             throw APIError(403, "A project's admin adds service accounts only; people and owners are added by an owner "
                 + "(a person also appears by signing in).")
@@ -100,8 +99,8 @@ struct AccessAdminEndpoint: Sendable {
                 return HTTPResponse(status: 204)
             }
         }
-        let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
-        guard let role = body.string("role").flatMap(Role.projectRole(named:)) else {
+        let body = try ManagementBody(exchange.request.body, fields: ["role"])
+        guard let role = try body.string("role").flatMap(Role.projectRole(named:)) else {
             throw APIError.badRequest("role must be one of \(Role.projectRoleNames).")
         }
         let record = Self.encode(Membership(principal: principal, project: project.id, role: role.description))
@@ -116,8 +115,8 @@ struct AccessAdminEndpoint: Sendable {
     /// answer only; `roles` (project → role) limits the token below its principal's roles. A
     /// project's admin makes tokens for service accounts, limited to projects it administers.
     func createToken(_ exchange: Exchange, by identity: AccessControl.AdminIdentity) throws {
-        let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
-        guard let principal = body.string("principal"), access.storedAccess.principals[principal] != nil else {
+        let body = try ManagementBody(exchange.request.body, fields: ["principal", "name", "expireTime", "roles"])
+        guard let principal = try body.string("principal"), access.storedAccess.principals[principal] != nil else {
             throw APIError.notFound("A token needs the 'principal' it acts for, an existing one.")
         }
         let name = try Self.text(body.string("name"), field: "name", limit: 100)
@@ -127,7 +126,7 @@ struct AccessAdminEndpoint: Sendable {
             }
             return time
         }
-        let roles = try body.textObject("roles").map { roles in
+        let roles = try body.stringMap("roles", describing: "an object of project → role").map { roles in
             for (project, role) in roles where Role.projectRole(named: role) == nil {
                 throw APIError.badRequest("roles: '\(role)' on project '\(project)' is not one of "
                     + "\(Role.projectRoleNames).")

@@ -104,6 +104,10 @@ final class AuditTrail: Sendable {
     /// Appends `entry` with the diff of the version it made (blocking: store queue).
     private func append(_ entry: AuditEntry) {
         var entry = entry
+        // Timed as appended, not as decided: a refusal queued behind a publish would otherwise
+        // land after entries timed later, and an export of a window already past would miss it.
+        // (The store also keeps each time no earlier than the one before, across workers.)
+        entry.time = Date()
         if let version = entry.versionNumber, version > 1, let project = entry.project,
            let namespace = entry.namespace.flatMap(TemplateNamespace.init(rawValue:)) {
             let key = TemplateKey(project: project, namespace: namespace)

@@ -11,7 +11,6 @@ struct CanaryAdminEndpoint: Sendable {
     let store: any TemplateStore
     let templates: TemplateRegistry
     let updates: TemplateUpdates
-    let maxBodyBytes: Int
 
     /// The share of `canaryPercent` (query) in micro-percent, or nil when the PUT is a plain one.
     static func canaryShare(_ exchange: Exchange) throws -> Int64? {
@@ -67,11 +66,9 @@ struct CanaryAdminEndpoint: Sendable {
     /// ETag in `If-Match`: a larger share; only the instances it adds are told.
     func grow(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
         let expected = try expectedCanary(exchange, project: project)
-        var text = exchange.uri["percent"]
-        if text == nil, !exchange.request.body.isEmpty {
-            text = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes).string("percent")
-        }
-        guard let text else { throw APIError.badRequest("A canary share needs 'percent' in the body or the query.") }
+        // The body is read even when the query has the share: a bad one is refused, not skipped.
+        let body = try ManagementBody(exchange.request.body, fields: ["percent"])
+        guard let text = try exchange.uri["percent"] ?? body.numberText("percent") else { throw APIError.badRequest("A canary share needs 'percent' in the body or the query.") }
         let share = try Self.share(text, field: "percent")
         exchange.answerWithCommit { [self] in
             let canary = try storeCall(project) {

@@ -11,7 +11,6 @@ struct ProjectAdminEndpoint: Sendable {
     let access: AccessControl
     let counters: ChangeCounters
     let projectLoader: ProjectLoader
-    let maxBodyBytes: Int
 
     private struct ProjectJSON: Encodable {
         let projectId: String
@@ -28,12 +27,12 @@ struct ProjectAdminEndpoint: Sendable {
 
     /// `POST /v1/projects` `{"projectId", "projectNumber", "displayName"}`.
     func create(_ exchange: Exchange) throws {
-        let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
-        guard let id = body.string("projectId"), let number = body.string("projectNumber") else {
+        let body = try ManagementBody(exchange.request.body, fields: ["projectId", "projectNumber", "displayName", "percentSeed"])
+        guard let id = try body.string("projectId"), let number = try body.string("projectNumber") else {
             throw APIError.badRequest("A project needs 'projectId' and 'projectNumber'.")
         }
-        var declaration = ProjectDeclaration(id: id, number: number, displayName: body.string("displayName"))
-        declaration.percentSeed = body.string("percentSeed")
+        var declaration = ProjectDeclaration(id: id, number: number, displayName: try body.string("displayName"))
+        declaration.percentSeed = try body.string("percentSeed")
         var probe = ServerConfiguration()
         probe.projects = [declaration]
         do { try probe.validate() } catch { throw APIError.badRequest("\(error)") }
@@ -53,8 +52,7 @@ struct ProjectAdminEndpoint: Sendable {
 
     /// `POST /v1/projects/{p}/apiKeys` `{"name": "ios-app"}` → a new client API key, shown once.
     func createAPIKey(_ exchange: Exchange, project: StoredProject) throws {
-        let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
-        let name = body.string("name") ?? "client"
+        let name = try ManagementBody(exchange.request.body, fields: ["name"]).string("name") ?? "client"
         let key = "rcs_" + RandomSecret.hex(bytes: 24)
         let digest = SecretDigest(secret: key)
         exchange.answerFromStore { [self] in

@@ -74,6 +74,8 @@ struct TemplateAdminEndpoint: Sendable {
         _ body: [UInt8], namespace: TemplateNamespace
     ) throws -> (RemoteConfigTemplate, CompiledTemplate) {
         guard !body.isEmpty else { throw APIError.badRequest("The request body must be a template (JSON object).") }
+        // Its members are Firebase's to define (what its tools send is accepted); its bytes are ours.
+        try ManagementBody.requireUTF8(body)
         do {
             let template = try RemoteConfigTemplate.decode(json: Data(body))
             try validator.validate(template, namespace: namespace)

@@ -38,12 +38,9 @@ struct VersionAdminEndpoint: Sendable {
 
     /// `POST …/remoteConfig:rollback` with `versionNumber` in the body or the query.
     func rollback(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
-        var text = exchange.uri.parameter("versionNumber")
-        if text == nil, !exchange.request.body.isEmpty {
-            let body = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
-            text = body.string("versionNumber")
-        }
-        guard let text else { throw APIError.badRequest("rollback needs 'versionNumber' in the body or the query.") }
+        // The body is read even when the query has the version: a bad one is refused, not skipped.
+        let body = try ManagementBody(exchange.request.body, fields: ["versionNumber"])
+        guard let text = try exchange.uri.parameter("versionNumber") ?? body.integer("versionNumber").map(String.init) else { throw APIError.badRequest("rollback needs 'versionNumber' in the body or the query.") }
         let target = try Self.versionNumber(text, field: "versionNumber")
         let metadata = PublishMetadata(updateUser: identity.name, description: nil, updateOrigin: exchange.updateOrigin,
                                        updateType: UpdateType.rollback)
@@ -74,6 +71,8 @@ struct VersionAdminEndpoint: Sendable {
 
     /// `POST …/remoteConfig:evaluate`: what a client with this context would get, and why.
     func evaluate(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
+        // A client's context, read as a fetch's body is (either spelling, lenient), but UTF-8.
+        try ManagementBody.requireUTF8(exchange.request.body)
         let request = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
         let context = request.evaluationContext(now: Date(), defaultPercentSeed: project.percentSeed)
         // An instance in a running canary's share is shown the canary version.

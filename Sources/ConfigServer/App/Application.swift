@@ -97,17 +97,15 @@ public final class Application: HTTPRequestHandler, Sendable {
                                      perMinute: configuration.fetch.throttlePerMinute)
         let sessions = ConsoleSessions(store: store, access: access, counters: counters, projectLoader: projectLoader,
                                        settings: configuration.signIn, storeQueue: storeQueue)
-        let canaries = CanaryAdminEndpoint(store: store, templates: templates, updates: updates,
-                                           maxBodyBytes: maxBodyBytes)
+        let canaries = CanaryAdminEndpoint(store: store, templates: templates, updates: updates)
         let templateEndpoint = TemplateAdminEndpoint(store: store, templates: templates, validator: TemplateValidator(limits: limits),
                                                      updates: updates, canaries: canaries)
         return Endpoints(
             health: HealthEndpoint(storeHealth: storeHealth, board: board),
             metrics: MetricsEndpoint(metrics: metrics, peerGather: peerGather),
             projects: ProjectAdminEndpoint(store: store, projects: projects, access: access, counters: counters,
-                                           projectLoader: projectLoader, maxBodyBytes: maxBodyBytes),
-            access: AccessAdminEndpoint(store: store, access: access, counters: counters, projectLoader: projectLoader,
-                                        maxBodyBytes: maxBodyBytes),
+                                           projectLoader: projectLoader),
+            access: AccessAdminEndpoint(store: store, access: access, counters: counters, projectLoader: projectLoader),
             audit: AuditEndpoint(store: store),
             webhooks: WebhookAdminEndpoint(store: store, settings: configuration.webhooks, dispatcher: webhooks),
             templates: templateEndpoint,
@@ -126,8 +124,7 @@ public final class Application: HTTPRequestHandler, Sendable {
                 sessions: sessions, store: store, access: access, storeQueue: storeQueue),
             changes: ChangeRequestEndpoint(
                 store: store, templates: templates, policies: policies, counters: counters, projectLoader: projectLoader,
-                validation: templateEndpoint, applier: ChangeRequestApplier(store: store, updates: updates),
-                maxBodyBytes: maxBodyBytes))
+                validation: templateEndpoint, applier: ChangeRequestApplier(store: store, updates: updates)))
     }
 
     /// Loads every template, then starts what runs on the loop's ticks and what watches for

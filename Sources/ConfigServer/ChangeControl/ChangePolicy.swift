@@ -26,6 +26,24 @@ struct ChangePolicy: Codable, Sendable, Equatable {
         editorsMayPublish = try container.decodeIfPresent(Bool.self, forKey: .editorsMayPublish) ?? false
     }
 
+    /// The body of `PUT …/changePolicy`: a member left out keeps its default, but a body there
+    /// must be (an empty one is more likely a mistake than a reset).
+    init(body: [UInt8]) throws(APIError) {
+        guard !body.isEmpty else {
+            throw APIError.badRequest("A change policy is {\"requiredApprovals\": 0…\(Self.maxApprovals), "
+                + "\"allowSelfApproval\": bool, \"editorsMayPublish\": bool}.")
+        }
+        let body = try ManagementBody(body, fields: ["requiredApprovals", "allowSelfApproval", "editorsMayPublish"])
+        if let required = try body.integer("requiredApprovals") {
+            guard (0...Int64(Self.maxApprovals)).contains(required) else {
+                throw APIError.badRequest("'requiredApprovals' must be 0…\(Self.maxApprovals), got \(required).")
+            }
+            requiredApprovals = Int(required)
+        }
+        allowSelfApproval = try body.bool("allowSelfApproval") ?? false
+        editorsMayPublish = try body.bool("editorsMayPublish") ?? false
+    }
+
     var requiresApproval: Bool { requiredApprovals > 0 }
 }
 

@@ -15,7 +15,6 @@ struct ChangeRequestEndpoint: Sendable {
     let projectLoader: ProjectLoader
     let validation: TemplateAdminEndpoint
     let applier: ChangeRequestApplier
-    let maxBodyBytes: Int
 
     /// How far ahead a publish may be scheduled.
     static let maxScheduleAhead: TimeInterval = 366 * 86_400
@@ -30,16 +29,7 @@ struct ChangeRequestEndpoint: Sendable {
 
     /// `PUT …/changePolicy` `{"requiredApprovals", "allowSelfApproval", "editorsMayPublish"}`.
     func setPolicy(_ exchange: Exchange, key: TemplateKey) throws {
-        let policy: ChangePolicy
-        do {
-            policy = try JSONDecoder().decode(ChangePolicy.self, from: Data(exchange.request.body))
-        } catch {
-            throw APIError.badRequest("A change policy is {\"requiredApprovals\": 0…\(ChangePolicy.maxApprovals), "
-                + "\"allowSelfApproval\": bool, \"editorsMayPublish\": bool}.")
-        }
-        guard (0...ChangePolicy.maxApprovals).contains(policy.requiredApprovals) else {
-            throw APIError.badRequest("requiredApprovals must be 0…\(ChangePolicy.maxApprovals), got \(policy.requiredApprovals).")
-        }
+        let policy = try ChangePolicy(body: exchange.request.body)
         let record = Array(TemplateJSON.encode(policy))
         exchange.answerFromStore { [self] in
             try store.putChangePolicy(StoredChangePolicy(project: key.project, namespace: key.namespace, record: record))
@@ -77,7 +67,7 @@ struct ChangeRequestEndpoint: Sendable {
     /// for a direct publish scheduled for later, `scheduleTime` (RFC 3339). `If-Match` names the
     /// version it is based on (else the active one).
     func create(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
-        let proposal = try Proposal(exchange.request.body, limit: maxBodyBytes)
+        let proposal = try Proposal(exchange.request.body)
         var request = ChangeRequest(kind: .publish, baseVersion: try baseVersion(exchange, project: project, key: key),
                                     description: proposal.description, author: Self.step(identity, comment: nil))
         try fill(&request, from: proposal, key: key)
@@ -114,7 +104,7 @@ struct ChangeRequestEndpoint: Sendable {
     /// `PATCH …/changeRequests/{id}`: the author (or an admin) replaces the proposal; its
     /// approvals are cleared and it is open again, based on `If-Match` or the active version.
     func edit(_ exchange: Exchange, project: StoredProject, key: TemplateKey, id: Int64, identity: AccessControl.AdminIdentity) throws {
-        let proposal = try Proposal(exchange.request.body, limit: maxBodyBytes)
+        let proposal = try Proposal(exchange.request.body)
         let base = try baseVersion(exchange, project: project, key: key)
         exchange.answerFromStore { [self] in
             let (stored, request) = try load(id, key)
@@ -139,15 +129,15 @@ struct ChangeRequestEndpoint: Sendable {
     /// `POST …/changeRequests/{id}:approve|reject|cancel|schedule|apply`, `{"comment", …}`.
     func step(_ exchange: Exchange, project: StoredProject, key: TemplateKey, id: Int64, step: ChangeStep,
               identity: AccessControl.AdminIdentity) throws {
-        let body = exchange.request.body.isEmpty ? nil : try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
-        let comment = try body?.string("comment").map { comment in
+        let body = try ManagementBody(exchange.request.body, fields: ["comment", "scheduleTime", "bypassApproval"])
+        let comment = try body.string("comment").map { comment in
             guard comment.count <= Self.maxCommentLength else {
                 throw APIError.badRequest("comment must be at most \(Self.maxCommentLength) characters.")
             }
             return comment
         }
-        let scheduleTime = try body?.string("scheduleTime").map(Self.scheduleTime)
-        let bypass = body?.string("bypassApproval") == "true"
+        let scheduleTime = try body.string("scheduleTime").map(Self.scheduleTime)
+        let bypass = try body.bool("bypassApproval") ?? false
         let policy = policies.policy(key)
         let origin = exchange.updateOrigin
         exchange.answerWithCommit { [self] in

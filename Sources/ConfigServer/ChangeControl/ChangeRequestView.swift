@@ -77,48 +77,34 @@ struct Proposal {
     var description: String?
     var scheduleTime: String?
 
-    init(_ body: [UInt8], limit: Int) throws {
-        guard body.count <= limit, let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
-            throw APIError.badRequest("The body must be a JSON object: {\"template\": {…}} or {\"rollbackTo\": N}, "
-                + "with \"description\" and, to schedule, \"scheduleTime\".")
-        }
-        let known: Set = ["template", "rollbackTo", "canary", "description", "scheduleTime"]
-        if let unknown = object.keys.first(where: { !known.contains($0) }) {
-            throw APIError.badRequest("Unknown field '\(unknown)' in the change request.")
-        }
-        if let template = object["template"] {
-            guard template is [String: Any], let data = try? JSONSerialization.data(withJSONObject: template) else {
-                throw APIError.badRequest("template must be a template (JSON object).")
+    init(_ body: [UInt8]) throws {
+        let fields = try ManagementBody(body, fields: ["template", "rollbackTo", "canary", "description", "scheduleTime"])
+        if let template = fields.json("template") {
+            guard case .object = template,
+                  let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
+                  let data = try? JSONSerialization.data(withJSONObject: object["template"] ?? [:]) else {
+                throw APIError.badRequest("'template' must be a template (JSON object).")
             }
+            // The template's own bytes (re-read: its numbers stay as written), for its own checks.
             self.template = Array(data)
         }
-        if let target = object["rollbackTo"] {
-            guard let number = (target as? NSNumber)?.int64Value ?? (target as? String).flatMap({ Int64($0) }) else {
-                throw APIError.badRequest("rollbackTo must be a version number.")
-            }
-            rollbackTo = number
-        }
-        if let canary = object["canary"] {
-            guard let step = ((canary as? [String: Any])?["step"] as? String).flatMap(ChangeRequest.CanaryStep.init(rawValue:)) else {
-                throw APIError.badRequest("canary must be {\"step\": \"start\"|\"share\"|\"promote\"|\"abort\", \"percent\": P}.")
+        rollbackTo = try fields.integer("rollbackTo")
+        if let canary = try fields.object("canary", fields: ["step", "percent"]) {
+            guard let step = try canary.string("step").flatMap(ChangeRequest.CanaryStep.init(rawValue:)) else {
+                throw APIError.badRequest("'canary.step' must be \"start\", \"share\", \"promote\" or \"abort\".")
             }
             canaryStep = step
-            if let percent = (canary as? [String: Any])?["percent"] {
-                guard let number = (percent as? NSNumber)?.doubleValue, number > 0, number <= 100, !(percent is Bool) else {
-                    throw APIError.badRequest("canary.percent must be a number above 0 and at most 100.")
+            if let percent = try canary.numberText("percent") {
+                guard let number = Double(percent), number > 0, number <= 100 else {
+                    throw APIError.badRequest("'canary.percent' must be a number above 0 and at most 100.")
                 }
                 canaryPercent = number
             }
         }
-        if let description = object["description"] {
-            guard let text = description as? String, text.count <= 256 else {
-                throw APIError.badRequest("description must be text of at most 256 characters.")
-            }
-            self.description = text
+        description = try fields.string("description")
+        if let description, description.count > 256 {
+            throw APIError.badRequest("'description' must be at most 256 characters.")
         }
-        if let time = object["scheduleTime"] {
-            guard let text = time as? String else { throw APIError.badRequest("scheduleTime must be an RFC 3339 time.") }
-            scheduleTime = text
-        }
+        scheduleTime = try fields.string("scheduleTime")
     }
 }

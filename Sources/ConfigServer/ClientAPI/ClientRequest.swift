@@ -40,13 +40,6 @@ struct ClientRequest {
         value(camelName).flatMap(Self.text)
     }
 
-    /// The object named `camelName` as text by key (values that are not text left out); nil
-    /// when there is none, or it is not an object.
-    func textObject(_ camelName: String) -> [String: String]? {
-        guard let value = value(camelName), case .object = value else { return nil }
-        return Self.textMap(value)
-    }
-
     /// The last member named `camelName` (as a JSON object, the last duplicate wins).
     private func value(_ camelName: String) -> JSONValue? {
         members.last { $0.name == camelName }?.value
@@ -164,7 +157,8 @@ struct ClientRequest {
 }
 
 extension ClientRequest {
-    /// Reads a JSON body for an admin or client endpoint; malformed input is a 400.
+    /// Reads a client's JSON body (a fetch, a stream, `:evaluate`'s context); malformed input
+    /// is a 400. Management bodies are read strictly instead (`ManagementBody`).
     static func parseBody(_ body: [UInt8], limit: Int) throws(APIError) -> ClientRequest {
         do {
             return try ClientRequest(body: body, maxInflatedBytes: limit)

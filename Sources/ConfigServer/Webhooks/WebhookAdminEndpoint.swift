@@ -112,16 +112,13 @@ struct WebhookAdminEndpoint: Sendable {
     /// `:rotateSecret` `{"overlapSeconds": N}`: a new secret; the old one keeps signing (beside
     /// the new) for the overlap.
     private func rotate(_ exchange: Exchange, project: StoredProject, id: String) throws {
-        struct Rotation: Decodable {
-            let overlapSeconds: Double?
-        }
-        let body = exchange.request.body
-        _ = try WebhookRequest.object(body, allowed: ["overlapSeconds"], what: "a rotation")
-        let requested = body.isEmpty ? nil : (try? JSONDecoder().decode(Rotation.self, from: Data(body)))
-        if !body.isEmpty, requested.map({ $0.overlapSeconds.map { (0...2_592_000).contains($0) } ?? true }) != true {
-            throw APIError.badRequest("overlapSeconds must be a number of seconds from 0 to 2592000 (30 days).")
-        }
-        let overlap = requested?.overlapSeconds ?? settings.rotationOverlapSeconds
+        let requested = try ManagementBody(exchange.request.body, fields: ["overlapSeconds"]).numberText("overlapSeconds")
+        let overlap = try requested.map { text in
+            guard let seconds = Double(text), (0...2_592_000).contains(seconds) else {
+                throw APIError.badRequest("'overlapSeconds' must be a number of seconds from 0 to 2592000 (30 days).")
+            }
+            return seconds
+        } ?? settings.rotationOverlapSeconds
         exchange.answerFromStore { [self] in
             var endpoint = try endpoint(project: project, id: id)
             let now = Date()

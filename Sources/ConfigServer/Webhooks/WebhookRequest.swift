@@ -15,18 +15,17 @@ struct WebhookRequest {
 
     /// - Parameter requireAll: a create needs `url` and `events`.
     init(body: [UInt8], requireAll: Bool) throws(APIError) {
-        let object = try Self.object(body, allowed: Self.fields, what: "a webhook")
-        url = try Self.string(object["url"], field: "url")
-        description = try Self.string(object["description"], field: "description")
+        let body = try ManagementBody(body, fields: Self.fields)
+        url = try body.string("url")
+        description = try body.string("description")
         if let description, description.count > Self.maxDescription {
             throw APIError.badRequest("description must be at most \(Self.maxDescription) characters.")
         }
-        if let value = object["events"] {
-            guard let list = value as? [Any], !list.isEmpty, list.allSatisfy({ $0 is String }) else {
-                throw APIError.badRequest("events must be a non-empty array of event types (\(Self.eventTypes.joined(separator: ", "))).")
-            }
+        let eventList = "a non-empty array of event types (\(Self.eventTypes.joined(separator: ", ")))"
+        if let list = try body.strings("events", describing: eventList) {
+            guard !list.isEmpty else { throw APIError.badRequest("'events' must be \(eventList).") }
             var events: [String] = []
-            for case let event as String in list where !events.contains(event) {
+            for event in list where !events.contains(event) {
                 guard Self.eventTypes.contains(event) else {
                     throw APIError.badRequest("events: '\(event)' is not an event type; use \(Self.eventTypes.joined(separator: ", ")).")
                 }
@@ -38,25 +37,6 @@ struct WebhookRequest {
             guard url != nil else { throw APIError.badRequest("url is required.") }
             guard events != nil else { throw APIError.badRequest("events is required: the event types the endpoint wants.") }
         }
-    }
-
-    /// A JSON object holding only `allowed` members (an empty body is an empty object).
-    static func object(_ body: [UInt8], allowed: Set<String>, what: String) throws(APIError) -> [String: Any] {
-        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
-        guard let parsed = try? JSONSerialization.jsonObject(with: Data(body)) else {
-            throw APIError.badRequest("The request body is not valid JSON.")
-        }
-        guard let object = parsed as? [String: Any] else { throw APIError.badRequest("The request body must be a JSON object.") }
-        if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw APIError.badRequest("Unknown field '\(unknown)' in \(what); it has \(allowed.sorted().joined(separator: ", ")).")
-        }
-        return object
-    }
-
-    private static func string(_ value: Any?, field: String) throws(APIError) -> String? {
-        guard let value else { return nil }
-        guard let text = value as? String else { throw APIError.badRequest("\(field) must be a string.") }
-        return text
     }
 
     /// `url` checked: its form at once, and, where its host is a literal address, that address.

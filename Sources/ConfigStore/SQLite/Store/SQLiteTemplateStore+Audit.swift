@@ -2,6 +2,9 @@ public import Foundation
 
 /// The audit log (`audit_log`).
 extension SQLiteTemplateStore {
+    /// Timed no earlier than the entry appended before it (read in the write transaction, which
+    /// every worker takes in turn): an entry kept after a later one (a refusal queued behind a
+    /// publish) must not go back in time, or an export by time window could miss it.
     @discardableResult
     public func appendAudit(_ entry: AuditEntry) throws(StoreError) -> Int64 {
         try write { database in
@@ -9,9 +12,11 @@ extension SQLiteTemplateStore {
                 """
                 INSERT INTO audit_log (time, actor_id, actor_name, origin, request_id, client_address, action, project,
                     namespace, target, version_number, diff, outcome)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (COALESCE(MAX(?, (SELECT time FROM audit_log ORDER BY id DESC LIMIT 1)), ?),
+                    ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                [.integer(TemplateStoreRules.milliseconds(entry.time)), .text(entry.actorID), .text(entry.actorName),
+                [.integer(TemplateStoreRules.milliseconds(entry.time)), .integer(TemplateStoreRules.milliseconds(entry.time)),
+                 .text(entry.actorID), .text(entry.actorName),
                  .text(entry.origin), .text(entry.requestID), .text(entry.clientAddress), .text(entry.action),
                  .text(entry.project), .text(entry.namespace), .text(entry.target), .integer(entry.versionNumber),
                  entry.diff.map { .blob($0) } ?? .null, .text(entry.outcome)])
