@@ -147,8 +147,8 @@ public final class PostgresTemplateStore: TemplateStore {
     /// Runs `body` in a transaction that also increments `store_revision` and notifies what it
     /// changed; both take effect only if it commits.
     ///
-    /// Before it returns, it waits until every node's listener connected to the database has
-    /// applied this revision (`listener_acks`): from then on no node answers with what the
+    /// Before it returns, it waits until every live node's listener connected to the database
+    /// has applied this revision (`listener_acks`): from then on no node answers with what the
     /// write replaced. A listener that is connected but does not answer in time only delays the
     /// return: the write returns at most `acknowledgementTimeout` after it began, clean-up
     /// included, or one round trip after its commit if that alone took longer.
@@ -194,22 +194,33 @@ public final class PostgresTemplateStore: TemplateStore {
     /// `UNLISTEN` (one round trip on a healthy connection).
     static let unlistenAllowance: Duration = .milliseconds(25)
 
-    /// Waits until no connected listener of this database has acknowledged less than
-    /// `revision`, or `deadline` passed: checks again each time a listener says it recorded an
-    /// acknowledgement (`acknowledgementChannel`), never by polling.
+    /// Waits until no live listener of this database has acknowledged less than `revision`, or
+    /// `deadline` passed: checks again each time a listener says it recorded an acknowledgement
+    /// (`acknowledgementChannel`), and when the first of those behind stops counting as live.
+    ///
+    /// A listener is live while its last heartbeat or acknowledgement (`listener_acks.seen_at`,
+    /// or its session's start until it wrote one) is within `ListenerLiveness.window`, by the
+    /// server's clock: the backend of a node whose host vanished stays in `pg_stat_activity`
+    /// for minutes, and is not waited for past that window.
     private func waitForListeners(revision: Int64, until deadline: ContinuousClock.Instant, on connection: PostgresConnection) throws {
-        while true {
-            let behind = try connection.queryFirst(
+        let windowMilliseconds = Int64(ListenerLiveness.window / .milliseconds(1))
+        while ContinuousClock.now < deadline {
+            let (behind, staleInMilliseconds) = try connection.queryFirst(
                 """
-                SELECT count(*) FROM pg_stat_activity a LEFT JOIN listener_acks k ON k.pid = a.pid
-                WHERE a.datname = current_database() AND a.application_name LIKE $1 || '%'
-                    AND coalesce(k.revision, 0) < $2
+                WITH behind AS (
+                    SELECT coalesce(k.seen_at, a.backend_start) + $3::bigint * interval '1 millisecond' AS stale_at
+                    FROM pg_stat_activity a LEFT JOIN listener_acks k ON k.pid = a.pid
+                    WHERE a.datname = current_database() AND a.application_name LIKE $1 || '%'
+                        AND coalesce(k.revision, 0) < $2
+                )
+                SELECT count(*), coalesce(ceil(extract(epoch FROM min(stale_at) - clock_timestamp()) * 1000), 0)::bigint
+                FROM behind WHERE stale_at > clock_timestamp()
                 """,
-                [.text(Self.listenerNamePrefix), .integer(revision)]
-            ) { $0.int64(at: 0) } ?? 0
+                [.text(Self.listenerNamePrefix), .integer(revision), .integer(windowMilliseconds)]
+            ) { ($0.int64(at: 0), $0.int64(at: 1)) } ?? (0, 0)
+            guard behind > 0 else { return }
             let remaining = ContinuousClock.now.duration(to: deadline)
-            guard behind > 0, remaining > .zero else { return }
-            _ = try connection.waitForNotifications(timeout: remaining)
+            _ = try connection.waitForNotifications(timeout: min(remaining, .milliseconds(max(1, staleInMilliseconds))))
         }
     }
 }
