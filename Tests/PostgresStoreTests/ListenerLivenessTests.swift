@@ -57,22 +57,12 @@ import TestSupport
         ) { $0.int64(at: 0) })
 
         link.set(.silent)
-        let silenced = ContinuousClock.now
-        var timings: [(at: Duration, took: Duration)] = []
-        var fastInARow = 0
-        // Each publish takes at most the 2 s timeout: the loop is bounded.
-        while fastInARow < 5, ContinuousClock.now - silenced < .seconds(14) {
-            let start = ContinuousClock.now
-            _ = try writer.publishTag(timings.count + 1)
-            let took = ContinuousClock.now - start
-            timings.append((start - silenced, took))
-            fastInARow = took < .milliseconds(200) ? fastInARow + 1 : 0
+        let timings = try RecoveryTimings(since: .now, fast: .milliseconds(200), limit: .seconds(14)) { index in
+            _ = try writer.publishTag(index + 1)
         }
-        let report = timings.map { "at \($0.at): \($0.took)" }.joined(separator: "\n")
-        if PublishTimingTests.enabled { print("publishes after a node's link went silent:\n\(report)") }
-        #expect(fastInARow == 5, "publishes after the silence:\n\(report)")
-        let fastAgain = timings.dropLast(fastInARow).last.map { $0.at + $0.took } ?? .zero
-        #expect(fastAgain < .seconds(10), "fast again \(fastAgain) after the silence:\n\(report)")
+        let report = timings.report("publishes after a node's link went silent")
+        #expect(timings.fastInARow == 5, "\(report)")
+        #expect(timings.fastAgain < .seconds(10), "\(report)")
         #expect(try admin.queryFirst("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", [.integer(oldSession)]) { $0.int64(at: 0) } == 1,
                 "PostgreSQL still holds the vanished node's backend")
 
