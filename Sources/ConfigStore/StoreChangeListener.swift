@@ -60,3 +60,12 @@ public protocol StoreChangeListener: AnyObject, Sendable {
     func close()
 }
 
+
+/// How a node's listener shows it is alive: a heartbeat every `heartbeatInterval`, whatever
+/// the traffic, which the store records by its own clock. A writer waits only for listeners
+/// heard from within `window` (three beats, so that one late beat is not taken for death):
+/// a node whose host vanished holds up writes for at most that long.
+public enum ListenerLiveness {
+    public static let heartbeatInterval: Duration = .seconds(2)
+    public static let window: Duration = heartbeatInterval * 3
+}

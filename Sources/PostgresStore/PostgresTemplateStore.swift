@@ -147,14 +147,16 @@ public final class PostgresTemplateStore: TemplateStore {
     /// Runs `body` in a transaction that also increments `store_revision` and notifies what it
     /// changed; both take effect only if it commits.
     ///
-    /// Before it returns, it waits (at most `acknowledgementTimeout`) until every node's
-    /// listener connected to the database has applied this revision (`listener_acks`): from
-    /// then on no node answers with what the write replaced. A listener that is connected but
-    /// does not answer in time only delays the return.
+    /// Before it returns, it waits until every live node's listener connected to the database
+    /// has applied this revision (`listener_acks`): from then on no node answers with what the
+    /// write replaced. A listener that is connected but does not answer in time only delays the
+    /// return: the write returns at most `acknowledgementTimeout` after it began, clean-up
+    /// included, or one round trip after its commit if that alone took longer.
     func write<Result: Sendable>(
         _ body: @Sendable (PostgresConnection) throws -> (result: Result, change: StoreChange)
     ) throws(StoreError) -> Result {
-        try read { connection in
+        let end = ContinuousClock.now + acknowledgementTimeout
+        return try read { connection in
             let (result, revision) = try connection.inTransaction {
                 // Takes effect with the commit: no acknowledgement of this write can be missed.
                 try connection.listen(Self.acknowledgementChannel)
@@ -172,12 +174,12 @@ public final class PostgresTemplateStore: TemplateStore {
                 }
                 return (result, revision ?? 0)
             }
-            // Its own time, the statements of the wait included: the deadline bounded the work
-            // up to the commit, which is done; so work queued behind waits no longer either.
-            let acknowledgementDeadline = ContinuousClock.now + acknowledgementTimeout
-            connection.deadline = acknowledgementDeadline
+            // From the commit on, the write's end bounds every statement (the caller's deadline
+            // bounded the work up to the commit, which is done); a commit that took all the time
+            // still leaves the clean-up its round trip, or the connection would be lost.
+            connection.deadline = max(end, ContinuousClock.now + Self.unlistenAllowance)
             do {
-                try waitForListeners(revision: revision, until: acknowledgementDeadline, on: connection)
+                try waitForListeners(revision: revision, until: end - Self.unlistenAllowance, on: connection)
                 try connection.unlisten(Self.acknowledgementChannel)
             } catch {
                 // The connection failed after the commit: the write stands, the wait ends.
@@ -188,22 +190,37 @@ public final class PostgresTemplateStore: TemplateStore {
         }
     }
 
-    /// Waits until no connected listener of this database has acknowledged less than
-    /// `revision`, or the timeout passed: checks again each time a listener says it recorded an
-    /// acknowledgement (`acknowledgementChannel`), never by polling.
+    /// What the wait for the listeners leaves of a write's `acknowledgementTimeout` for its
+    /// `UNLISTEN` (one round trip on a healthy connection).
+    static let unlistenAllowance: Duration = .milliseconds(25)
+
+    /// Waits until no live listener of this database has acknowledged less than `revision`, or
+    /// `deadline` passed: checks again each time a listener says it recorded an acknowledgement
+    /// (`acknowledgementChannel`), and when the first of those behind stops counting as live.
+    ///
+    /// A listener is live while its last heartbeat or acknowledgement (`listener_acks.seen_at`,
+    /// or its session's start until it wrote one) is within `ListenerLiveness.window`, by the
+    /// server's clock: the backend of a node whose host vanished stays in `pg_stat_activity`
+    /// for minutes, and is not waited for past that window.
     private func waitForListeners(revision: Int64, until deadline: ContinuousClock.Instant, on connection: PostgresConnection) throws {
-        while true {
-            let behind = try connection.queryFirst(
+        let windowMilliseconds = Int64(ListenerLiveness.window / .milliseconds(1))
+        while ContinuousClock.now < deadline {
+            let (behind, staleInMilliseconds) = try connection.queryFirst(
                 """
-                SELECT count(*) FROM pg_stat_activity a LEFT JOIN listener_acks k ON k.pid = a.pid
-                WHERE a.datname = current_database() AND a.application_name LIKE $1 || '%'
-                    AND coalesce(k.revision, 0) < $2
+                WITH behind AS (
+                    SELECT coalesce(k.seen_at, a.backend_start) + $3::bigint * interval '1 millisecond' AS stale_at
+                    FROM pg_stat_activity a LEFT JOIN listener_acks k ON k.pid = a.pid
+                    WHERE a.datname = current_database() AND a.application_name LIKE $1 || '%'
+                        AND coalesce(k.revision, 0) < $2
+                )
+                SELECT count(*), coalesce(ceil(extract(epoch FROM min(stale_at) - clock_timestamp()) * 1000), 0)::bigint
+                FROM behind WHERE stale_at > clock_timestamp()
                 """,
-                [.text(Self.listenerNamePrefix), .integer(revision)]
-            ) { $0.int64(at: 0) } ?? 0
+                [.text(Self.listenerNamePrefix), .integer(revision), .integer(windowMilliseconds)]
+            ) { ($0.int64(at: 0), $0.int64(at: 1)) } ?? (0, 0)
+            guard behind > 0 else { return }
             let remaining = ContinuousClock.now.duration(to: deadline)
-            guard behind > 0, remaining > .zero else { return }
-            _ = try connection.waitForNotifications(timeout: remaining)
+            _ = try connection.waitForNotifications(timeout: min(remaining, .milliseconds(max(1, staleInMilliseconds))))
         }
     }
 }

@@ -79,7 +79,7 @@ import Testing
         let listener = ScriptedListener(answersHeartbeats: false)
         var changes = start(listener, known: [:], heartbeatSeconds: 1).makeAsyncIterator()
         #expect(await changes.next() == .projects)
-        // Silent for a second: a heartbeat goes out, stays unanswered for a second, and the
+        // An interval in, a heartbeat goes out, stays unanswered for a second, and the
         // listener connects again (and resyncs, which relays .projects once more).
         #expect(await changes.next() == .projects)
         #expect(listener.connections >= 2)

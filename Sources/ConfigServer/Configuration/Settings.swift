@@ -61,12 +61,14 @@ public struct StoreSettings: Sendable, Codable, Equatable {
     /// How often each worker compares the store's change token, as a backstop to the
     /// notifications (seconds). Reading it is one cheap query.
     public var pollIntervalSeconds = 1.0
-    /// For `postgres`: how long the node's notification connection may stay silent before a
-    /// heartbeat query, and how long that query may take before the connection is dropped
-    /// and made again (seconds).
+    /// For `postgres`: how long a heartbeat of the node's notification connection may wait for
+    /// its answer before the connection is dropped and made again (seconds). Heartbeats go
+    /// every `ListenerLiveness.heartbeatInterval` whatever the traffic: writers wait only for
+    /// nodes whose last one is recent.
     public var heartbeatSeconds = 10
-    /// For `postgres`: how long a write waits for every connected node to apply it before it
-    /// answers anyway (seconds; docs/scaling.md).
+    /// For `postgres`: how long a write may take, counted from when the store begins it, while
+    /// it waits for every live node to apply it; it answers anyway by then (seconds;
+    /// docs/scaling.md).
     public var acknowledgementSeconds = 2.0
     /// How long a request may wait for the store, its time in the worker's store queue
     /// included, before it is answered 503 (seconds). A write not committed by then is

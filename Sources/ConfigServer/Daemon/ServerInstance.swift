@@ -61,7 +61,7 @@ public final class ServerInstance: Sendable {
         let application = application
         server.onShutdown { application.realtime.sayGoodbye() }
         // One listener per node: the first worker (or the only process) holds it.
-        let listener = (membership?.index ?? 0) == 0 ? store.makeChangeListener(name: Self.listenerName(configuration)) : nil
+        let listener = (membership?.index ?? 0) == 0 ? store.makeChangeListener(name: try Self.listenerName(configuration)) : nil
         try application.start(listener: listener)
         loop.start(name: "rcs-loop-\(membership?.index ?? 0)")
     }
@@ -75,9 +75,11 @@ public final class ServerInstance: Sendable {
         store.close()
     }
 
-    /// Names the node's notification connection on the database server (`application_name`).
-    static func listenerName(_ configuration: ServerConfiguration) -> String {
-        "\(ProcessInfo.processInfo.hostName):\(configuration.port)"
+    /// Names the node's notification connection on the database server (`application_name`):
+    /// its id first (kept in the data directory; the server cuts a long name at 63 bytes), so
+    /// that the listener of this node, restarted, ends its predecessor's session and no other.
+    static func listenerName(_ configuration: ServerConfiguration) throws -> String {
+        "\(try NodeIdentity.id(in: configuration.dataDir)) \(ProcessInfo.processInfo.hostName):\(configuration.port)"
     }
 
     static func httpConfiguration(_ settings: HTTPSettings, trustedProxies: [String]) -> HTTPServerConfiguration {

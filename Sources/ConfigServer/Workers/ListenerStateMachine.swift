@@ -2,9 +2,10 @@ import ConfigCore
 import ConfigStore
 
 /// What a node's store listener does next, decided without I/O: connect, catch up on what moved
-/// while it was not listening, relay and acknowledge what it is told, send a heartbeat after a
-/// silence, drop a connection that fails or leaves a heartbeat unanswered, and connect again
-/// with back-off. `NodeListener` feeds it what happened and performs the actions it returns.
+/// while it was not listening, relay and acknowledge what it is told, send a heartbeat every
+/// `ListenerLiveness.heartbeatInterval` whatever the traffic (the store counts a listener as
+/// alive only while its heartbeats are recent), drop a connection that fails or leaves a
+/// heartbeat unanswered, and connect again with back-off. `NodeListener` feeds it what happened and performs the actions it returns.
 ///
 /// Times are monotonic milliseconds, passed in by the caller, so that tests drive it on a
 /// manual clock.
@@ -14,8 +15,9 @@ struct ListenerStateMachine {
         case idle
         /// The shell is connecting (blocking); `connected` or `connectFailed` follows.
         case connecting
-        /// Connected; `heartbeatSentAt` while a heartbeat waits for its answer.
-        case listening(lastHeard: Int64, heartbeatSentAt: Int64?)
+        /// Connected; the next heartbeat is due at `heartbeatDue`, once the one sent at
+        /// `heartbeatSentAt` (if any) is answered.
+        case listening(heartbeatDue: Int64, heartbeatSentAt: Int64?)
         /// Waiting until `until` to connect again.
         case backingOff(until: Int64)
         /// Stopped for good.
@@ -29,7 +31,7 @@ struct ListenerStateMachine {
         /// Hand `changes` to the node in order, then acknowledge them to the store: a writer
         /// waits for that acknowledgement before it answers.
         case relayAndAcknowledge([StoreChange])
-        /// Send a query the server must answer.
+        /// Send a query the server must answer, which records that the listener is alive.
         case sendHeartbeat
         /// Close the connection after a failure (log `reason`, count a reconnect).
         case drop(reason: String)
@@ -40,7 +42,10 @@ struct ListenerStateMachine {
     /// Longest pause between two attempts to connect.
     static let maxRetryDelayMillis: Int64 = 8_000
 
+    /// How long a heartbeat's answer may take.
     let heartbeatMillis: Int64
+    /// From one heartbeat to the next.
+    let heartbeatIntervalMillis: Int64
     private(set) var state = State.idle
     /// The newest version relayed per template: after a connect, only what moved is relayed.
     private(set) var knownHeads: [TemplateKey: Int64]
@@ -49,10 +54,13 @@ struct ListenerStateMachine {
 
     /// - Parameters:
     ///   - knownHeads: the versions the node loaded before it listened.
-    ///   - heartbeatMillis: silence before a heartbeat, and how long its answer may take.
-    init(knownHeads: [TemplateKey: Int64], heartbeatMillis: Int64) {
+    ///   - heartbeatMillis: how long a heartbeat's answer may take.
+    ///   - heartbeatIntervalMillis: from one heartbeat to the next.
+    init(knownHeads: [TemplateKey: Int64], heartbeatMillis: Int64,
+         heartbeatIntervalMillis: Int64 = Int64(ListenerLiveness.heartbeatInterval / .milliseconds(1))) {
         self.knownHeads = knownHeads
         self.heartbeatMillis = max(1, heartbeatMillis)
+        self.heartbeatIntervalMillis = max(1, heartbeatIntervalMillis)
     }
 
     mutating func start() -> [Action] {
@@ -65,7 +73,8 @@ struct ListenerStateMachine {
     /// node last knew, and the projects (they may have moved too), then acknowledge.
     mutating func connected(heads: [TemplateKey: Int64], now: Int64) -> [Action] {
         guard state == .connecting else { return [.close] }
-        state = .listening(lastHeard: now, heartbeatSentAt: nil)
+        // Connecting recorded the listener as alive: the first heartbeat is an interval later.
+        state = .listening(heartbeatDue: now + heartbeatIntervalMillis, heartbeatSentAt: nil)
         retryDelayMillis = 0
         let moved = heads.filter { key, version in (knownHeads[key] ?? 0) < version }
             .sorted { ($0.key.project, $0.key.namespace.rawValue) < ($1.key.project, $1.key.namespace.rawValue) }
@@ -81,8 +90,8 @@ struct ListenerStateMachine {
     /// The socket brought `changes` (maybe none: a heartbeat's answer, part of a message).
     /// - Parameter heartbeatAnswered: no heartbeat waits for its answer any more.
     mutating func received(_ changes: [StoreChange], heartbeatAnswered: Bool, now: Int64) -> [Action] {
-        guard case .listening(_, let sent) = state else { return [] }
-        state = .listening(lastHeard: now, heartbeatSentAt: heartbeatAnswered ? nil : sent)
+        guard case .listening(let due, let sent) = state else { return [] }
+        state = .listening(heartbeatDue: due, heartbeatSentAt: heartbeatAnswered ? nil : sent)
         guard !changes.isEmpty else { return [] }
         for case .template(let key, let version) in changes {
             knownHeads[key] = max(knownHeads[key] ?? 0, version)
@@ -96,15 +105,15 @@ struct ListenerStateMachine {
         return [.drop(reason: reason)] + backOff(now: now)
     }
 
-    /// Time passed: a heartbeat is due or overdue, or the back-off is over.
+    /// Time passed: a heartbeat is due or its answer overdue, or the back-off is over.
     mutating func tick(now: Int64) -> [Action] {
         switch state {
         case .listening(_, let sent?):
             guard now - sent >= heartbeatMillis else { return [] }
             return failed(reason: "no answer to a heartbeat in \(heartbeatMillis) ms", now: now)
-        case .listening(let lastHeard, nil):
-            guard now - lastHeard >= heartbeatMillis else { return [] }
-            state = .listening(lastHeard: lastHeard, heartbeatSentAt: now)
+        case .listening(let due, nil):
+            guard now >= due else { return [] }
+            state = .listening(heartbeatDue: now + heartbeatIntervalMillis, heartbeatSentAt: now)
             return [.sendHeartbeat]
         case .backingOff(let until):
             guard now >= until else { return [] }
@@ -118,7 +127,8 @@ struct ListenerStateMachine {
     /// When `tick` next has something to do; nil when nothing is timed.
     var nextDeadline: Int64? {
         switch state {
-        case .listening(let lastHeard, let sent): (sent ?? lastHeard) + heartbeatMillis
+        case .listening(_, let sent?): sent + heartbeatMillis
+        case .listening(let due, nil): due
         case .backingOff(let until): until
         case .idle, .connecting, .stopped: nil
         }
