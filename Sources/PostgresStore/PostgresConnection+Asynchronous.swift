@@ -1,4 +1,5 @@
 import CLibPQ
+import Glibc
 
 /// Driving a connection from an event loop: nothing here waits for the server.
 extension PostgresConnection {
@@ -11,6 +12,21 @@ extension PostgresConnection {
     /// - Throws: `PostgresError` without SQLSTATE when the connection broke.
     public func consumeInput() throws(PostgresError) {
         guard PQconsumeInput(try openHandle()) == 1 else { throw connectionError(lastErrorMessage()) }
+    }
+
+    /// Whether a connection that sat idle can still be used: open, and not closed by the server
+    /// meanwhile. A restart or an ended backend leaves the socket readable (its FATAL notice,
+    /// then the end of the stream), so a look at the socket, without a round trip, spares the
+    /// first call after a restart its failure.
+    public var isUsableAfterIdling: Bool {
+        // The notice and the end of the stream may take two reads: a few, then it is in use.
+        for _ in 0..<4 {
+            guard isOpen else { return false }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0 else { return true }
+            guard (try? consumeInput()) != nil else { return false }
+        }
+        return isOpen
     }
 
     /// Sends `sql` (no parameters) and returns at once; its answer is collected by

@@ -6,7 +6,7 @@ import Synchronization
 /// Each connection lives in its own `Mutex` slot and never leaves it: a caller waits for a free
 /// slot (the semaphore counts them), takes its index, and runs its body inside that slot's
 /// lock. A slot is connected on first use, and again on the next use after its connection
-/// broke, so a restarted server costs one failed call per slot, not a restart of the process.
+/// broke or the server closed it while it sat idle, so a restarted server costs no failed call.
 final class PostgresConnectionPool: Sendable {
     private let slots: [Slot]
     private let freeSlots: Mutex<[Int]>
@@ -50,7 +50,7 @@ final class PostgresConnectionPool: Sendable {
                 throw PostgresError(sqlState: nil, message: "the store is closed")
             }
             let connection: PostgresConnection
-            if let open = slot, open.isOpen {
+            if let open = slot, open.isUsableAfterIdling {
                 connection = open
             } else {
                 slot = nil

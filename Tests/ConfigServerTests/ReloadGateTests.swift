@@ -108,6 +108,6 @@ import Testing
         defer { release.signal() }
         let answer = try awaitAnswer(ask(gate, read(blockingOn: release)))
         #expect(!answer.reloaded && answer.readsEnded == 0)
-        #expect(answer.seconds < 1, "waited \(answer.seconds) s; 50 ms while the store is unreachable")
+        #expect(answer.seconds < 1, "waited \(answer.seconds) s; 30 ms while the store is unreachable")
     }
 }

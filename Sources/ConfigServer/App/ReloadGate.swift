@@ -24,7 +24,7 @@ final class ReloadGate: Sendable {
     typealias Waiter = @Sendable (_ reloaded: Bool) -> Void
 
     /// How long a request waits for the store while the node knows it cannot be reached.
-    static let unreachableWait = Duration.milliseconds(50)
+    static let unreachableWait = Duration.milliseconds(30)
 
     private let loop: EventLoop
     /// Reads only, so that a reload never waits behind a publish's commit.

@@ -36,6 +36,9 @@ import Testing
                 }
             }
         }
+        if !older.isEmpty, ProcessInfo.processInfo.environment["RCS_FAULTS_LOGS"] != nil {
+            print("node 1 log:\n\((try? cluster.daemons[1]?.log(containing: "remote-config-server")) ?? "")")
+        }
         print("database restart: \(Self.rounds) restarts, \(fetches) fetches on node 1, \(older.count) older or failed")
         #expect(older.isEmpty, "seed \(Self.seed): \(older.count) of \(fetches): \(older.prefix(5))")
     }
