@@ -104,8 +104,27 @@ import Testing
         _ = machine.connectFailed(now: 0)
         _ = machine.tick(now: 1_000)
         _ = machine.connected(heads: [:], now: 1_000)
+        #expect(machine.retryDelayMillis == 2_000, "connected is not yet working: the node has not caught up")
+        machine.acknowledged()
         #expect(machine.retryDelayMillis == 0)
         #expect(machine.failed(reason: "reset by peer", now: 2_000) == [.drop(reason: "reset by peer"), .connect])
+    }
+
+    /// A node too slow to catch up connects, fails to acknowledge and drops, again and again:
+    /// each attempt makes the other nodes' writers wait for it, so the attempts back off.
+    @Test func aConnectionWhoseNodeNeverCatchesUpKeepsBackingOff() {
+        var machine = Machine(knownHeads: [:], heartbeatMillis: 10_000)
+        _ = machine.start()
+        var now: Int64 = 0
+        _ = machine.connected(heads: [:], now: now)
+        #expect(machine.failed(reason: "workers behind", now: now) == [.drop(reason: "workers behind"), .connect])
+        for expected: Int64 in [1_000, 2_000, 4_000] {
+            _ = machine.connected(heads: [:], now: now)
+            #expect(machine.failed(reason: "workers behind", now: now) == [.drop(reason: "workers behind")])
+            #expect(machine.state == .backingOff(until: now + expected))
+            now += expected
+            #expect(machine.tick(now: now) == [.connect])
+        }
     }
 
     @Test func aReconnectRelaysOnlyWhatWasMissedWhileDown() {

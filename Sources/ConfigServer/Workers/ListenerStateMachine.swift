@@ -75,11 +75,17 @@ struct ListenerStateMachine {
         guard state == .connecting else { return [.close] }
         // Connecting recorded the listener as alive: the first heartbeat is an interval later.
         state = .listening(heartbeatDue: now + heartbeatIntervalMillis, heartbeatSentAt: nil)
-        retryDelayMillis = 0
         let moved = heads.filter { key, version in (knownHeads[key] ?? 0) < version }
             .sorted { ($0.key.project, $0.key.namespace.rawValue) < ($1.key.project, $1.key.namespace.rawValue) }
         for (key, version) in moved { knownHeads[key] = version }
         return [.relayAndAcknowledge(moved.map { .template($0.key, version: $0.value) } + [.projects])]
+    }
+
+    /// The node acknowledged what it was told: the connection works, and a later loss connects
+    /// again at once. (A connection whose node never catches up keeps backing off: each attempt
+    /// makes the other nodes' writers wait for it.)
+    mutating func acknowledged() {
+        retryDelayMillis = 0
     }
 
     mutating func connectFailed(now: Int64) -> [Action] {

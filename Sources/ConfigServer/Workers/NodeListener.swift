@@ -172,6 +172,7 @@ final class NodeListener: @unchecked Sendable {
         let late = workers.workersBehind(epoch)
         if late.isEmpty {
             awaiting = nil
+            machine.acknowledged()
             workers.setBehind(false, [])
             if !isPresent {
                 // What moved while it was absent is read by every worker: the counters hold again.
