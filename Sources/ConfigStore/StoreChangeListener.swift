@@ -48,10 +48,15 @@ public protocol StoreChangeListener: AnyObject, Sendable {
     /// Sends a query the server must answer, without blocking; `receive` takes the answer.
     func sendHeartbeat() throws(StoreError)
 
-    /// Records, without blocking, that this node has applied every change received so far (and
-    /// what it read after connecting): a writer waits for the nodes' acknowledgements before
-    /// it returns, so that no node answers with what the write replaced.
-    func acknowledge() throws(StoreError)
+    /// The newest revision received: the changes `receive` returned so far (and what was read
+    /// after connecting) cover it.
+    var receivedRevision: Int64 { get }
+
+    /// Records, without blocking, that this node has applied every change up to `revision` (one
+    /// `receivedRevision` gave): a writer waits for the nodes' acknowledgements before it
+    /// returns, so that no node answers with what the write replaced. Changes received since
+    /// are not acknowledged by it.
+    func acknowledge(through revision: Int64) throws(StoreError)
 
     /// Whether a heartbeat is still waiting for its answer.
     var isAwaitingHeartbeat: Bool { get }
@@ -68,4 +73,11 @@ public protocol StoreChangeListener: AnyObject, Sendable {
 public enum ListenerLiveness {
     public static let heartbeatInterval: Duration = .seconds(2)
     public static let window: Duration = heartbeatInterval * 3
+}
+
+extension StoreChangeListener {
+    /// Acknowledges every change received so far.
+    public func acknowledge() throws(StoreError) {
+        try acknowledge(through: receivedRevision)
+    }
 }

@@ -34,7 +34,7 @@ public final class PostgresChangeListener: StoreChangeListener {
         /// The newest revision sent as acknowledged.
         var acknowledgedRevision: Int64 = 0
         /// `acknowledge()` was called while a query was in flight.
-        var acknowledgementWanted = false
+        var acknowledgementWanted: Int64?
     }
 
     /// - Parameters:
@@ -98,7 +98,9 @@ public final class PostgresChangeListener: StoreChangeListener {
             if state.queryInFlight, try connection.finishSentQuery() {
                 state.queryInFlight = false
                 state.awaitingHeartbeat = false
-                if state.acknowledgementWanted { try Self.sendAcknowledgement(on: connection, state: &state) }
+                if let wanted = state.acknowledgementWanted {
+                    try Self.sendAcknowledgement(of: wanted, on: connection, state: &state)
+                }
             }
             // Read after the query's answer: notifications that came with it are buffered.
             return try connection.bufferedNotifications().compactMap { notification in
@@ -112,29 +114,38 @@ public final class PostgresChangeListener: StoreChangeListener {
         }
     }
 
-    /// Records that this node applied every change received so far; a writer waits for it.
-    public func acknowledge() throws(StoreError) {
+    /// The newest revision received: the changes `receive` returned so far cover it.
+    public var receivedRevision: Int64 {
+        state.withLock { $0.receivedRevision }
+    }
+
+    /// Records that this node applied every change up to `revision`; a writer waits for it.
+    /// Sent after the query in flight, if any, never for more than was asked: what arrives
+    /// meanwhile is not applied yet.
+    public func acknowledge(through revision: Int64) throws(StoreError) {
         try withConnection { connection, state throws(PostgresError) in
-            guard state.receivedRevision > state.acknowledgedRevision else { return }
+            let revision = min(revision, state.receivedRevision)
+            guard revision > state.acknowledgedRevision else { return }
             if state.queryInFlight {
-                state.acknowledgementWanted = true
+                state.acknowledgementWanted = max(state.acknowledgementWanted ?? 0, revision)
             } else {
-                try Self.sendAcknowledgement(on: connection, state: &state)
+                try Self.sendAcknowledgement(of: revision, on: connection, state: &state)
             }
         }
     }
 
     /// Records the revision (and that the listener is alive), then wakes the writers waiting for it (`acknowledgementChannel`).
-    private static func sendAcknowledgement(on connection: PostgresConnection, state: inout State) throws(PostgresError) {
+    private static func sendAcknowledgement(of revision: Int64, on connection: PostgresConnection,
+                                            state: inout State) throws(PostgresError) {
         // An integer the listener read itself: safe to write into the statement.
         try connection.sendQuery(
             """
-            INSERT INTO listener_acks (pid, revision, seen_at) VALUES (pg_backend_pid(), \(state.receivedRevision), clock_timestamp())
+            INSERT INTO listener_acks (pid, revision, seen_at) VALUES (pg_backend_pid(), \(revision), clock_timestamp())
             ON CONFLICT (pid) DO UPDATE SET revision = GREATEST(listener_acks.revision, excluded.revision), seen_at = excluded.seen_at;
-            SELECT pg_notify('\(PostgresTemplateStore.acknowledgementChannel)', '\(state.receivedRevision)')
+            SELECT pg_notify('\(PostgresTemplateStore.acknowledgementChannel)', '\(revision)')
             """)
-        state.acknowledgedRevision = state.receivedRevision
-        state.acknowledgementWanted = false
+        state.acknowledgedRevision = revision
+        state.acknowledgementWanted = nil
         state.queryInFlight = true
     }
 

@@ -152,7 +152,9 @@ final class ScriptedListener: StoreChangeListener, @unchecked Sendable {
         return changes
     }
 
-    func acknowledge() throws(StoreError) {
+    var receivedRevision: Int64 { 0 }
+
+    func acknowledge(through revision: Int64) throws(StoreError) {
         state.withLock { $0.acknowledgements += 1 }
     }
 

@@ -37,9 +37,9 @@ final class NodeListener: @unchecked Sendable {
     private var socket: Int32 = -1
     /// The changes relayed now are what moved while the node was not listening.
     private var catchingUpAfterConnect = false
-    /// What was relayed and not acknowledged yet: the epoch the workers must reach, and since
-    /// when (monotonic milliseconds) the oldest of it waits.
-    private var awaiting: (epoch: Int64, since: Int64)?
+    /// What was relayed and not acknowledged yet: the epoch the workers must reach, the store's
+    /// revision it covers, and since when (monotonic milliseconds) the oldest of it waits.
+    private var awaiting: (epoch: Int64, revision: Int64, since: Int64)?
     /// Connected, and caught up once since: the counters hold (`present`).
     private var isPresent = false
 
@@ -124,9 +124,11 @@ final class NodeListener: @unchecked Sendable {
             case .connect:
                 connect()
             case .relayAndAcknowledge(let changes):
+                // Everything received so far is relayed now: the epoch covers that revision.
+                let revision = listener.receivedRevision
                 for change in changes { relay(change) }
                 let epoch = workers.beginCatchUp(catchingUpAfterConnect)
-                awaiting = (epoch, awaiting?.since ?? clock())
+                awaiting = (epoch, revision, awaiting?.since ?? clock())
                 settle()
             case .sendHeartbeat:
                 do throws(StoreError) { try listener.sendHeartbeat() } catch {
@@ -168,7 +170,7 @@ final class NodeListener: @unchecked Sendable {
     /// Acknowledges once every serving worker read what was relayed; gives up past the
     /// deadline: the node is then behind, and connects again to catch up.
     private func settle() {
-        guard let (epoch, since) = awaiting else { return }
+        guard let (epoch, revision, since) = awaiting else { return }
         let late = workers.workersBehind(epoch)
         if late.isEmpty {
             awaiting = nil
@@ -179,7 +181,7 @@ final class NodeListener: @unchecked Sendable {
                 isPresent = true
                 present(true)
             }
-            do throws(StoreError) { try listener.acknowledge() } catch {
+            do throws(StoreError) { try listener.acknowledge(through: revision) } catch {
                 perform(machine.failed(reason: "\(error)", now: clock()))
             }
         } else if clock() - since >= workers.deadlineMillis {
