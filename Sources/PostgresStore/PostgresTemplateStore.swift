@@ -151,7 +151,9 @@ public final class PostgresTemplateStore: TemplateStore {
     /// has applied this revision (`listener_acks`): from then on no node answers with what the
     /// write replaced. A listener that is connected but does not answer in time only delays the
     /// return: the write returns at most `acknowledgementTimeout` after it began, clean-up
-    /// included, or one round trip after its commit if that alone took longer.
+    /// included, or one round trip after its commit if that alone took longer. When the
+    /// connection fails during that wait, the write throws `outcomeUnknown`: it is committed,
+    /// but not known to be served everywhere.
     func write<Result: Sendable>(
         _ body: @Sendable (PostgresConnection) throws -> (result: Result, change: StoreChange)
     ) throws(StoreError) -> Result {
@@ -180,11 +182,18 @@ public final class PostgresTemplateStore: TemplateStore {
             connection.deadline = max(end, ContinuousClock.now + Self.unlistenAllowance)
             do {
                 try waitForListeners(revision: revision, until: end - Self.unlistenAllowance, on: connection)
-                try connection.unlisten(Self.acknowledgementChannel)
             } catch {
-                // The connection failed after the commit: the write stands, the wait ends.
+                // The database went away after the commit: the write stands, but whether every
+                // node serves it cannot be known, so it is not acknowledged as if it did.
                 connection.close()
                 onNotice("stopped waiting for the nodes to apply revision \(revision): \(error)")
+                throw StoreError.outcomeUnknown(
+                    "the write was committed, but the database went away before every node confirmed it: it may not be served everywhere yet")
+            }
+            do {
+                try connection.unlisten(Self.acknowledgementChannel)
+            } catch {
+                connection.close()
             }
             return result
         }

@@ -65,12 +65,19 @@ struct HistoryChecker {
     /// so the only excuse is that: the node answered 503 on `/readyz` during the fetch, or within
     /// `notReadyGraceSeconds` after it (`NodeReadiness`). Whatever the fault (slow, lossy,
     /// a worker restarting), a node that kept saying it was ready must have kept up.
+    ///
+    /// One more excuse, for a node cut off from the database (or down): from the fault's start
+    /// until `catchUpSeconds` after it healed. A node cannot know at once that its database went
+    /// away, nor can a writer whose database goes away wait for it (such a write is answered
+    /// 503 `[OUTCOME_UNKNOWN]`, but one acknowledged an instant before the cut was not yet seen
+    /// everywhere), and after healing it catches up within that time (`everyNodeCatchesUp`).
     func noStaleReadsAfterAcknowledgement() -> [String] {
         let sortedAcks = acknowledged.sorted { $0.end < $1.end }
         let readiness = self.readiness
         return reads.compactMap { read in
             guard let newest = sortedAcks.last(where: { $0.end < read.start }), let version = newest.version,
-                  (read.version ?? 0) < version, !readiness.notReady(read.node, between: read.start, and: read.end)
+                  (read.version ?? 0) < version, !readiness.notReady(read.node, between: read.start, and: read.end),
+                  !cutOff(read.node, at: read.start)
             else { return nil }
             return "stale read: \(read) began after version \(version) was acknowledged (\(newest))"
         }
@@ -97,6 +104,15 @@ struct HistoryChecker {
     }
 
     private var readiness: NodeReadiness { NodeReadiness(operations, grace: notReadyGraceSeconds) }
+
+    /// Whether `node` was cut off from the database or down at `time`, or had been until less
+    /// than `catchUpSeconds` before.
+    private func cutOff(_ node: Int, at time: Double) -> Bool {
+        faults.contains { fault in
+            (fault.effect == .cutOff || fault.effect == .down) && fault.nodes.contains(node)
+                && time >= fault.start && time <= fault.healed + catchUpSeconds
+        }
+    }
 
     /// What a node cut off from the database is asked (from half a second in, until healed)
     /// it answers within `cutOffAnswerSeconds`: every fetch 200, every publish 200 or 503.
