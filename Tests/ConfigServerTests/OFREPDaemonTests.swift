@@ -82,7 +82,7 @@ import Testing
         // Right after the acknowledgement, polls with the old ETag on new connections until
         // each worker has answered one it had kept (bounded).
         var checked = Set<String>()
-        for _ in 0 ..< 16 where checked.count < workers {
+        for _ in 0 ..< 64 where checked.count < workers {
             for (index, (key, poller)) in pollers.sorted(by: { $0.key < $1.key }).enumerated() {
                 let poll = try evaluate(port: ports[index % ports.count], etag: poller.tag, targetingKey: key)
                 let answeredBy = try worker(poll)
