@@ -184,12 +184,13 @@ struct FaultScenario: Sendable, CustomStringConvertible {
     /// recorded in `history` when given.
     private func publishUntilAcknowledged(_ node: Workload.Node, _ value: String, within seconds: Double,
                                           history: History? = nil) -> (version: Int64, acknowledged: Double)? {
-        var start = history?.now ?? 0
         let acknowledged = NodeCalls.publishUntilAcknowledged({ node.port }, value, within: seconds) { value, answer in
+            // Timed from its answer back: tries are 100 ms apart, so the end of the last one is
+            // not the start of the next.
+            let end = history?.now ?? 0
             history?.record(History.Operation(
-                kind: .publish, node: node.index, start: start, end: start + answer.seconds, status: answer.status,
+                kind: .publish, node: node.index, start: end - answer.seconds, end: end, status: answer.status,
                 outcomeUnknown: answer.outcomeUnknown, version: answer.version, value: value))
-            start = history?.now ?? 0
         }
         guard let acknowledged, let version = acknowledged.version else { return nil }
         return (version, (history?.now ?? 0))

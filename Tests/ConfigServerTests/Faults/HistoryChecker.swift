@@ -84,13 +84,15 @@ struct HistoryChecker {
     }
 
     /// A fetch that began on a node after one of the node's streams was told of version v
-    /// answers v or newer (the node said it had v), with the same only excuse as above.
+    /// answers v or newer (the node said it had v), with the same two excuses as above (a
+    /// worker whose read fails as the database goes away answers from memory).
     func noReadOlderThanAnnounced() -> [String] {
         let notices = AnnouncedVersions(operations.filter { $0.kind == .streamNotice })
         let readiness = self.readiness
         return reads.compactMap { read in
             guard let notice = notices.newest(on: read.node, before: read.start), let version = notice.version,
-                  (read.version ?? 0) < version, !readiness.notReady(read.node, between: read.start, and: read.end)
+                  (read.version ?? 0) < version, !readiness.notReady(read.node, between: read.start, and: read.end),
+                  !cutOff(read.node, at: read.start)
             else { return nil }
             return "read older than announced: \(read) began after a stream of node \(read.node) was told of \(version) (\(notice))"
         }
