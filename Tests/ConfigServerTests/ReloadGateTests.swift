@@ -43,6 +43,7 @@ import Testing
     /// What a request was answered, how many reads had ended then, and after how long.
     final class Answer: Sendable {
         let value = Mutex<(reloaded: Bool, readsEnded: Int, seconds: Double)?>(nil)
+        let given = DispatchSemaphore(value: 0)
     }
 
     /// Asks on the loop.
@@ -54,6 +55,7 @@ import Testing
             gate.afterReload(of: target, by: read) { reloaded in
                 let ended = tally.ended.load(ordering: .sequentiallyConsistent)
                 answer.value.withLock { $0 = (reloaded, ended, Date().timeIntervalSince(asked)) }
+                answer.given.signal()
             }
             queued?.signal()
         }
@@ -61,12 +63,10 @@ import Testing
     }
 
     func awaitAnswer(_ answer: Answer) throws -> (reloaded: Bool, readsEnded: Int, seconds: Double) {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let value = answer.value.withLock({ $0 }) { return value }
-            usleep(1_000)
+        guard answer.given.wait(timeout: .now() + 30) == .success, let value = answer.value.withLock({ $0 }) else {
+            throw TestFailure("no answer within 30 s")
         }
-        throw TestFailure("no answer within 10 s")
+        return value
     }
 
     @Test func aRequestArrivingWhileAReadIsUnderWayWaitsForTheNextRead() throws {

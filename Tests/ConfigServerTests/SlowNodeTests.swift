@@ -34,13 +34,12 @@ import Testing
         #expect(published.status == 200)
         #expect(Date().timeIntervalSince(started) < 2.1, "a node that cannot keep up is not waited for past the cap")
 
-        // Whatever it serves, it acknowledged nothing it cannot serve; while it serves "one" it
-        // says it is behind, and takes no writes.
+        // Its workers need 6 s for a read, four times the catch-up's 1.5 s: it acknowledged
+        // nothing it cannot serve, serves "one" from memory, says it is behind, takes no writes.
         for _ in 0..<4 {
             let asked = Date()
             let text = try MultiNodeTests.fetch(slow.port).text
             #expect(Date().timeIntervalSince(asked) < 1, "answered from memory at once")
-            guard !text.contains("\"k\":\"two\"") else { continue }
             #expect(text.contains("\"k\":\"one\""), "\(text)")
             let ready = try DaemonTests.admin(slow.port, "GET", "/readyz")
             #expect(ready.status == 503 && ready.text.contains("catching up"), "a node serving v1 after v2 was acknowledged: \(ready.text)")

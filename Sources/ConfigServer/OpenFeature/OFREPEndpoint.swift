@@ -169,7 +169,8 @@ struct OFREPEndpoint: Sendable {
     func openEventStream(_ exchange: Exchange) throws(OFREPError) {
         let (_, project) = try authenticate(exchange, flag: nil)
         let key = templateKey(of: project)
-        guard templates.isCurrent(key, reloaded: exchange.reloaded) || exchange.reloaded || exchange.storeUnreadable else {
+        // After its one read (or a store that could not be read), from memory.
+        guard exchange.reloaded || exchange.storeUnreadable || templates.isCurrent(key) else {
             return exchange.answerAfterReload(of: .template(key))
         }
         let addressed = exchange.uri["version"].flatMap { Int64($0) } ?? 0
