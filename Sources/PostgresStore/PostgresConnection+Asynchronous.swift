@@ -14,19 +14,15 @@ extension PostgresConnection {
         guard PQconsumeInput(try openHandle()) == 1 else { throw connectionError(lastErrorMessage()) }
     }
 
-    /// Whether a connection that sat idle can still be used: open, and not closed by the server
-    /// meanwhile. A restart or an ended backend leaves the socket readable (its FATAL notice,
-    /// then the end of the stream), so a look at the socket, without a round trip, spares the
-    /// first call after a restart its failure.
+    /// Whether a connection that sat idle can still be used: open, and with nothing arrived
+    /// meanwhile. An idle connection is sent nothing but what ends it (a restart or an ended
+    /// backend leaves its FATAL notice, then the end of the stream, which libpq only reports on
+    /// the next query), so a look at the socket, without a round trip, spares that query its
+    /// failure; the rare other message costs a new connection.
     public var isUsableAfterIdling: Bool {
-        // The notice and the end of the stream may take two reads: a few, then it is in use.
-        for _ in 0..<4 {
-            guard isOpen else { return false }
-            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 0) > 0 else { return true }
-            guard (try? consumeInput()) != nil else { return false }
-        }
-        return isOpen
+        guard isOpen else { return false }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) == 0
     }
 
     /// Sends `sql` (no parameters) and returns at once; its answer is collected by
