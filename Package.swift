@@ -106,6 +106,6 @@ let package = Package(
         // Depends on both executables so they are built next to the test bundle for its
         // end-to-end tests, which run them as child processes.
         .testTarget(name: "ConfigServerTests", dependencies: ["ConfigServer", "ConfigCore", "ConfigClient", "remote-config-server", "rcctl", "ConfigStore", "CLinuxIO", "CZlib", "TestSupport", "ServerTestSupport", "PostgresStore", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),
-        .testTarget(name: "ConfigClientTests", dependencies: ["ConfigClient", "ConfigServer", "TestSupport", "ServerTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "ConfigClientTests", dependencies: ["ConfigClient", "ConfigCore", "ConfigServer", "TestSupport", "ServerTestSupport"], swiftSettings: strictSettings),
     ]
 )

@@ -1,3 +1,4 @@
+import ConfigCore
 import Foundation
 import TestSupport
 import Testing

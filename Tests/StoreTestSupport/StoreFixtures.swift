@@ -1,3 +1,4 @@
+public import ConfigCore
 public import ConfigStore
 public import Foundation
 import PostgresStore
