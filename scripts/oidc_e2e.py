@@ -11,12 +11,9 @@ Two servers, each with 2 workers and an empty data directory:
   sign-in in bounded time while everything else is answered at once.
 """
 import argparse
-import base64
-import http.server
 import json
 import os
 import pathlib
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,23 +24,11 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric import padding, rsa
+from oidc_forger import CLIENT_ID, Forger, free_port
 from playwright.sync_api import expect, sync_playwright
 
 PROJECT = "example-project"
 BOOT_TOKEN = "boot-token"
-CLIENT_ID = "rcs-console"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -62,77 +47,6 @@ def request(url, method="GET", headers=None, body=None, timeout=15):
             return response.status, response.headers, response.read()
     except urllib.error.HTTPError as error:
         return error.code, error.headers, error.read()
-
-
-# MARK: the forging provider
-
-class Forger:
-    """An OpenID provider whose token endpoint answers with the ID token `mode` names."""
-
-    def __init__(self):
-        self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-        self.other_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-        self.mode = "good"
-        self.nonce = ""
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        forger = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def answer(self, status, document):
-                body = json.dumps(document).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def do_GET(self):
-                if self.path == "/.well-known/openid-configuration":
-                    self.answer(200, {"issuer": forger.base, "authorization_endpoint": forger.base + "/authorize",
-                                      "token_endpoint": forger.base + "/token", "jwks_uri": forger.base + "/jwks"})
-                elif self.path == "/jwks":
-                    numbers = forger.key.public_key().public_numbers()
-                    self.answer(200, {"keys": [{"kty": "RSA", "kid": "k1", "use": "sig", "alg": "RS256",
-                                                "n": b64url(numbers.n.to_bytes(256, "big")),
-                                                "e": b64url(numbers.e.to_bytes(3, "big"))}]})
-                else:
-                    self.answer(404, {})
-
-            def do_POST(self):
-                self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                if forger.mode == "hang":
-                    time.sleep(20)
-                    return
-                self.answer(200, {"access_token": "a", "token_type": "Bearer", "id_token": forger.token()})
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def token(self):
-        now = int(time.time())
-        claims = {"iss": self.base, "aud": CLIENT_ID, "sub": "u-1", "email": "grace@example.com", "name": "Grace",
-                  "nonce": self.nonce, "iat": now, "exp": now + 300}
-        header = {"alg": "RS256", "kid": "k1", "typ": "JWT"}
-        key = self.key
-        if self.mode == "wrong_audience":
-            claims["aud"] = "someone-else"
-        elif self.mode == "expired":
-            claims["iat"], claims["exp"] = now - 7200, now - 3600
-        elif self.mode == "wrong_nonce":
-            claims["nonce"] = "not-this-sign-in"
-        elif self.mode == "wrong_signature":
-            key = self.other_key
-        signing_input = (b64url(json.dumps(header).encode()) + "." + b64url(json.dumps(claims).encode())).encode()
-        if self.mode == "alg_none":
-            header["alg"] = "none"
-            return b64url(json.dumps(header).encode()) + "." + b64url(json.dumps(claims).encode()) + "."
-        signature = key.sign(signing_input, padding.PKCS1v15(), hashes.SHA256())
-        return signing_input.decode() + "." + b64url(signature)
 
 
 # MARK: the servers

@@ -12,8 +12,9 @@ import Testing
 @Suite struct SignInTests {
     static let start = Date(timeIntervalSince1970: 1_900_000_000)
 
+    /// Access records for Ada, and her session as this worker last read it, on `clock`.
     func access(owner: Bool = false, claimRoles: [String: String] = [:], memberOf: [String: String] = [:],
-                secret: String) -> AccessControl {
+                secret: String, clock: ManualClock = ManualClock(start)) -> AccessControl {
         let encoder = JSONEncoder()
         var records = [
             StoredAccessRecord(kind: .principal, id: "ada@example.com", record: Array(try! encoder.encode(Principal(
@@ -29,24 +30,26 @@ import Testing
             id: ConsoleSession.id(inSecret: secret)!, principal: "ada@example.com", sha256: SecretDigest(secret: secret).hex,
             createTime: Timestamp(Self.start), lastSeenTime: Timestamp(Self.start),
             expireTime: Timestamp(Self.start.addingTimeInterval(86_400)), claimRoles: claimRoles, claimOwner: false)
-        records.append(StoredAccessRecord(kind: .session, id: session.id, record: Array(try! encoder.encode(session)),
-                                          updateTime: Self.start))
-        let access = AccessControl(adminTokens: [], sessionIdle: 3_600)
+        let access = AccessControl(adminTokens: [], sessionIdle: 3_600, clock: clock)
         access.setStoredAccess(StoredAccess(records))
+        access.sessions.keep(session.id, session, accessCounter: 0, readTime: Self.start)
         return access
     }
 
     @Test func aSessionActsForItsPersonUntilIdleOrExpired() throws {
         let (_, secret) = ConsoleSession.mint()
-        let access = access(memberOf: ["p1": "viewer"], secret: secret)
-        let (_, identity) = try #require(access.admin(session: secret, now: Self.start.addingTimeInterval(60)))
-        #expect(identity.id == "ada@example.com" && identity.sessionID == ConsoleSession.id(inSecret: secret))
-        #expect(identity.role(on: "p1") == .viewer && identity.role(on: "p2") == nil)
-        #expect(access.admin(session: secret, now: Self.start.addingTimeInterval(3_601)) == nil, "idle for longer than allowed")
-        #expect(access.admin(session: secret + "0", now: Self.start) == nil, "another secret with the same id")
+        let clock = ManualClock(Self.start)
+        let access = access(memberOf: ["p1": "viewer"], secret: secret, clock: clock)
+        #expect(access.admin(session: secret + "0") == nil, "another secret with the same id")
         var forged = secret
         forged.removeLast()
-        #expect(access.admin(session: forged + (secret.last == "a" ? "b" : "a"), now: Self.start) == nil)
+        #expect(access.admin(session: forged + (secret.last == "a" ? "b" : "a")) == nil)
+        clock.advance(by: 60)
+        let (_, identity) = try #require(access.admin(session: secret))
+        #expect(identity.id == "ada@example.com" && identity.sessionID == ConsoleSession.id(inSecret: secret))
+        #expect(identity.role(on: "p1") == .viewer && identity.role(on: "p2") == nil)
+        clock.set(Self.start.addingTimeInterval(3_601))
+        #expect(access.admin(session: secret) == nil, "idle for longer than allowed")
         #expect(access.admin(bearer: secret) == nil, "a session secret is not a bearer token")
     }
 
@@ -54,7 +57,7 @@ import Testing
         let (_, secret) = ConsoleSession.mint()
         let access = access(claimRoles: ["*": "viewer", "p1": "publisher"], memberOf: ["p1": "editor", "p2": "admin"],
                             secret: secret)
-        let identity = try #require(access.admin(session: secret, now: Self.start)?.identity)
+        let identity = try #require(access.admin(session: secret)?.identity)
         #expect(identity.role(on: "p1") == .publisher)
         #expect(identity.role(on: "p2") == .admin)
         #expect(identity.role(on: "anything") == .viewer)

@@ -8,8 +8,7 @@ import HTTP1
 struct AccessAdminEndpoint: Sendable {
     let store: any TemplateStore
     let access: AccessControl
-    let counters: ChangeCounters
-    let projectLoader: ProjectLoader
+    let controlPlane: ControlPlane
 
     /// `GET /v1/me`: who the credentials are, and the role they hold on each project (the
     /// console offers only what they allow).
@@ -187,8 +186,7 @@ struct AccessAdminEndpoint: Sendable {
     /// After a commit, before the answer: every worker reads the records again before it
     /// answers (read-your-writes), this one at once.
     private func changed() throws {
-        counters.bumpProjects()
-        try projectLoader.reload()
+        try controlPlane.committed(.access)
     }
 
     /// A token as the API shows it: never its hash; its secret only when it was just made.

@@ -9,8 +9,7 @@ struct ProjectAdminEndpoint: Sendable {
     let store: any TemplateStore
     let projects: ProjectDirectory
     let access: AccessControl
-    let counters: ChangeCounters
-    let projectLoader: ProjectLoader
+    let controlPlane: ControlPlane
 
     private struct ProjectJSON: Encodable {
         let projectId: String
@@ -44,8 +43,7 @@ struct ProjectAdminEndpoint: Sendable {
         exchange.answerFromStore(project: project) { [self] in
             // projectNumberTaken: another worker or node took the number since the check above.
             try store.upsertProject(project)
-            counters.bumpProjects()
-            projects.add(project)
+            try controlPlane.committed(.projects)
             return .json(Self.encode(ProjectJSON(projectId: id, projectNumber: number, displayName: project.displayName)))
         }
     }
@@ -57,8 +55,7 @@ struct ProjectAdminEndpoint: Sendable {
         let digest = SecretDigest(secret: key)
         exchange.answerFromStore { [self] in
             try store.addAPIKey(project: project.id, keyHash: digest.hex, name: name)
-            counters.bumpProjects()
-            access.addAPIKeyDigest(digest, project: project.id)
+            try controlPlane.committed(.projects)
             return .json(Self.encode(["name": name, "key": key, "project": project.id, "id": Self.keyID(digest.hex)]))
         }
     }
@@ -92,8 +89,7 @@ struct ProjectAdminEndpoint: Sendable {
                   try store.removeAPIKey(project: project.id, keyHash: key.keyHash) else {
                 throw APIError.notFound("No API key '\(id)' in project '\(project.id)'.")
             }
-            counters.bumpProjects()
-            try projectLoader.reload()
+            try controlPlane.committed(.projects)
             return HTTPResponse(status: 204)
         }
     }

@@ -30,7 +30,9 @@ public final class Application: HTTPRequestHandler, Sendable {
     /// Whether the store answered this worker's last poll (`/readyz`, without a store call on
     /// the loop).
     private let storeHealth = StoreHealth()
-    private let projectLoader: ProjectLoader
+    private let controlPlane: ControlPlane
+    /// Where everything that depends on the time of day reads it.
+    let clock: any WallClock = SystemClock()
     private let canarySchedule: CanarySchedule
     private let changeSchedule: ChangeSchedule
     /// Sends the webhook outbox's deliveries.
@@ -48,7 +50,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         self.board = board
         self.peers = peers
         let access = AccessControl(adminTokens: configuration.adminTokens, apiKeyRequired: configuration.fetch.requireAPIKey,
-                                   sessionIdle: TimeInterval(configuration.signIn.sessionIdleMinutes) * 60)
+                                   sessionIdle: TimeInterval(configuration.signIn.sessionIdleMinutes) * 60, clock: clock)
         let projects = ProjectDirectory()
         let policies = ChangePolicies()
         templates = TemplateRegistry(store: store, projects: projects, counters: counters, logger: logger)
@@ -60,26 +62,29 @@ public final class Application: HTTPRequestHandler, Sendable {
         webhooks = WebhookDispatcher(store: store, settings: configuration.webhooks, logger: logger)
         updates = TemplateUpdates(store: store, templates: templates, counters: counters, reloads: reloads,
                                   realtime: realtime, peers: peers, metrics: metrics, webhooks: webhooks, logger: logger)
-        projectLoader = ProjectLoader(store: store, projects: projects, access: access, policies: policies, counters: counters,
-                                      declarations: configuration.projects)
-        catchUp = WorkerCatchUp(board: board, worker: peers?.worker ?? 0, store: store, templates: templates, projects: projectLoader,
+        controlPlane = ControlPlane(store: store, projects: projects, access: access, policies: policies, counters: counters,
+                                    declarations: configuration.projects)
+        let sessions = ConsoleSessions(store: store, access: access, counters: counters, controlPlane: controlPlane,
+                                       settings: configuration.signIn, storeQueue: storeQueue, clock: clock)
+        catchUp = WorkerCatchUp(board: board, worker: peers?.worker ?? 0, store: store, templates: templates, controlPlane: controlPlane,
                                 updates: updates, timeout: configuration.store.requestTimeout, logger: logger)
         canarySchedule = CanarySchedule(store: store, templates: templates, projects: projects,
                                         updates: updates, storeQueue: storeQueue, logger: logger)
-        let readYourWrites = ReadYourWrites(projectLoader: projectLoader, projects: projects, templates: templates,
-                                            reloads: reloads, updates: updates, logger: logger)
+        let readYourWrites = ReadYourWrites(controlPlane: controlPlane, counters: counters, access: access, sessions: sessions,
+                                            projects: projects, templates: templates, reloads: reloads, updates: updates,
+                                            logger: logger)
         let endpoints = Self.endpoints(
             configuration: configuration, store: store, templates: templates, projects: projects, access: access,
             counters: counters, realtime: realtime, updates: updates, metrics: metrics, peerGather: peerGather,
-            storeHealth: storeHealth, board: board, projectLoader: projectLoader, policies: policies, storeQueue: storeQueue,
-            webhooks: webhooks)
+            storeHealth: storeHealth, board: board, controlPlane: controlPlane, sessions: sessions, policies: policies,
+            storeQueue: storeQueue, webhooks: webhooks)
         let audit = AuditTrail(store: store, access: access, projects: projects, storeQueue: storeQueue, logger: logger,
                                retentionDays: configuration.audit.retentionDays)
         changeSchedule = ChangeSchedule(store: store, applier: ChangeRequestApplier(store: store, updates: updates), audit: audit,
                                         storeQueue: storeQueue, logger: logger)
         router = Router(endpoints: endpoints, access: access, projects: projects, policies: policies, readYourWrites: readYourWrites,
                         metrics: metrics, logger: logger, storeQueue: storeQueue, audit: audit, board: board)
-        try projectLoader.loadDeclared()
+        try controlPlane.loadDeclared()
     }
 
     /// Every endpoint, each given only what it uses.
@@ -87,7 +92,8 @@ public final class Application: HTTPRequestHandler, Sendable {
         configuration: ServerConfiguration, store: any TemplateStore, templates: TemplateRegistry,
         projects: ProjectDirectory, access: AccessControl, counters: ChangeCounters, realtime: RealtimeHub,
         updates: TemplateUpdates, metrics: ServerMetrics, peerGather: PeerGather, storeHealth: StoreHealth, board: CatchUpBoard,
-        projectLoader: ProjectLoader, policies: ChangePolicies, storeQueue: StoreQueue, webhooks: WebhookDispatcher
+        controlPlane: ControlPlane, sessions: ConsoleSessions, policies: ChangePolicies, storeQueue: StoreQueue,
+        webhooks: WebhookDispatcher
     ) -> Endpoints {
         let maxBodyBytes = configuration.http.maxBodyBytes
         var limits = TemplateLimits.firebase
@@ -95,17 +101,14 @@ public final class Application: HTTPRequestHandler, Sendable {
         limits.maxConditions = configuration.templates.maxConditions
         let throttle = FetchThrottle(burst: configuration.fetch.throttleBurst,
                                      perMinute: configuration.fetch.throttlePerMinute)
-        let sessions = ConsoleSessions(store: store, access: access, counters: counters, projectLoader: projectLoader,
-                                       settings: configuration.signIn, storeQueue: storeQueue)
         let canaries = CanaryAdminEndpoint(store: store, templates: templates, updates: updates)
         let templateEndpoint = TemplateAdminEndpoint(store: store, templates: templates, validator: TemplateValidator(limits: limits),
                                                      updates: updates, canaries: canaries)
         return Endpoints(
             health: HealthEndpoint(storeHealth: storeHealth, board: board),
             metrics: MetricsEndpoint(metrics: metrics, peerGather: peerGather),
-            projects: ProjectAdminEndpoint(store: store, projects: projects, access: access, counters: counters,
-                                           projectLoader: projectLoader),
-            access: AccessAdminEndpoint(store: store, access: access, counters: counters, projectLoader: projectLoader),
+            projects: ProjectAdminEndpoint(store: store, projects: projects, access: access, controlPlane: controlPlane),
+            access: AccessAdminEndpoint(store: store, access: access, controlPlane: controlPlane),
             audit: AuditEndpoint(store: store),
             webhooks: WebhookAdminEndpoint(store: store, settings: configuration.webhooks, dispatcher: webhooks),
             templates: templateEndpoint,
@@ -123,7 +126,7 @@ public final class Application: HTTPRequestHandler, Sendable {
                 provider: configuration.signIn.isEnabled ? OIDCProvider(settings: configuration.signIn) : nil,
                 sessions: sessions, store: store, access: access, storeQueue: storeQueue),
             changes: ChangeRequestEndpoint(
-                store: store, templates: templates, policies: policies, counters: counters, projectLoader: projectLoader,
+                store: store, templates: templates, policies: policies, controlPlane: controlPlane,
                 validation: templateEndpoint, applier: ChangeRequestApplier(store: store, updates: updates)))
     }
 
@@ -137,7 +140,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         // One worker of each node looks for due change requests; the store applies each once.
         if (peers?.worker ?? 0) == 0 { changeSchedule.start() }
         webhooks.start()
-        ChangeFeed(store: store, updates: updates, templates: templates, projects: projectLoader, counters: counters,
+        ChangeFeed(store: store, updates: updates, templates: templates, controlPlane: controlPlane, counters: counters,
                    board: board, catchUp: catchUp, peers: peers, health: storeHealth, metrics: metrics, logger: logger, loop: loop,
                    storeQueue: storeQueue, settings: configuration.store)
             .start(listener: listener)

@@ -7,6 +7,10 @@ import Synchronization
 enum ReloadTarget: Hashable, Sendable {
     /// Projects and their API keys.
     case projects
+    /// Principals, memberships, tokens and change policies.
+    case access
+    /// One console session, by id.
+    case session(String)
     /// One template's active version.
     case template(TemplateKey)
 }

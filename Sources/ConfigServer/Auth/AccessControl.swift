@@ -1,3 +1,4 @@
+import ConfigCore
 import Foundation
 import Synchronization
 
@@ -57,15 +58,21 @@ final class AccessControl: Sendable {
     /// Keys remembered per project: enough for the builds of an app in the field.
     private static let rememberedKeysPerProject = 4
     private let apiKeys = Mutex(APIKeys())
-    /// The principals, memberships and tokens of the store (API-made), read by `ProjectLoader`.
+    /// The principals, memberships and tokens of the store (API-made), read by `ControlPlane`.
     private let stored = Mutex(StoredAccess())
+    /// The console sessions looked up lately.
+    let sessions: SessionCache
+    let clock: any WallClock
 
     /// A console session unused this long has ended (`signIn.sessionIdleMinutes`).
     let sessionIdle: TimeInterval
 
-    init(adminTokens: [AdminTokenDeclaration], apiKeyRequired: Bool = true, sessionIdle: TimeInterval = 720 * 60) {
+    init(adminTokens: [AdminTokenDeclaration], apiKeyRequired: Bool = true, sessionIdle: TimeInterval = 720 * 60,
+         clock: any WallClock = SystemClock()) {
         self.apiKeyRequired = apiKeyRequired
         self.sessionIdle = sessionIdle
+        self.clock = clock
+        sessions = SessionCache(idle: sessionIdle)
         adminDigests = adminTokens.compactMap { declaration in
             // Validated with the configuration: every role name is known.
             let roles = declaration.roles.map { $0.compactMapValues(Role.init(name:)) }
@@ -90,7 +97,7 @@ final class AccessControl: Sendable {
     func admin(bearer token: String) -> AdminIdentity? {
         let presented = SecretDigest(secret: token)
         if let id = AccessToken.id(inSecret: token) {
-            guard let (record, identity) = stored.withLock({ $0.identity(forTokenID: id, now: Date()) }),
+            guard let (record, identity) = stored.withLock({ $0.identity(forTokenID: id, now: clock.now) }),
                   let digest = SecretDigest(hex: record.sha256), digest.matches(presented) else { return nil }
             return identity
         }
@@ -102,10 +109,11 @@ final class AccessControl: Sendable {
     }
 
     /// The session behind a console cookie's secret and who it is, or nil for an unknown, ended
-    /// or idle one; the digest is compared in constant time.
-    func admin(session secret: String, now: Date = Date()) -> (session: ConsoleSession, identity: AdminIdentity)? {
-        guard let id = ConsoleSession.id(inSecret: secret),
-              let (session, identity) = stored.withLock({ $0.identity(forSessionID: id, now: now, idle: sessionIdle) }),
+    /// or idle one; the digest is compared in constant time. The session is the one this worker
+    /// last read (`ReadYourWrites` reads it first when that may be out of date).
+    func admin(session secret: String) -> (session: ConsoleSession, identity: AdminIdentity)? {
+        guard let id = ConsoleSession.id(inSecret: secret), let session = sessions.entry(id)?.session,
+              let identity = stored.withLock({ $0.identity(for: session, now: clock.now, idle: sessionIdle) }),
               let digest = SecretDigest(hex: session.sha256), digest.matches(SecretDigest(secret: secret)) else { return nil }
         return (session, identity)
     }

@@ -68,7 +68,6 @@ struct StoredAccess: Sendable {
     /// Principal → project → role.
     var roles: [String: [String: Role]] = [:]
     var tokens: [String: AccessToken] = [:]
-    var sessions: [String: ConsoleSession] = [:]
 
     init() {}
 
@@ -87,7 +86,8 @@ struct StoredAccess: Sendable {
             case .token:
                 if let token = try? decoder.decode(AccessToken.self, from: data) { tokens[token.id] = token }
             case .session:
-                if let session = try? decoder.decode(ConsoleSession.self, from: data) { sessions[session.id] = session }
+                // Looked up one at a time (`SessionCache`), never loaded.
+                continue
             }
         }
     }
@@ -113,18 +113,15 @@ struct StoredAccess: Sendable {
     }
 
     /// The identity of a usable session: its principal's memberships, raised by the roles its
-    /// ID token gave; nil for an unknown, ended or idle one.
-    func identity(forSessionID id: String, now: Date, idle: TimeInterval)
-        -> (session: ConsoleSession, identity: AccessControl.AdminIdentity)? {
-        guard let session = sessions[id], session.isUsable(at: now, idle: idle), let principal = principals[session.principal]
-        else { return nil }
+    /// ID token gave; nil for an ended or idle one, or one whose principal is gone.
+    func identity(for session: ConsoleSession, now: Date, idle: TimeInterval) -> AccessControl.AdminIdentity? {
+        guard session.isUsable(at: now, idle: idle), let principal = principals[session.principal] else { return nil }
         var held = roles[principal.id] ?? [:]
         for (project, name) in session.claimRoles {
             guard let role = Role.projectRole(named: name) else { continue }
             held[project] = max(held[project] ?? role, role)
         }
-        let identity = AccessControl.AdminIdentity(name: principal.updateUser, id: principal.id,
-                                                   roles: principal.owner || session.claimOwner ? nil : held, sessionID: id)
-        return (session, identity)
+        return AccessControl.AdminIdentity(name: principal.updateUser, id: principal.id,
+                                           roles: principal.owner || session.claimOwner ? nil : held, sessionID: session.id)
     }
 }

@@ -186,7 +186,7 @@ struct SignInEndpoint: Sendable {
     }
 
     /// `GET /v1/sessions`: the live console sessions (an owner's: everyone's; else one's own),
-    /// never their secrets.
+    /// never their secrets, as the store has them.
     func listSessions(_ exchange: Exchange, visibleTo identity: AccessControl.AdminIdentity) {
         struct Listed: Encodable {
             let id: String
@@ -195,22 +195,24 @@ struct SignInEndpoint: Sendable {
             let lastSeenTime: Timestamp
             let expireTime: Timestamp
         }
-        let now = Date()
-        let listed = access.storedAccess.sessions.values
-            .filter { (identity.isOwner || $0.principal == identity.id) && $0.isUsable(at: now, idle: access.sessionIdle) }
-            .sorted { $0.createTime < $1.createTime }
-            .map { Listed(id: $0.id, principal: $0.principal, createTime: $0.createTime, lastSeenTime: $0.lastSeenTime,
-                          expireTime: $0.expireTime) }
-        exchange.respond(.json(Array(TemplateJSON.encode(["sessions": listed]))))
+        exchange.answerFromStore { [sessions, access] in
+            let now = access.clock.now
+            let listed = try sessions.all()
+                .filter { (identity.isOwner || $0.principal == identity.id) && $0.isUsable(at: now, idle: access.sessionIdle) }
+                .sorted { $0.createTime < $1.createTime }
+                .map { Listed(id: $0.id, principal: $0.principal, createTime: $0.createTime, lastSeenTime: $0.lastSeenTime,
+                              expireTime: $0.expireTime) }
+            return .json(Array(TemplateJSON.encode(["sessions": listed])))
+        }
     }
 
     /// `DELETE /v1/sessions/{id}`: ends a session on every worker and node before answering (an
     /// owner, any; else one's own).
-    func endSession(_ exchange: Exchange, id: String, by identity: AccessControl.AdminIdentity) throws {
-        guard let session = access.storedAccess.sessions[id], identity.isOwner || session.principal == identity.id else {
-            throw APIError.notFound("No session '\(id)' that you may end.")
-        }
+    func endSession(_ exchange: Exchange, id: String, by identity: AccessControl.AdminIdentity) {
         exchange.answerFromStore { [sessions] in
+            guard let session = try sessions.read(id), identity.isOwner || session.principal == identity.id else {
+                throw APIError.notFound("No session '\(id)' that you may end.")
+            }
             _ = try sessions.end(id: session.id)
             return HTTPResponse(status: 204)
         }

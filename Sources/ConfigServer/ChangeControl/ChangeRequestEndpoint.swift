@@ -11,8 +11,7 @@ struct ChangeRequestEndpoint: Sendable {
     let store: any TemplateStore
     let templates: TemplateRegistry
     let policies: ChangePolicies
-    let counters: ChangeCounters
-    let projectLoader: ProjectLoader
+    let controlPlane: ControlPlane
     let validation: TemplateAdminEndpoint
     let applier: ChangeRequestApplier
 
@@ -33,8 +32,7 @@ struct ChangeRequestEndpoint: Sendable {
         let record = Array(TemplateJSON.encode(policy))
         exchange.answerFromStore { [self] in
             try store.putChangePolicy(StoredChangePolicy(project: key.project, namespace: key.namespace, record: record))
-            counters.bumpProjects()
-            try projectLoader.reload()
+            try controlPlane.committed(.access)
             return .json(record)
         }
     }

@@ -1,48 +1,66 @@
 import ConfigCore
 import ConfigStore
 import EventLoop
+import HTTP1
 import Logging
 
-/// Read-your-writes across workers (docs/consistency.md): a request is answered only once the
-/// projects and the template it reads are as new as every change any worker acknowledged.
+/// Read-your-writes across workers (docs/consistency.md): a request is answered only once what
+/// it reads — the projects and keys, for admin calls the access records and the caller's console
+/// session, and its template — is as new as every change any worker acknowledged. Each request
+/// waits only on the scopes its route reads: an SDK's fetch never waits on a change of access.
 struct ReadYourWrites: Sendable {
-    let projectLoader: ProjectLoader
+    let controlPlane: ControlPlane
+    let counters: ChangeCounters
+    let access: AccessControl
+    let sessions: ConsoleSessions
     let projects: ProjectDirectory
     let templates: TemplateRegistry
     let reloads: ReloadGate
     let updates: TemplateUpdates
     let logger: Logger
 
-    /// What must be read again before `route` is answered; nil on the fast path, which costs
-    /// three atomic loads, and a lookup for routes other than the fetch (which checks its
-    /// template in the lookup that finds it). While the node's listener is absent, everything
-    /// a request reads is read once after it arrived.
-    func staleTarget(of route: Route) -> ReloadTarget? {
-        if !projectLoader.isCurrent { return .projects }
-        guard let key = templateKey(route), !templates.isCurrent(key) else { return nil }
+    /// What must be read again before `exchange` is answered, other than what it read already
+    /// (`read`); nil on the fast path, which for a fetch costs two atomic loads (the template is
+    /// checked in the lookup that finds it).
+    func staleTarget(of exchange: Exchange, read: Set<ReloadTarget> = []) -> ReloadTarget? {
+        let route = exchange.route
+        if !controlPlane.isCurrent(.projects), !read.contains(.projects) { return .projects }
+        switch AccessReads(route) {
+        case .nothing:
+            break
+        case .withAdminCredentials:
+            // A client key needs no access record; an admin token in its place does.
+            if !controlPlane.isCurrent(.access), !read.contains(.access),
+               exchange.request.head.headers["Authorization"] != nil { return .access }
+        case .always:
+            if !controlPlane.isCurrent(.access), !read.contains(.access) { return .access }
+            if let id = sessionID(exchange), !read.contains(.session(id)),
+               !access.sessions.isCurrent(id, accessCounter: counters.value(of: .access), now: access.clock.now) {
+                return .session(id)
+            }
+        }
+        guard let key = templateKey(route), !templates.isCurrent(key), !read.contains(.template(key)) else { return nil }
         return .template(key)
     }
 
-    /// Reloads `target` off the loop, then answers with `run`. A request waits for one read of
-    /// each thing it reads (the projects, then its template), all within its deadline
+    /// Reloads `target` off the loop, then what else is stale, then answers with `run`. A request
+    /// waits for one read of each thing it reads, all within its deadline
     /// (`store.requestTimeoutSeconds` from its arrival): what was acknowledged before it arrived
     /// is then in memory, and a change acknowledged while it waited does not make it wait
     /// again. When the store cannot be read in time, it is answered from memory.
-    func answerAfterReload(of target: ReloadTarget, _ exchange: Exchange,
+    func answerAfterReload(of target: ReloadTarget, _ exchange: Exchange, read: Set<ReloadTarget> = [],
                            run: @escaping @Sendable (Exchange) -> Void) {
         reloads.afterReload(of: target, notAfter: exchange.deadline, by: { [self] in reload(target) }) { [self] reloaded in
             var next = exchange
-            if !reloaded { next.storeUnreadable = true }
-            switch target {
-            case .projects:
-                // The template next (the fetch reads its own), unless the store is unreadable.
-                if reloaded, let key = templateKey(exchange.route), !templates.isCurrent(key) {
-                    answerAfterReload(of: .template(key), next, run: run)
-                } else {
-                    run(next)
-                }
-            case .template:
-                next.reloaded = true
+            guard reloaded else {
+                next.storeUnreadable = true
+                return run(next)
+            }
+            if case .template = target { next.reloaded = true }
+            let done = read.union([target])
+            if let stale = staleTarget(of: next, read: done) {
+                answerAfterReload(of: stale, next, read: done, run: run)
+            } else {
                 run(next)
             }
         }
@@ -52,15 +70,45 @@ struct ReadYourWrites: Sendable {
         switch target {
         case .template(let key):
             return updates.reload(key)
-        case .projects:
+        case .projects, .access, .session:
             do {
-                try projectLoader.reload()
+                switch target {
+                case .projects: try controlPlane.reload(.projects)
+                case .access: try controlPlane.reload(.access)
+                case .session(let id): try sessions.lookUp(id)
+                case .template: break
+                }
                 return true
             } catch {
-                logger.error("cannot reload projects", metadata: ["error": "\(error)"])
+                logger.error("cannot read the control plane", metadata: ["error": "\(error)"])
                 return false
             }
         }
+    }
+
+    /// When a route reads access records and sessions.
+    private enum AccessReads {
+        /// Never: it reads nothing of the store's control plane.
+        case nothing
+        /// Only for admin credentials presented instead of a client key: the client protocols.
+        case withAdminCredentials
+        /// Always: admin calls, sign-in, the console's session.
+        case always
+
+        init(_ route: Route) {
+            switch route {
+            case .health, .ready, .openAPI, .console: self = .nothing
+            case .fetch, .stream, .ofrepEvaluation, .ofrepEventStream: self = .withAdminCredentials
+            default: self = .always
+            }
+        }
+    }
+
+    /// The console session a request presents, when it presents no bearer token.
+    private func sessionID(_ exchange: Exchange) -> String? {
+        let headers = exchange.request.head.headers
+        guard headers["Authorization"] == nil, let secret = ConsoleSession.secret(in: headers) else { return nil }
+        return ConsoleSession.id(inSecret: secret)
     }
 
     /// The template a route reads, if its project and namespace exist. The fetch checks its own

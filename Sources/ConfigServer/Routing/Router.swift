@@ -51,7 +51,7 @@ final class Router: Sendable {
         }
         let exchange = Exchange(request: request, uri: uri, context: context, responder: responder, route: route,
                                 router: self)
-        if let stale = readYourWrites.staleTarget(of: route) {
+        if let stale = readYourWrites.staleTarget(of: exchange) {
             answerAfterReload(of: stale, exchange)
         } else {
             run(exchange)
@@ -130,7 +130,7 @@ final class Router: Sendable {
             let identity = try authorize(exchange, project: nil)
             if let id {
                 try exchange.allow(.delete)
-                try endpoints.signIn.endSession(exchange, id: id, by: identity)
+                endpoints.signIn.endSession(exchange, id: id, by: identity)
             } else {
                 try exchange.allow(.get)
                 endpoints.signIn.listSessions(exchange, visibleTo: identity)

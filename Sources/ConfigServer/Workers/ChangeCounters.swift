@@ -12,21 +12,24 @@ import ConfigStore
 /// moved, the worker reads the store again before it answers.
 ///
 /// Templates share 4,096 counters by hash: a collision costs a needless reload, never a stale
-/// answer. One more counter covers projects and API keys, and a last slot says whether the
-/// node's store listener is absent (see `listenerAbsent`).
+/// answer. The control plane has a counter per scope (`ControlPlaneScope`): one for projects
+/// and client API keys (all a fetch reads besides its template), one for access records and
+/// change policies (what admin calls read). A last slot says whether the node's store listener
+/// is absent (see `listenerAbsent`).
 final class ChangeCounters: @unchecked Sendable {
     // @unchecked: the slots are only read and written through atomic operations, and the
     // mapping outlives every user (it is never unmapped while the process runs).
     static let templateSlots = 4096
-    static let regionBytes = (2 + templateSlots) * MemoryLayout<Int64>.size
+    static let regionBytes = (3 + templateSlots) * MemoryLayout<Int64>.size
     private static let projectsSlot = 0
     private static let listenerSlot = 1 + templateSlots
+    private static let accessSlot = 2 + templateSlots
 
     private let slots: UnsafeMutablePointer<Int64>
 
     /// Counters in `region` (shared with the group, or private to a single process).
     init(region: UnsafeMutableRawPointer) {
-        slots = region.bindMemory(to: Int64.self, capacity: 2 + Self.templateSlots)
+        slots = region.bindMemory(to: Int64.self, capacity: 3 + Self.templateSlots)
     }
 
     /// Private counters for a server of one process.
@@ -47,15 +50,24 @@ final class ChangeCounters: @unchecked Sendable {
     @discardableResult
     func bump(_ key: TemplateKey) -> Int64 { rcs_atomic_add(slots + Self.slot(of: key), 1) }
 
-    var projects: Int64 { rcs_atomic_load(slots + Self.projectsSlot) }
+    /// The counter of a control-plane scope.
+    func value(of scope: ControlPlaneScope) -> Int64 { rcs_atomic_load(slots + Self.slot(of: scope)) }
 
-    /// After a commit that changed projects or API keys, before it is acknowledged.
-    func bumpProjects() { _ = rcs_atomic_add(slots + Self.projectsSlot, 1) }
+    /// After a commit that changed `scope`, before it is acknowledged.
+    func bump(_ scope: ControlPlaneScope) { _ = rcs_atomic_add(slots + Self.slot(of: scope), 1) }
 
-    /// Every template and the projects count as changed: each worker reads each again before it
-    /// answers about it (and tells its streams what moved, on its next tick).
+    private static func slot(of scope: ControlPlaneScope) -> Int {
+        switch scope {
+        case .projects: projectsSlot
+        case .access: accessSlot
+        }
+    }
+
+    /// Every template and both control-plane scopes count as changed: each worker reads each
+    /// again before it answers about it (and tells its streams what moved, on its next tick).
     func bumpAll() {
         for slot in 0...Self.templateSlots { _ = rcs_atomic_add(slots + slot, 1) }
+        bump(.access)
     }
 
     /// Whether the node's store listener is absent (not yet connected, reconnecting, or its

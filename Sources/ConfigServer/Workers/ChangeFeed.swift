@@ -14,7 +14,7 @@ final class ChangeFeed: Sendable {
     private let store: any TemplateStore
     private let updates: TemplateUpdates
     private let templates: TemplateRegistry
-    private let projects: ProjectLoader
+    private let controlPlane: ControlPlane
     private let counters: ChangeCounters
     private let board: CatchUpBoard
     private let catchUp: WorkerCatchUp
@@ -29,13 +29,13 @@ final class ChangeFeed: Sendable {
     private let lastToken = Mutex<StoreChangeToken?>(nil)
     private let wasAvailable = Atomic<Bool>(true)
 
-    init(store: any TemplateStore, updates: TemplateUpdates, templates: TemplateRegistry, projects: ProjectLoader,
+    init(store: any TemplateStore, updates: TemplateUpdates, templates: TemplateRegistry, controlPlane: ControlPlane,
          counters: ChangeCounters, board: CatchUpBoard, catchUp: WorkerCatchUp, peers: PeerChannel?, health: StoreHealth, metrics: ServerMetrics, logger: Logger,
          loop: EventLoop, storeQueue: StoreQueue, settings: StoreSettings) {
         self.store = store
         self.updates = updates
         self.templates = templates
-        self.projects = projects
+        self.controlPlane = controlPlane
         self.counters = counters
         self.board = board
         self.catchUp = catchUp
@@ -83,7 +83,9 @@ final class ChangeFeed: Sendable {
     private func relay(_ change: StoreChange) {
         switch change {
         case .projects:
-            counters.bumpProjects()
+            // Projects and keys, or access records: both scopes until the store tells which.
+            counters.bump(.projects)
+            counters.bump(.access)
         case .template(let key, let version):
             // Always: that this worker already read it says nothing of the others, which only
             // look again when the counter moves (for this node's own publish, one spare check).
@@ -151,7 +153,7 @@ final class ChangeFeed: Sendable {
             }
             guard changed else { return }
             do {
-                try projects.reload()
+                for scope in ControlPlaneScope.allCases { try controlPlane.reload(scope) }
                 let heads = try store.heads()
                 let loaded = templates.loadedVersions
                 for (key, version) in heads where (loaded[key] ?? 0) < version {

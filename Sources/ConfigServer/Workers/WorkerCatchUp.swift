@@ -14,7 +14,7 @@ final class WorkerCatchUp: Sendable {
     private let worker: Int
     private let store: any TemplateStore
     private let templates: TemplateRegistry
-    private let projects: ProjectLoader
+    private let controlPlane: ControlPlane
     private let updates: TemplateUpdates
     private let timeout: Duration
     private let logger: Logger
@@ -23,13 +23,13 @@ final class WorkerCatchUp: Sendable {
     /// A pass is queued or running; another request then only makes it look again.
     private let scheduled = Atomic(false)
 
-    init(board: CatchUpBoard, worker: Int, store: any TemplateStore, templates: TemplateRegistry, projects: ProjectLoader,
+    init(board: CatchUpBoard, worker: Int, store: any TemplateStore, templates: TemplateRegistry, controlPlane: ControlPlane,
          updates: TemplateUpdates, timeout: Duration, logger: Logger) {
         self.board = board
         self.worker = worker
         self.store = store
         self.templates = templates
-        self.projects = projects
+        self.controlPlane = controlPlane
         self.updates = updates
         self.timeout = timeout
         self.logger = logger
@@ -63,7 +63,7 @@ final class WorkerCatchUp: Sendable {
     /// Reads what moved; false when some of it could not be read.
     private func readEverythingMarked() -> Bool {
         do {
-            if !projects.isCurrent { try projects.reload() }
+            try controlPlane.reloadStale()
             var complete = true
             for key in templates.changedKeys where !updates.reload(key) { complete = false }
             let loaded = templates.loadedVersions
