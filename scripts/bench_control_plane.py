@@ -98,9 +98,13 @@ class ControlPlaneLoad:
             thread.join()
 
 
+def quiet_wait(bench_dir):
+    """The wait for a quiet host that the bench kit makes before each run."""
+    subprocess.run([str(pathlib.Path(bench_dir) / "scripts/quiet-wait.sh"), "8", "120"], stdout=subprocess.DEVNULL)
+
+
 def lpgen(bench_dir, url, pids, seconds):
     """(requests/s, p99 ms) of one lpgen rr run on core 0."""
-    subprocess.run([str(pathlib.Path(bench_dir) / "scripts/quiet-wait.sh"), "8", "120"], stdout=subprocess.DEVNULL)
     out = subprocess.run(
         ["taskset", "-c", "0", "timeout", "120", "./lpgen", "rr", "-u", url, "-X", "POST", "-b", BODY, "-c", "64",
          "-t", "1", "-d", str(seconds), "--warmup", "2", "--quiet", "--json", "--pids", pids],
@@ -185,7 +189,9 @@ def main():
         print(f"# {cpu}; {args.engine}, {args.workers} workers; quiet vs {load}", flush=True)
         quiet, loaded = [], []
         for round_number in range(1, args.rounds + 1):
+            quiet_wait(args.bench_dir)
             quiet.append(lpgen(args.bench_dir, url, pids, args.seconds))
+            quiet_wait(args.bench_dir)
             with ControlPlaneLoad(base, token, args.rate, forger) as control:
                 loaded.append(lpgen(args.bench_dir, url, pids, args.seconds))
             calls = ", ".join(f"{what} x{count}" for what, count in sorted(control.counts.items()))
