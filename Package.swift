@@ -63,8 +63,11 @@ let package = Package(
         ),
         .executableTarget(name: "remote-config-server", dependencies: ["ConfigServer"], swiftSettings: strictSettings),
 
+        // HTTP calls out on libcurl, for the client library and the server alike: pinned
+        // addresses, no redirects, proxies only when allowed, limits on what is read and kept.
+        .target(name: "OutboundHTTP", dependencies: ["CCurl"], swiftSettings: strictSettings),
         // Client library and admin CLI: speak only the public HTTP API.
-        .target(name: "ConfigClient", dependencies: ["CCurl"], swiftSettings: strictSettings),
+        .target(name: "ConfigClient", dependencies: ["OutboundHTTP"], swiftSettings: strictSettings),
         .executableTarget(
             name: "rcctl",
             dependencies: ["ConfigClient", "ConfigCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -102,6 +105,7 @@ let package = Package(
             name: "PostgresStoreTests",
             dependencies: ["PostgresStore", "ConfigStore", "ConfigCore", "TestSupport", "PostgresTestSupport", "StoreTestSupport"],
             swiftSettings: strictSettings),
+        .testTarget(name: "OutboundHTTPTests", dependencies: ["OutboundHTTP", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "HTTP1", "CLinuxIO"], swiftSettings: strictSettings),
         // Depends on both executables so they are built next to the test bundle for its
         // end-to-end tests, which run them as child processes.

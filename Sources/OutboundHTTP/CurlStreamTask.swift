@@ -2,49 +2,6 @@ import CCurl
 import Foundation
 import Synchronization
 
-/// ``HTTPTransport`` on libcurl. Plain requests run `curl_easy_perform` on a global dispatch
-/// queue; each stream gets a dedicated thread driving a curl multi handle, so that `cancel()`
-/// can wake it at once with `curl_multi_wakeup` even while the stream is idle.
-public struct CurlTransport: HTTPTransport {
-    public init() {}
-
-    public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        let cancellation = CancellationFlag()
-        let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(returning: Self.perform(request, cancellation: cancellation))
-                }
-            }
-        } onCancel: {
-            cancellation.set()
-        }
-        return try result.get()
-    }
-
-    private static func perform(_ request: HTTPRequest, cancellation: CancellationFlag) -> Result<HTTPResponse, TransportError> {
-        var headers: [String: String] = [:]
-        var body = Data()
-        let sink = CurlTransferSink(cancellation: cancellation, onHead: { headers = $1 }, onData: { body.append($0) })
-        do {
-            let easy = try CurlEasy(request: request, sink: sink, streaming: false)
-            let code = easy.perform()
-            guard code == CURLE_OK else { return .failure(easy.error(for: code)) }
-            return .success(HTTPResponse(status: easy.responseCode, headers: headers, body: body))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    public func stream(_ request: HTTPRequest, onEvent: @escaping @Sendable (StreamEvent) -> Void) -> any StreamHandle {
-        let task = CurlStreamTask()
-        let thread = Thread { task.run(request, onEvent: onEvent) }
-        thread.name = "ConfigClient.stream"
-        thread.start()
-        return task
-    }
-}
-
 /// The state shared between a stream thread and `cancel()` callers.
 final class CurlStreamTask: StreamHandle {
     /// A multi handle pointer.
@@ -73,7 +30,7 @@ final class CurlStreamTask: StreamHandle {
     }
 
     /// Drives the transfer on the current thread until it ends or is cancelled.
-    func run(_ request: HTTPRequest, onEvent: @escaping @Sendable (StreamEvent) -> Void) {
+    func run(_ request: HTTPRequest, options: CurlTransport.Options, onEvent: @escaping @Sendable (StreamEvent) -> Void) {
         let sink = CurlTransferSink(
             cancellation: cancellation,
             onHead: { onEvent(.head(status: $0, headers: $1)) },
@@ -81,7 +38,7 @@ final class CurlStreamTask: StreamHandle {
         )
         let easy: CurlEasy
         do {
-            easy = try CurlEasy(request: request, sink: sink, streaming: true)
+            easy = try CurlEasy(request: request, options: options, sink: sink, streaming: true)
         } catch {
             onEvent(.end(error))
             return

@@ -1,53 +1,9 @@
 import CCurl
 import Foundation
-import Synchronization
-
-/// A flag set from any thread to stop a transfer; curl polls it from its callbacks.
-final class CancellationFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-
-    var isSet: Bool { flag.load(ordering: .acquiring) }
-
-    func set() { flag.store(true, ordering: .releasing) }
-}
-
-/// Receives the header and body callbacks of one transfer.
-final class CurlTransferSink {
-    private(set) var status = 0
-    private var headers: [String: String] = [:]
-    private let onHead: (Int, [String: String]) -> Void
-    private let onData: (Data) -> Void
-    let cancellation: CancellationFlag
-
-    init(cancellation: CancellationFlag, onHead: @escaping (Int, [String: String]) -> Void = { _, _ in }, onData: @escaping (Data) -> Void) {
-        self.cancellation = cancellation
-        self.onHead = onHead
-        self.onData = onData
-    }
-
-    /// One header line as curl delivers it: a status line, a field, or the blank line ending
-    /// the header block. Interim 1xx responses and redirects each start with a status line.
-    fileprivate func receiveHeaderLine(_ line: String) {
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.hasPrefix("HTTP/") {
-            let parts = trimmed.split(separator: " ", maxSplits: 2)
-            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-            headers = [:]
-        } else if trimmed.isEmpty {
-            if status >= 200 { onHead(status, headers) }
-        } else if let colon = trimmed.firstIndex(of: ":") {
-            let name = trimmed[..<colon].lowercased()
-            headers[name] = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-    }
-
-    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) {
-        onData(Data(bytes))
-    }
-}
 
 /// One curl easy handle configured for one request. Not thread-safe: one thread drives it.
-/// It owns the handle, the header list and the error buffer and frees them exactly once.
+/// It owns the handle, the header and resolve lists and the error buffer and frees them exactly
+/// once.
 final class CurlEasy {
     static let globalInit: Void = {
         // curl_global_init is not thread-safe in older libcurl; run it once before any handle.
@@ -58,13 +14,15 @@ final class CurlEasy {
     private let request: HTTPRequest
     private let sink: CurlTransferSink
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var resolveList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
     /// - Parameters:
     ///   - request: what to send.
+    ///   - options: the transport's proxy and encoding choices.
     ///   - sink: receives headers and body; kept alive by this object.
     ///   - streaming: when true only the connection phase is time-limited.
-    init(request: HTTPRequest, sink: CurlTransferSink, streaming: Bool) throws(TransportError) {
+    init(request: HTTPRequest, options: CurlTransport.Options, sink: CurlTransferSink, streaming: Bool) throws(TransportError) {
         CurlEasy.globalInit
         guard let handle = curl_easy_init() else {
             throw TransportError(.failed, "\(request.method.rawValue) \(request.url): curl_easy_init failed")
@@ -74,29 +32,51 @@ final class CurlEasy {
         self.sink = sink
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        configure(streaming: streaming)
+        configureConnection(options: options, streaming: streaming)
+        configureRequest(acceptsEncodedBodies: options.acceptsEncodedBodies)
+        installCallbacks()
     }
 
     deinit {
         curl_easy_cleanup(handle)
         curl_slist_free_all(headerList)
+        curl_slist_free_all(resolveList)
         errorBuffer.deallocate()
     }
 
-    private func configure(streaming: Bool) {
+    /// Where and how the transfer connects, and for how long it may run.
+    private func configureConnection(options: CurlTransport.Options, streaming: Bool) {
         let timeoutMs = max(1, Int(request.timeout * 1000))
         _ = rcs_curl_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer)
         _ = request.url.withCString { rcs_curl_setopt_ptr(handle, CURLOPT_URL, $0) }
         // Several threads use curl: signals must not be used for timeouts.
         _ = rcs_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        _ = rcs_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMs, 30_000))
+        let connectTimeoutMs = request.connectTimeout.map { max(1, Int($0 * 1000)) } ?? min(timeoutMs, 30_000)
+        _ = rcs_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMs)
         if streaming {
             _ = rcs_curl_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
         } else {
             _ = rcs_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMs)
         }
-        // Let curl announce and decode gzip/deflate responses.
-        _ = "".withCString { rcs_curl_setopt_ptr(handle, CURLOPT_ACCEPT_ENCODING, $0) }
+        // A redirect, or another scheme than HTTP's, would reach something the caller did not
+        // name (for a webhook, an address nobody checked).
+        _ = rcs_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
+        _ = "http,https".withCString { rcs_curl_setopt_ptr(handle, CURLOPT_PROTOCOLS_STR, $0) }
+        if !options.usesEnvironmentProxy {
+            _ = "*".withCString { rcs_curl_setopt_ptr(handle, CURLOPT_NOPROXY, $0) }
+        }
+        if let pinned = request.pinnedAddress {
+            resolveList = curl_slist_append(resolveList, pinned.resolveEntry)
+            _ = rcs_curl_setopt_ptr(handle, CURLOPT_RESOLVE, resolveList)
+        }
+    }
+
+    /// The method, headers and body.
+    private func configureRequest(acceptsEncodedBodies: Bool) {
+        if acceptsEncodedBodies {
+            // An empty list offers every encoding curl decodes, and has it decode them.
+            _ = "".withCString { rcs_curl_setopt_ptr(handle, CURLOPT_ACCEPT_ENCODING, $0) }
+        }
         switch request.method {
         case .get:
             _ = rcs_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
@@ -110,14 +90,14 @@ final class CurlEasy {
                 _ = request.method.rawValue.withCString { rcs_curl_setopt_ptr(handle, CURLOPT_CUSTOMREQUEST, $0) }
             }
         }
-        // An empty "Expect:" stops curl from waiting for 100-continue on large bodies.
-        var fields = request.headers.map { "\($0.key): \($0.value)" }
+        // Sorted, so a request is sent the same way every time. An empty "Expect:" stops curl
+        // from waiting for 100-continue on large bodies.
+        var fields = request.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
         fields.append("Expect:")
         for field in fields {
             headerList = curl_slist_append(headerList, field)
         }
         _ = rcs_curl_setopt_ptr(handle, CURLOPT_HTTPHEADER, headerList)
-        installCallbacks()
     }
 
     private func installCallbacks() {
@@ -133,11 +113,9 @@ final class CurlEasy {
         _ = rcs_curl_setopt_ptr(handle, CURLOPT_WRITEDATA, context)
         _ = rcs_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION) { bytes, size, count, context in
             let sink = Unmanaged<CurlTransferSink>.fromOpaque(context!).takeUnretainedValue()
-            // Returning a short count makes curl abort with CURLE_WRITE_ERROR.
-            if sink.cancellation.isSet { return 0 }
             let length = size * count
-            sink.receiveBody(UnsafeRawBufferPointer(start: bytes, count: length))
-            return length
+            // Returning a short count makes curl abort with CURLE_WRITE_ERROR.
+            return sink.receiveBody(UnsafeRawBufferPointer(start: bytes, count: length)) ? length : 0
         }
         _ = rcs_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
         _ = rcs_curl_setopt_ptr(handle, CURLOPT_XFERINFODATA, context)
