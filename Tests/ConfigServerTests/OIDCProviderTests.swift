@@ -1,4 +1,4 @@
-@testable import ConfigClient
+import OutboundHTTP
 @testable import ConfigServer
 import Foundation
 import Synchronization

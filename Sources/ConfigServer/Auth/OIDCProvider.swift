@@ -1,4 +1,4 @@
-import ConfigClient
+import OutboundHTTP
 import Foundation
 import Synchronization
 
