@@ -4,14 +4,22 @@ import ConfigCore
 public enum StoreChange: Sendable, Hashable {
     /// A template's head or canary moved; `version` is the newest version it names.
     case template(TemplateKey, version: Int64)
-    /// Projects, API keys or access records (principals, memberships, tokens) changed.
+    /// Projects or their client API keys changed.
     case projects
+    /// Principals, memberships, tokens or change policies changed, or a session ended.
+    case access
 
-    /// Reads a notification payload: `project<TAB>namespace<TAB>version`, or `projects`.
+    /// Reads a notification payload: `project<TAB>namespace<TAB>version`, `projects` or `access`.
     public init?(payload: String) {
-        if payload == "projects" {
+        switch payload {
+        case "projects":
             self = .projects
             return
+        case "access":
+            self = .access
+            return
+        default:
+            break
         }
         let parts = payload.split(separator: "\t", omittingEmptySubsequences: false)
         guard parts.count == 3, let namespace = TemplateNamespace(rawValue: String(parts[1])),
@@ -25,6 +33,7 @@ public enum StoreChange: Sendable, Hashable {
         switch self {
         case .template(let key, let version): "\(key.project)\t\(key.namespace.rawValue)\t\(version)"
         case .projects: "projects"
+        case .access: "access"
         }
     }
 }

@@ -1,11 +1,11 @@
 public import Foundation
 
 /// The webhook endpoints of the projects, and the outbox their events leave from
-/// (docs/webhooks.md); `TemplateStore.webhooks` of either engine. Blocking, thread-safe and
-/// failing with `StoreError` like the rest of the store.
+/// (docs/webhooks.md): `ConfigDatabase.webhooks`. No worker keeps them in memory: nothing is
+/// announced.
 ///
 /// - **Outbox.** Events are written in the transaction of the change they report
-///   (`TemplateConnection.insertEvent`, or `appendEvent` for a change of its own), with one
+///   (`StoreConnection.insertEvent`, or `appendEvent` for a change of its own), with one
 ///   pending delivery per endpoint that wants them: a crash neither loses nor invents one.
 /// - **Once per cluster.** `claimDeliveries` leases each due delivery to one caller, on any
 ///   worker of any node, until the lease expires or `recordAttempt` ends it.

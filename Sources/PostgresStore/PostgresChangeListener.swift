@@ -43,7 +43,7 @@ public final class PostgresChangeListener: StoreChangeListener {
     ///     apart in `pg_stat_activity` and writers find them (`listenerNamePrefix`).
     ///   - onNotice: receives the server's notices (the FATAL text of a terminated connection).
     public init(settings: PostgresConnectionSettings, name: String, onNotice: @escaping @Sendable (String) -> Void) {
-        self.settings = settings.replacing("application_name", with: "\(PostgresTemplateStore.listenerNamePrefix) \(name)")
+        self.settings = settings.replacing("application_name", with: "\(PostgresConfigDatabase.listenerNamePrefix) \(name)")
         self.onNotice = onNotice
     }
 
@@ -68,7 +68,7 @@ public final class PostgresChangeListener: StoreChangeListener {
                     WHERE me.pid = pg_backend_pid() AND a.pid <> me.pid AND a.datname = me.datname
                         AND a.application_name = me.application_name AND a.usesysid = me.usesysid
                     """)
-                try connection.listen(PostgresTemplateStore.notificationChannel)
+                try connection.listen(PostgresConfigDatabase.notificationChannel)
                 // Read after LISTEN: what the caller reads next is at least this new.
                 let result = try connection.execute("SELECT revision FROM store_revision")
                 let revision = result.rowCount > 0 ? result.row(0).int64(at: 0) : 0
@@ -85,7 +85,7 @@ public final class PostgresChangeListener: StoreChangeListener {
                 return connection.socket
             }
         } catch {
-            throw PostgresTemplateStore.storeError(error)
+            throw PostgresConfigDatabase.storeError(error)
         }
     }
 
@@ -142,7 +142,7 @@ public final class PostgresChangeListener: StoreChangeListener {
             """
             INSERT INTO listener_acks (pid, revision, seen_at) VALUES (pg_backend_pid(), \(revision), clock_timestamp())
             ON CONFLICT (pid) DO UPDATE SET revision = GREATEST(listener_acks.revision, excluded.revision), seen_at = excluded.seen_at;
-            SELECT pg_notify('\(PostgresTemplateStore.acknowledgementChannel)', '\(revision)')
+            SELECT pg_notify('\(PostgresConfigDatabase.acknowledgementChannel)', '\(revision)')
             """)
         state.acknowledgedRevision = revision
         state.acknowledgementWanted = nil
@@ -189,12 +189,12 @@ public final class PostgresChangeListener: StoreChangeListener {
                 return try body(connection, &state)
             }
         } catch {
-            throw PostgresTemplateStore.storeError(error)
+            throw PostgresConfigDatabase.storeError(error)
         }
     }
 }
 
-extension PostgresTemplateStore {
+extension PostgresConfigDatabase {
     /// A LISTEN connection of its own, named `name` on the server.
     public func makeChangeListener(name: String) -> (any StoreChangeListener)? {
         PostgresChangeListener(settings: settings, name: name, onNotice: onNotice)

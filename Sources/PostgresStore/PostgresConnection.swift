@@ -1,4 +1,5 @@
 import CLibPQ
+public import ConfigStore
 import Foundation
 
 /// One blocking libpq connection.

@@ -17,13 +17,13 @@ import Testing
         return machine
     }
 
-    @Test func startConnectsOnceAndCatchesUpOnWhatMovedThenTheProjects() {
+    @Test func startConnectsOnceAndCatchesUpOnWhatMovedThenTheControlPlane() {
         var machine = Machine(knownHeads: [a: 3, b: 7], heartbeatMillis: 10_000)
         #expect(machine.start() == [.connect])
         #expect(machine.start() == [], "a second start does nothing")
         let actions = machine.connected(heads: [a: 5, b: 7, TemplateKey(project: "c", namespace: .client): 1], now: 100)
         #expect(actions == [.relayAndAcknowledge([
-            .template(a, version: 5), .template(TemplateKey(project: "c", namespace: .client), version: 1), .projects,
+            .template(a, version: 5), .template(TemplateKey(project: "c", namespace: .client), version: 1), .projects, .access,
         ])])
         #expect(machine.state == .listening(heartbeatDue: 2_100, heartbeatSentAt: nil))
         #expect(machine.knownHeads[a] == 5)
@@ -131,7 +131,7 @@ import Testing
         var machine = listening(known: [a: 1], heads: [a: 1])
         _ = machine.received([.template(a, version: 2)], heartbeatAnswered: true, now: 1)
         _ = machine.failed(reason: "lost", now: 2)
-        #expect(machine.connected(heads: [a: 2, b: 1], now: 3) == [.relayAndAcknowledge([.template(b, version: 1), .projects])])
+        #expect(machine.connected(heads: [a: 2, b: 1], now: 3) == [.relayAndAcknowledge([.template(b, version: 1), .projects, .access])])
     }
 
     @Test func stoppingClosesAnOpenConnectionAndEndsEverything() {

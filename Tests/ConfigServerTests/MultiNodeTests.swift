@@ -1,3 +1,4 @@
+import ConfigStore
 import Foundation
 import Glibc
 import PostgresStore
@@ -73,7 +74,7 @@ import Testing
         let serverPort = try #require(URLComponents(string: database.url)?.port)
         let nodes = try (1...3).map { index in
             let proxy = try DelayingProxy(upstreamPort: serverPort, delay: .milliseconds(200),
-                                          onlyConnectionsSending: PostgresTemplateStore.listenerNamePrefix)
+                                          onlyConnectionsSending: PostgresConfigDatabase.listenerNamePrefix)
             proxies.append(proxy)
             return try node(index, url: try proxy.url(replacingPortOf: database.url))
         }

@@ -14,15 +14,15 @@ import Testing
 /// on a manual clock in `ListenerStateMachineTests`.
 @Suite final class NodeListenerTests {
     let directory: TemporaryDirectory
-    let store: SQLiteTemplateStore
+    let store: SQLiteConfigDatabase
     let key = TemplateKey(project: "demo", namespace: .client)
     private let started = Mutex<[NodeListener]>([])
 
     init() throws {
         directory = try TemporaryDirectory("rcs-listener")
-        store = try SQLiteTemplateStore(databasePath: directory.url.appendingPathComponent("db.sqlite").path,
-                                        migrationsDirectory: try #require(Migrator.defaultMigrationsDirectory(engine: "sqlite")))
-        try store.upsertProject(StoredProject(id: "demo", number: "424242"))
+        store = try SQLiteConfigDatabase(databasePath: directory.url.appendingPathComponent("db.sqlite").path,
+                                         migrationsDirectory: try #require(Migrator.defaultMigrationsDirectory(engine: "sqlite")))
+        try store.projects.upsert(StoredProject(id: "demo", number: "424242"))
     }
 
     deinit {
@@ -31,7 +31,7 @@ import Testing
     }
 
     func publish() throws {
-        _ = try store.publish(project: "demo", namespace: .client, templateJSON: Array("{}".utf8), expectedVersion: nil,
+        _ = try store.templates.publish(project: "demo", namespace: .client, templateJSON: Array("{}".utf8), expectedVersion: nil,
                               metadata: PublishMetadata())
     }
 
@@ -40,7 +40,7 @@ import Testing
         let (changes, continuation) = AsyncStream<StoreChange>.makeStream()
         var logger = Logger(label: "test")
         logger.logLevel = .critical
-        let node = NodeListener(listener: listener, store: store, knownHeads: known, heartbeatSeconds: heartbeatSeconds,
+        let node = NodeListener(listener: listener, store: store.templates, knownHeads: known, heartbeatSeconds: heartbeatSeconds,
                                 logger: logger, metrics: ServerMetrics(worker: 0)) { continuation.yield($0) }
         started.withLock { $0.append(node) }
         node.start()
@@ -55,6 +55,7 @@ import Testing
         var changes = start(listener, known: [key: 1]).makeAsyncIterator()
         #expect(await changes.next() == .template(key, version: 2))
         #expect(await changes.next() == .projects)
+        #expect(await changes.next() == .access)
         listener.announce(.template(key, version: 3))
         #expect(await changes.next() == .template(key, version: 3))
         #expect(listener.acknowledgements >= 1, "what was relayed on connect is acknowledged")
@@ -66,11 +67,13 @@ import Testing
         let listener = ScriptedListener()
         var changes = start(listener, known: [key: 1]).makeAsyncIterator()
         #expect(await changes.next() == .projects)
+        #expect(await changes.next() == .access)
         // Published while the connection is down: no notification ever comes for it.
         try publish()
         listener.breakConnection()
         #expect(await changes.next() == .template(key, version: 2))
         #expect(await changes.next() == .projects)
+        #expect(await changes.next() == .access)
         #expect(listener.connections == 2)
     }
 
@@ -79,9 +82,11 @@ import Testing
         let listener = ScriptedListener(answersHeartbeats: false)
         var changes = start(listener, known: [:], heartbeatSeconds: 1).makeAsyncIterator()
         #expect(await changes.next() == .projects)
+        #expect(await changes.next() == .access)
         // An interval in, a heartbeat goes out, stays unanswered for a second, and the
-        // listener connects again (and resyncs, which relays .projects once more).
+        // listener connects again (and resyncs, which relays .projects and .access once more).
         #expect(await changes.next() == .projects)
+        #expect(await changes.next() == .access)
         #expect(listener.connections >= 2)
         #expect(listener.heartbeats >= 1)
     }

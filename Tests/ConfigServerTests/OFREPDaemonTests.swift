@@ -164,7 +164,7 @@ import Testing
     @Test func aRefetchOnANodeThatHasNotHeardOfTheVersionGetsIt() throws {
         let database = try TestDatabase()
         let serverPort = try #require(URLComponents(string: database.url)?.port)
-        let link = try FaultyLink(upstreamPort: serverPort, onlyConnectionsSending: PostgresTemplateStore.listenerNamePrefix)
+        let link = try FaultyLink(upstreamPort: serverPort, onlyConnectionsSending: PostgresConfigDatabase.listenerNamePrefix)
         // Node 2 reaches the database through the link: it must last as long as the test.
         defer { link.stop() }
         // Node 2 polls the store hourly and lets its listener's connection stay quiet an hour; a

@@ -33,7 +33,7 @@ import Testing
     /// Commits `value` as a new version without this server hearing of it; returns its number.
     @discardableResult
     func commitUnheard(_ value: String) throws -> Int64 {
-        try server.instance.application.store.publish(
+        try server.instance.application.store.templates.publish(
             project: "demo", namespace: .client, templateJSON: Array(Templates.single(value).utf8), expectedVersion: nil,
             metadata: PublishMetadata()
         ).versionNumber

@@ -20,7 +20,7 @@ import Testing
 
     /// Ada, a viewer of the example project, made through `port`; then her session, written
     /// straight into `store`. Returns the session's id and secret.
-    static func session(through port: Int, in store: any TemplateStore) throws -> (id: String, secret: String) {
+    static func session(through port: Int, in store: any ConfigDatabase) throws -> (id: String, secret: String) {
         #expect(try DaemonTests.admin(port, "POST", "/v1/principals",
                                       body: #"{"kind":"person","email":"ada@example.com","displayName":"Ada"}"#).status == 200)
         #expect(try DaemonTests.admin(port, "PUT", "/v1/projects/example-project/members/ada@example.com",
@@ -31,7 +31,7 @@ import Testing
             id: id, principal: "ada@example.com", sha256: SecretDigest(secret: secret).hex, createTime: Timestamp(now),
             lastSeenTime: Timestamp(now), expireTime: Timestamp(now.addingTimeInterval(3_600)), claimRoles: [:],
             claimOwner: false)
-        try store.putAccessRecord(.session, id: id, record: Array(TemplateJSON.encode(session)))
+        try store.access.put(.session, id: id, record: Array(TemplateJSON.encode(session)))
         return (id, secret)
     }
 
@@ -48,7 +48,7 @@ import Testing
     @Test func everyWorkerHonoursANewSessionAndRefusesItOnceEnded() throws {
         let data = temporary.url.appendingPathComponent("data").path
         let daemon = try DaemonProcess(dataDir: data, workers: 4)
-        let store = try SQLiteTemplateStore(
+        let store = try SQLiteConfigDatabase(
             databasePath: URL(fileURLWithPath: data).appendingPathComponent("remote-config.sqlite").path,
             migrationsDirectory: try #require(Migrator.defaultMigrationsDirectory(engine: "sqlite")))
         let (id, secret) = try Self.session(through: daemon.port, in: store)
@@ -64,7 +64,7 @@ import Testing
             try DaemonProcess(dataDir: temporary.url.appendingPathComponent("node\(index)").path, workers: 2,
                               extraEnvironment: ["RCS_DATABASE_URL": database.url])
         }
-        let store = try PostgresTemplateStore(
+        let store = try PostgresConfigDatabase(
             url: database.url, migrationsDirectory: try #require(Migrator.defaultMigrationsDirectory(engine: "postgres")))
         defer { store.close() }
         let (id, secret) = try Self.session(through: nodes[0].port, in: store)

@@ -10,7 +10,7 @@ import Testing
 /// a change it has not read: the rules behind read-your-writes across workers.
 @Suite final class TemplateRegistryTests {
     let directory: TemporaryDirectory
-    let store: SQLiteTemplateStore
+    let store: SQLiteConfigDatabase
     let counters = ChangeCounters.local()
     let registry: TemplateRegistry
     let projects = ProjectDirectory()
@@ -19,15 +19,15 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory("rcs-registry")
-        store = try SQLiteTemplateStore(databasePath: directory.url.appendingPathComponent("db.sqlite").path,
+        store = try SQLiteConfigDatabase(databasePath: directory.url.appendingPathComponent("db.sqlite").path,
                                       migrationsDirectory: try #require(Migrator.defaultMigrationsDirectory(engine: "sqlite")))
         let project = StoredProject(id: "demo", number: "424242", displayName: "Demo", percentSeed: "")
-        try store.upsertProject(project)
+        try store.projects.upsert(project)
         projects.add(project)
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         self.logger = logger
-        registry = TemplateRegistry(store: store, projects: projects, counters: counters, logger: logger)
+        registry = TemplateRegistry(store: store.templates, projects: projects, counters: counters, logger: logger)
     }
 
     deinit {
@@ -37,7 +37,7 @@ import Testing
     /// Another worker's publish: committed, then counted.
     @discardableResult
     func publishElsewhere(_ value: String) throws -> StoredVersion {
-        let stored = try store.publish(project: "demo", namespace: .client,
+        let stored = try store.templates.publish(project: "demo", namespace: .client,
                                        templateJSON: Array("{\"parameters\":{\"k\":{\"defaultValue\":{\"value\":\"\(value)\"}}}}".utf8),
                                        expectedVersion: nil, metadata: PublishMetadata())
         counters.bump(key)
@@ -66,11 +66,11 @@ import Testing
     /// it first moves the counter before it tells its streams or answers, so every other worker
     /// reads the store before it answers (a client told of it by a stream never fetches older).
     @Test func aReloadThatFindsANewerVersionMovesTheCounterBeforeAnyoneIsTold() throws {
-        let other = TemplateRegistry(store: store, projects: projects, counters: counters, logger: logger)
+        let other = TemplateRegistry(store: store.templates, projects: projects, counters: counters, logger: logger)
         try publishElsewhere("one")
         #expect(registry.reload(key) && other.reload(key))
         // Committed, not counted: no one on this node announced it.
-        _ = try store.publish(project: "demo", namespace: .client,
+        _ = try store.templates.publish(project: "demo", namespace: .client,
                               templateJSON: Array("{\"parameters\":{\"k\":{\"defaultValue\":{\"value\":\"two\"}}}}".utf8),
                               expectedVersion: nil, metadata: PublishMetadata())
         #expect(registry.reload(key) && registry.currentVersion(key) == 2)

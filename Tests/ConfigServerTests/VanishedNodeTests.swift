@@ -1,3 +1,4 @@
+import ConfigStore
 import Foundation
 import Glibc
 import PostgresStore
@@ -30,7 +31,7 @@ import Testing
         let id = try String(contentsOf: temporary.url.appendingPathComponent("\(name)/node-id"), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return try admin.query("SELECT pid FROM pg_stat_activity WHERE application_name LIKE $1",
-                               [.text("\(PostgresTemplateStore.listenerNamePrefix) \(id) %")]) { $0.int64(at: 0) }
+                               [.text("\(PostgresConfigDatabase.listenerNamePrefix) \(id) %")]) { $0.int64(at: 0) }
     }
 
     /// How long a publish through `port` takes; it must succeed.

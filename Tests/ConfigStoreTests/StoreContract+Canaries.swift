@@ -4,12 +4,13 @@ import Foundation
 import StoreTestSupport
 import Testing
 
-/// Canaries: every case starts from a store with retention 3 and version 1 published.
-extension StoreContract {
+/// Canaries: every case starts from templates with retention 3 and version 1 published.
+extension StoreContract.Templates {
     private static let admin = PublishMetadata(updateUser: "ops@example.com")
 
-    private func storeWithOneVersion(retention: Int = 3) throws -> any TemplateStore {
-        let store = try fixture.make(retention: retention)
+    /// The templates of fresh data of `engine`, with retention `retention` and version 1 published.
+    private func storeWithOneVersion(_ engine: StoreEngine, retention: Int = 3) throws -> any TemplateStore {
+        let store = try templates(engine, retention: retention)
         try store.publishTag(1)
         return store
     }
@@ -24,8 +25,8 @@ extension StoreContract {
         ).canary
     }
 
-    func aCanaryIsStoredButNotActive() throws {
-        let store = try storeWithOneVersion()
+    @Test(arguments: StoreEngine.allCases) func aCanaryIsStoredButNotActive(engine: StoreEngine) throws {
+        let store = try storeWithOneVersion(engine)
         let promoteAt = Date(timeIntervalSince1970: 1_900_000_000.5)
         let (version, canary) = try store.publishCanary(
             project: "p1", namespace: .client, templateJSON: Array("{\"n\":2}".utf8), expectedVersion: 1,
@@ -43,8 +44,8 @@ extension StoreContract {
         #expect(none.active == nil && none.canary == nil)
     }
 
-    func publishesAndRollbacksWaitWhileACanaryRuns() throws {
-        let store = try storeWithOneVersion()
+    @Test(arguments: StoreEngine.allCases) func publishesAndRollbacksWaitWhileACanaryRuns(engine: StoreEngine) throws {
+        let store = try storeWithOneVersion(engine)
         try startCanary(2, on: store)
         #expect(throws: StoreError.canaryRunning(version: 2)) { try store.publishTag(3) }
         #expect(throws: StoreError.canaryRunning(version: 2)) {
@@ -57,8 +58,8 @@ extension StoreContract {
         }
     }
 
-    func theShareOnlyGrows() throws {
-        let store = try storeWithOneVersion()
+    @Test(arguments: StoreEngine.allCases) func theShareOnlyGrows(engine: StoreEngine) throws {
+        let store = try storeWithOneVersion(engine)
         try startCanary(2, on: store)
         let raised = try store.setCanaryShare(project: "p1", namespace: .client, expectedCanary: 2,
                                               microPercent: 30_000_000, updateUser: "lead@example.com")
@@ -84,8 +85,8 @@ extension StoreContract {
         }
     }
 
-    func promotionCopiesTheCanaryForEveryone() throws {
-        let store = try storeWithOneVersion()
+    @Test(arguments: StoreEngine.allCases) func promotionCopiesTheCanaryForEveryone(engine: StoreEngine) throws {
+        let store = try storeWithOneVersion(engine)
         try startCanary(2, on: store)
         let promoted = try store.promoteCanary(project: "p1", namespace: .client, expectedCanary: 2, metadata: Self.admin)
         #expect(promoted.versionNumber == 3 && promoted.templateText == "{\"n\":2}")
@@ -96,8 +97,8 @@ extension StoreContract {
         #expect(try store.publishTag(4).versionNumber == 4)
     }
 
-    func abortCopiesTheStableVersionBack() throws {
-        let store = try storeWithOneVersion()
+    @Test(arguments: StoreEngine.allCases) func abortCopiesTheStableVersionBack(engine: StoreEngine) throws {
+        let store = try storeWithOneVersion(engine)
         try startCanary(2, on: store)
         #expect(throws: StoreError.canaryMismatch(current: 2)) {
             try store.abortCanary(project: "p1", namespace: .client, expectedCanary: 5, metadata: Self.admin)
@@ -119,8 +120,8 @@ extension StoreContract {
         }
     }
 
-    func retentionNeverPrunesTheStableVersion() throws {
-        let store = try storeWithOneVersion(retention: 1)
+    @Test(arguments: StoreEngine.allCases) func retentionNeverPrunesTheStableVersion(engine: StoreEngine) throws {
+        let store = try storeWithOneVersion(engine, retention: 1)
         _ = try store.publishCanary(project: "p1", namespace: .client, templateJSON: Array("{}".utf8),
                                     expectedVersion: 1, microPercent: 1, seed: "s", promoteAt: nil, metadata: Self.admin)
         #expect(try store.activeVersion(project: "p1", namespace: .client)?.versionNumber == 1)
@@ -130,9 +131,11 @@ extension StoreContract {
         #expect(try store.versionNumbers() == [3])
     }
 
-    func aFirstVersionCannotBeACanary() throws {
-        let store = try storeWithOneVersion()
-        try store.upsertProject(StoredProject(id: "p2", number: "1002", displayName: "Two"))
+    @Test(arguments: StoreEngine.allCases) func aFirstVersionCannotBeACanary(engine: StoreEngine) throws {
+        let database = try fresh.fixture(engine).make()
+        try database.projects.upsert(StoredProject(id: "p2", number: "1002", displayName: "Two"))
+        let store = database.templates
+        try store.publishTag(1)
         let error = try #require(throws: StoreError.self) {
             try store.publishCanary(project: "p2", namespace: .client, templateJSON: [], expectedVersion: nil,
                                     microPercent: 1, seed: "x", promoteAt: nil, metadata: Self.admin)

@@ -5,8 +5,8 @@ import StoreTestSupport
 import Synchronization
 import Testing
 
-/// Several threads and several stores (processes, nodes) writing one template at once.
-extension StoreContract {
+/// Several threads and several databases (processes, nodes) writing one template at once.
+extension StoreContract.Templates {
     /// Publishes from `threads` threads, thread i on `stores[i % stores.count]`; the numbers
     /// the publishes got.
     private func publishConcurrently(stores: [any TemplateStore], threads: Int, perThread: Int) -> [Int64] {
@@ -27,8 +27,8 @@ extension StoreContract {
         return numbers.withLock { $0 }
     }
 
-    func threadsPublishGapFree(threads: Int, perThread: Int) throws {
-        let store = try fixture.make()
+    private func threadsPublishGapFree(_ engine: StoreEngine, threads: Int, perThread: Int) throws {
+        let store = try templates(engine)
         let total = Int64(threads * perThread)
         let numbers = publishConcurrently(stores: [store], threads: threads, perThread: perThread)
         #expect(numbers.sorted() == Array(1...total))
@@ -39,8 +39,18 @@ extension StoreContract {
         #expect(zip(listed, listed.dropFirst()).allSatisfy { $0.updateTime >= $1.updateTime })
     }
 
-    func separateStoresPublishGapFree() throws {
-        let stores = try [fixture.make()] + (1...2).map { _ in try fixture.make(addProject: false) }
+    @Test(.timeLimit(.minutes(2)), arguments: StoreEngine.allCases) func fourThreadsPublishGapFree(engine: StoreEngine) throws {
+        try threadsPublishGapFree(engine, threads: 4, perThread: 50)
+    }
+
+    @Test(.timeLimit(.minutes(2)), arguments: StoreEngine.allCases)
+    func eightThreadsPublishTwoHundredVersionsGapFree(engine: StoreEngine) throws {
+        try threadsPublishGapFree(engine, threads: 8, perThread: 25)
+    }
+
+    @Test(.timeLimit(.minutes(2)), arguments: StoreEngine.allCases) func separateStoresPublishGapFree(engine: StoreEngine) throws {
+        let fixture = try fresh.fixture(engine)
+        let stores = try ([fixture.make()] + (1...2).map { _ in try fixture.make(addProject: false) }).map(\.templates)
         let numbers = publishConcurrently(stores: stores, threads: 6, perThread: 20)
         #expect(numbers.sorted() == Array(1...120))
         for store in stores {
@@ -48,8 +58,9 @@ extension StoreContract {
         }
     }
 
-    func concurrentPublishersWithExpectedVersionsSeeMismatchesNotDuplicates() throws {
-        let store = try fixture.make()
+    @Test(.timeLimit(.minutes(2)), arguments: StoreEngine.allCases)
+    func concurrentPublishersWithExpectedVersionsSeeMismatchesNotDuplicates(engine: StoreEngine) throws {
+        let store = try templates(engine)
         let wins = Mutex<[Int64]>([])
         let unexpected = Mutex<[String]>([])
         onThreads(4) { _ in

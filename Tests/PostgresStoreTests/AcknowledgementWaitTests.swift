@@ -18,7 +18,7 @@ import Testing
     func aWriteThatWaitsInVainReturnsWithinTheAcknowledgementTimeOfItsStart() throws {
         let store = try PostgresFixture(database: database, acknowledgementTimeout: .milliseconds(500)).make()
         // Connected and alive (it just started), but it never acknowledges: a wedged node.
-        let wedged = try database.connect(applicationName: "\(PostgresTemplateStore.listenerNamePrefix) wedged")
+        let wedged = try database.connect(applicationName: "\(PostgresConfigDatabase.listenerNamePrefix) wedged")
         defer { wedged.close() }
         for tag in 1...4 {
             let start = ContinuousClock.now

@@ -43,17 +43,17 @@ import TestSupport
     func writesStopWaitingForAVanishedNodeAndItsRestartEndsTheOldSession() throws {
         let serverPort = try #require(URLComponents(string: database.url)?.port)
         let name = "vanishing"
-        let link = try FaultyLink(upstreamPort: serverPort, onlyConnectionsSending: "\(PostgresTemplateStore.listenerNamePrefix) \(name)")
+        let link = try FaultyLink(upstreamPort: serverPort, onlyConnectionsSending: "\(PostgresConfigDatabase.listenerNamePrefix) \(name)")
         defer { link.stop() }
         let writer = try PostgresFixture(database: database, acknowledgementTimeout: .seconds(2)).make()
-        let vanishing = try PostgresTemplateStore(url: try link.url(replacingPortOf: database.url),
+        let vanishing = try PostgresConfigDatabase(url: try link.url(replacingPortOf: database.url),
                                                   migrationsDirectory: PostgresTestServer.migrations)
         defer { vanishing.close() }
         let admin = try database.connect()
         let driver = try ListenerDriver(try #require(vanishing.makeChangeListener(name: name)), acknowledging: true)
         defer { driver.stop() }
         let oldSession = try #require(try admin.queryFirst(
-            "SELECT pid FROM pg_stat_activity WHERE application_name = $1", [.text("\(PostgresTemplateStore.listenerNamePrefix) \(name)")]
+            "SELECT pid FROM pg_stat_activity WHERE application_name = $1", [.text("\(PostgresConfigDatabase.listenerNamePrefix) \(name)")]
         ) { $0.int64(at: 0) })
 
         link.set(.silent)
@@ -75,7 +75,7 @@ import TestSupport
         }
         #expect(ended, "the restarted listener ended the old backend")
         #expect(try admin.queryFirst(
-            "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1", [.text("\(PostgresTemplateStore.listenerNamePrefix) \(name)")]
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1", [.text("\(PostgresConfigDatabase.listenerNamePrefix) \(name)")]
         ) { $0.int64(at: 0) } == 1)
     }
 

@@ -12,7 +12,7 @@ import Testing
 /// is readable, then `receive()` without blocking.
 @Suite final class PostgresChangeListenerTests {
     let database: TestDatabase
-    let store: any TemplateStore
+    let store: any ConfigDatabase
 
     init() throws {
         database = try TestDatabase()
@@ -53,7 +53,7 @@ import Testing
 
         try listener.sendHeartbeat()
         #expect(listener.isAwaitingHeartbeat)
-        try store.addAPIKey(project: "p1", keyHash: "h", name: "")
+        try store.projects.addAPIKey(project: "p1", keyHash: "h", name: "")
         let afterHeartbeat = try receive(listener, socket: socket) { !$0.isEmpty && !listener.isAwaitingHeartbeat }
         #expect(afterHeartbeat == [.projects])
         #expect(!listener.isAwaitingHeartbeat)

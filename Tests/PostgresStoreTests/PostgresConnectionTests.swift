@@ -1,6 +1,7 @@
-import PostgresTestSupport
+import ConfigStore
 import Foundation
 import PostgresStore
+import PostgresTestSupport
 import Synchronization
 import Testing
 

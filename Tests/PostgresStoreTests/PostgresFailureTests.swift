@@ -11,7 +11,7 @@ import Testing
     @Test func aClosedPortIsUnavailableAndTheMessageNamesTheServerWithoutThePassword() throws {
         let url = "postgresql://admin:Secret-Word-9@127.0.0.1:1/config"
         let error = try #require(throws: StoreError.self) {
-            try PostgresTemplateStore(url: url, migrationsDirectory: PostgresTestServer.migrations)
+            try PostgresConfigDatabase(url: url, migrationsDirectory: PostgresTestServer.migrations)
         }
         guard case .unavailable(let message) = error else {
             Issue.record("expected unavailable, got \(error)")
@@ -28,7 +28,7 @@ import Testing
         let url = try TestDatabase.url(
             server.replacingOccurrences(of: "postgres@", with: "postgres:Hunter2Word@"), database: "Hunter2Word")
         let error = try #require(throws: StoreError.self) {
-            try PostgresTemplateStore(url: url, migrationsDirectory: PostgresTestServer.migrations)
+            try PostgresConfigDatabase(url: url, migrationsDirectory: PostgresTestServer.migrations)
         }
         #expect("\(error)".contains("does not exist"))
         #expect(!"\(error)".contains("Hunter2Word"))
@@ -74,13 +74,13 @@ import Testing
         let cluster = try PostgresTestServer.startCluster()
         var stopped = false
         defer { if !stopped { _ = try? PostgresTestServer.stopCluster(directory: cluster.directory) } }
-        let store = try PostgresFixture.store(url: cluster.url)
-        try store.upsertProject(StoredProject(id: "p1", number: "1"))
+        let store = try PostgresFixture.database(url: cluster.url)
+        try store.projects.upsert(StoredProject(id: "p1", number: "1"))
         try store.publishTag(1)
 
         try PostgresTestServer.stopCluster(directory: cluster.directory)
         stopped = true
-        for call in [{ _ = try store.publishTag(2) }, { _ = try store.heads() }, { _ = try store.changeToken() }] {
+        for call in [{ _ = try store.publishTag(2) }, { _ = try store.templates.heads() }, { _ = try store.changeToken() }] {
             let error = try #require(throws: StoreError.self) { try call() }
             guard case .unavailable = error else {
                 Issue.record("expected unavailable, got \(error)")
@@ -92,10 +92,10 @@ import Testing
     @Test(.timeLimit(.minutes(1)))
     func aTerminatedConnectionIsReplacedOnItsNextUse() throws {
         let database = try TestDatabase()
-        let store = try PostgresTemplateStore(
+        let store = try PostgresConfigDatabase(
             url: database.url + "?application_name=rcs-node-a", migrationsDirectory: PostgresTestServer.migrations,
             connections: 1)
-        try store.upsertProject(StoredProject(id: "p1", number: "1"))
+        try store.projects.upsert(StoredProject(id: "p1", number: "1"))
         try store.publishTag(1)
 
         let admin = try database.connect()
@@ -113,6 +113,6 @@ import Testing
             usleep(10_000)
         }
         #expect(try store.publishTag(2).versionNumber == 2)
-        #expect(try store.heads() == [TemplateKey(project: "p1", namespace: .client): 2])
+        #expect(try store.templates.heads() == [TemplateKey(project: "p1", namespace: .client): 2])
     }
 }

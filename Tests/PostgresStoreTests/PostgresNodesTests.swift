@@ -31,7 +31,7 @@ import Testing
                 arrived[1 - node].wait()
                 let outcome: String
                 do {
-                    let version = try nodes[node].publish(
+                    let version = try nodes[node].templates.publish(
                         project: "p1", namespace: .client, templateJSON: Array("{\"node\":\(node)}".utf8),
                         expectedVersion: Int64(round), metadata: PublishMetadata())
                     outcome = "won \(version.versionNumber)"
@@ -46,7 +46,7 @@ import Testing
             #expect(results.sorted() == ["\(StoreError.versionMismatch(current: number))", "won \(number)"].sorted(),
                     "round \(round + 1)")
         }
-        #expect(try nodes[1].versionNumbers() == Array((1...Int64(rounds)).reversed()))
+        #expect(try nodes[1].templates.versionNumbers() == Array((1...Int64(rounds)).reversed()))
     }
 
     @Test(.timeLimit(.minutes(2)))
@@ -54,12 +54,12 @@ import Testing
         for round in 0..<20 {
             let project = "first-\(round)"
             let nodes = try [fixture.make(addProject: false), fixture.make(addProject: false)]
-            try nodes[0].upsertProject(StoredProject(id: project, number: "\(5000 + round)"))
+            try nodes[0].projects.upsert(StoredProject(id: project, number: "\(5000 + round)"))
             let numbers = Mutex<[Int64]>([])
             let failures = Mutex<[String]>([])
             onThreads(2) { node in
                 do {
-                    let version = try nodes[node].publish(
+                    let version = try nodes[node].templates.publish(
                         project: project, namespace: .server, templateJSON: [], expectedVersion: nil,
                         metadata: PublishMetadata())
                     numbers.withLock { $0.append(version.versionNumber) }
@@ -98,7 +98,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(2)))
     func storesStartingTogetherOnAFreshDatabaseAllWork() throws {
-        let stores = Mutex<[any TemplateStore]>([])
+        let stores = Mutex<[any ConfigDatabase]>([])
         let failures = Mutex<[String]>([])
         let fixture = self.fixture
         onThreads(4) { _ in
@@ -112,7 +112,7 @@ import Testing
         #expect(failures.withLock { $0 } == [])
         #expect(stores.withLock { $0 }.count == 4)
         for store in stores.withLock({ $0 }) {
-            #expect(try store.projects() == [])
+            #expect(try store.projects.all() == [])
         }
         let migrator = PostgresMigrator(try Migrator(directory: PostgresTestServer.migrations))
         #expect(try migrator.isUpToDate(database.connect()))

@@ -7,17 +7,17 @@ import Synchronization
 import StoreTestSupport
 import Testing
 
-/// Every write notifies `rcs_changes`, inside its transaction.
+/// Every announced write notifies `rcs_changes`, inside its transaction; no other write does.
 @Suite final class PostgresNotificationTests {
     let database: TestDatabase
-    let store: any TemplateStore
+    let store: any ConfigDatabase
     let listener: PostgresConnection
 
     init() throws {
         database = try TestDatabase()
         store = try PostgresFixture(database: database).make()
         listener = try database.connect(applicationName: "rcs-listener")
-        try listener.listen(PostgresTemplateStore.notificationChannel)
+        try listener.listen(PostgresConfigDatabase.notificationChannel)
     }
 
     deinit {
@@ -44,24 +44,45 @@ import Testing
         #expect(try nextPayloads() == ["p1\tfirebase\t1"])
         try store.publishTag(1, namespace: .server)
         #expect(try nextPayloads() == ["p1\tfirebase-server\t1"])
-        _ = try store.publishCanary(
+        _ = try store.templates.publishCanary(
             project: "p1", namespace: .client, templateJSON: [], expectedVersion: 1, microPercent: 1, seed: "s",
             promoteAt: nil, metadata: PublishMetadata())
         #expect(try nextPayloads() == ["p1\tfirebase\t2"])
-        _ = try store.promoteCanary(project: "p1", namespace: .client, expectedCanary: 2, metadata: PublishMetadata())
+        _ = try store.templates.promoteCanary(project: "p1", namespace: .client, expectedCanary: 2, metadata: PublishMetadata())
         #expect(try nextPayloads() == ["p1\tfirebase\t3"])
-        _ = try store.rollback(project: "p1", namespace: .client, to: 1, metadata: PublishMetadata())
+        _ = try store.templates.rollback(project: "p1", namespace: .client, to: 1, metadata: PublishMetadata())
         #expect(try nextPayloads() == ["p1\tfirebase\t4"])
 
         // A refused write commits nothing and notifies nothing: the next payload is the next write's.
         #expect(throws: StoreError.versionMismatch(current: 4)) {
-            try self.store.publish(project: "p1", namespace: .client, templateJSON: [], expectedVersion: 1,
+            try self.store.templates.publish(project: "p1", namespace: .client, templateJSON: [], expectedVersion: 1,
                                    metadata: PublishMetadata())
         }
-        try store.addAPIKey(project: "p1", keyHash: "h", name: "")
+        try store.projects.addAPIKey(project: "p1", keyHash: "h", name: "")
         #expect(try nextPayloads() == [StoreChange.projects.payload])
-        try store.upsertProject(StoredProject(id: "p2", number: "2"))
+        try store.projects.upsert(StoredProject(id: "p2", number: "2"))
         #expect(try nextPayloads() == [StoreChange.projects.payload])
+        try store.access.put(.principal, id: "ada", record: [1])
+        #expect(try nextPayloads() == [StoreChange.access.payload])
+        try store.access.putChangePolicy(StoredChangePolicy(project: "p1", namespace: .client, record: [1]))
+        #expect(try nextPayloads() == [StoreChange.access.payload])
+    }
+
+    /// A sign-in, a session's keep-alive, an audit entry: what no worker keeps in memory neither
+    /// moves the revision nor notifies; a session's end does both, so that it ends everywhere.
+    @Test func writesOfWhatNoWorkerKeepsNotifyNothing() throws {
+        _ = try listener.consumeNotifications()
+        let revision = try store.changeToken()
+        try store.access.put(.session, id: "ses1", record: [1])
+        #expect(try store.access.update(.session, id: "ses1", record: [2]))
+        try store.audit.append(AuditEntry(time: Date(), actorID: "a", actorName: "A", origin: "API", requestID: "r",
+                                          clientAddress: "127.0.0.1", action: "x", outcome: "ok"))
+        #expect(try store.signIns.putAttempt(stateHash: "s", record: [1], expireTime: Date().addingTimeInterval(60), maxPending: 5))
+        _ = try store.changeRequests.insert(StoredChangeRequest(project: "p1", namespace: .client, status: "open", record: [1]))
+        #expect(try listener.waitForNotifications(timeout: .milliseconds(200)).isEmpty)
+        #expect(try store.changeToken() == revision)
+        try store.access.delete(.session, id: "ses1")
+        #expect(try nextPayloads() == [StoreChange.access.payload])
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -97,13 +118,13 @@ import Testing
         let blocked = try database.connect()
         try waitUntilCommitWaits(on: blocked)
         #expect(try listener.waitForNotifications(timeout: .milliseconds(300)).isEmpty)
-        #expect(try store.headState(project: "p1", namespace: .client).active == nil)
+        #expect(try store.templates.headState(project: "p1", namespace: .client).active == nil)
 
         try gate.execute("SELECT pg_advisory_unlock(4242)")
         let delivered = try listener.waitForNotifications(timeout: .seconds(10))
         #expect(delivered.map { $0.payload.split(separator: "\t", maxSplits: 1).last.map(String.init) } == ["p1\tfirebase\t1"])
         // Delivered after the commit: the version is already visible to everyone.
-        #expect(try store.headState(project: "p1", namespace: .client).active == 1)
+        #expect(try store.templates.headState(project: "p1", namespace: .client).active == 1)
         published.wait()
         #expect(outcome.withLock { $0 } == "published 1")
     }

@@ -84,11 +84,11 @@ import Testing
                 update_origin, update_type) VALUES ('p1', 'firebase', 2, '\\x00', 0, 'REST_API', 'INCREMENTAL_UPDATE')
             """)
         try crashing.execute("UPDATE template_heads SET active_version = 2")
-        #expect(try store.activeVersion(project: "p1", namespace: .client)?.versionNumber == 1)
+        #expect(try store.templates.activeVersion(project: "p1", namespace: .client)?.versionNumber == 1)
         crashing.close()
 
-        #expect(try store.version(project: "p1", namespace: .client, number: 2) == nil)
-        #expect(try store.heads() == [TemplateKey(project: "p1", namespace: .client): 1])
+        #expect(try store.templates.version(project: "p1", namespace: .client, number: 2) == nil)
+        #expect(try store.templates.heads() == [TemplateKey(project: "p1", namespace: .client): 1])
         #expect(try store.publishTag(2).templateText == #"{"n":2}"#)
     }
 
@@ -105,13 +105,13 @@ import Testing
             let error = try #require(throws: PostgresError.self) { try connection.inTransaction { try connection.execute(sql) } }
             #expect(error.code == .foreignKeyViolation)
         }
-        #expect(try store.activeVersion(project: "p1", namespace: .client)?.versionNumber == 1)
+        #expect(try store.templates.activeVersion(project: "p1", namespace: .client)?.versionNumber == 1)
     }
 
     @Test func textThatPostgreSQLCannotHoldIsAnInvalidArgument() throws {
         let store = try PostgresFixture(database: database).make()
         let error = try #require(throws: StoreError.self) {
-            try store.publish(
+            try store.templates.publish(
                 project: "p1", namespace: .client, templateJSON: [0], expectedVersion: nil,
                 metadata: PublishMetadata(description: "nul \u{0} inside"))
         }
@@ -120,6 +120,6 @@ import Testing
             return
         }
         #expect(message.contains("NUL"))
-        #expect(try store.heads().isEmpty)
+        #expect(try store.templates.heads().isEmpty)
     }
 }

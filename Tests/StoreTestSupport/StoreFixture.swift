@@ -1,23 +1,22 @@
 public import ConfigCore
 public import ConfigStore
 import Foundation
-public import TestSupport
 
-/// Opens stores over one fresh set of data (a database file, a PostgreSQL database). Every call
-/// opens another store on the same data, as another process or node would.
+/// Opens databases over one fresh set of data (a database file, a PostgreSQL database). Every
+/// call opens another database on the same data, as another process or node would.
 public protocol StoreFixture: Sendable {
-    /// A store with the repository's migrations, without projects.
-    func open(retention: Int, clock: ManualClock?) throws -> any TemplateStore
+    /// A database with the repository's migrations, without projects.
+    func open(retention: Int, clock: ManualClock?) throws -> any ConfigDatabase
 }
 
 extension StoreFixture {
-    /// A store with project `p1` (number 1001, "Project One"), created when `addProject`.
-    public func make(retention: Int = 300, clock: ManualClock? = nil, addProject: Bool = true) throws -> any TemplateStore {
-        let store = try open(retention: retention, clock: clock)
+    /// A database with project `p1` (number 1001, "Project One"), created when `addProject`.
+    public func make(retention: Int = 300, clock: ManualClock? = nil, addProject: Bool = true) throws -> any ConfigDatabase {
+        let database = try open(retention: retention, clock: clock)
         if addProject {
-            try store.upsertProject(StoredProject(id: "p1", number: "1001", displayName: "Project One"))
+            try database.projects.upsert(StoredProject(id: "p1", number: "1001", displayName: "Project One"))
         }
-        return store
+        return database
     }
 }
 
@@ -33,6 +32,14 @@ extension TemplateStore {
     /// The version numbers of the whole history of p1/`namespace`, newest first.
     public func versionNumbers(_ namespace: TemplateNamespace = .client) throws -> [Int64] {
         try listVersions(project: "p1", namespace: namespace).versions.map(\.versionNumber)
+    }
+}
+
+extension ConfigDatabase {
+    /// `templates.publishTag`.
+    @discardableResult
+    public func publishTag(_ tag: Int, namespace: TemplateNamespace = .client) throws -> StoredVersion {
+        try templates.publishTag(tag, namespace: namespace)
     }
 }
 

@@ -2,9 +2,10 @@ public import ConfigCore
 public import ConfigStore
 public import Foundation
 import PostgresStore
+import Synchronization
 public import PostgresTestSupport
 public import Testing
-public import TestSupport
+import TestSupport
 
 /// The engines every store test that is not about one engine runs on.
 public enum StoreEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -21,7 +22,7 @@ public enum StoreEngine: String, CaseIterable, Sendable, CustomTestStringConvert
     }
 }
 
-/// Opens `PostgresTemplateStore`s on one test database.
+/// Opens `PostgresConfigDatabase`s on one test database.
 public struct PostgresFixture: StoreFixture {
     public let database: TestDatabase
     /// How long a write waits for listeners: short, since most tests' listeners never
@@ -33,19 +34,19 @@ public struct PostgresFixture: StoreFixture {
         self.acknowledgementTimeout = acknowledgementTimeout
     }
 
-    public func open(retention: Int, clock: ManualClock?) throws -> any TemplateStore {
-        try PostgresTemplateStore(
+    public func open(retention: Int, clock: ManualClock?) throws -> any ConfigDatabase {
+        try PostgresConfigDatabase(
             url: database.url, migrationsDirectory: PostgresTestServer.migrations, retention: retention,
             acknowledgementTimeout: acknowledgementTimeout, clock: clock.function)
     }
 
-    /// A store on `url` with the repository's migrations.
-    public static func store(url: String) throws -> any TemplateStore {
-        try PostgresTemplateStore(url: url, migrationsDirectory: PostgresTestServer.migrations)
+    /// A database on `url` with the repository's migrations.
+    public static func database(url: String) throws -> any ConfigDatabase {
+        try PostgresConfigDatabase(url: url, migrationsDirectory: PostgresTestServer.migrations)
     }
 }
 
-/// Opens `SQLiteTemplateStore`s on one file in a directory removed when the fixture goes away.
+/// Opens `SQLiteConfigDatabase`s on one file in a directory removed when the fixture goes away.
 public struct SQLiteFixture: StoreFixture {
     /// The repository's `migrations/sqlite`.
     public static let migrations = PostgresTestServer.repository.appendingPathComponent("migrations/sqlite")
@@ -59,8 +60,8 @@ public struct SQLiteFixture: StoreFixture {
     /// The database file.
     public var path: String { directory.url.appendingPathComponent("store.sqlite").path }
 
-    public func open(retention: Int, clock: ManualClock?) throws -> any TemplateStore {
-        try SQLiteTemplateStore(
+    public func open(retention: Int, clock: ManualClock?) throws -> any ConfigDatabase {
+        try SQLiteConfigDatabase(
             databasePath: path, migrationsDirectory: Self.migrations, retention: retention, clock: clock.function)
     }
 }
@@ -70,5 +71,20 @@ extension ManualClock? {
     public var function: @Sendable () -> Date {
         guard let clock = self else { return { Date() } }
         return { clock.now }
+    }
+}
+
+/// Fresh data of each engine a test case asks for, kept as long as this value is: a suite holds
+/// one, and Swift Testing makes a suite instance per case, alive while the case runs.
+public final class FreshData: Sendable {
+    private let fixtures = Mutex<[any StoreFixture]>([])
+
+    public init() {}
+
+    /// Fresh data of `engine`.
+    public func fixture(_ engine: StoreEngine) throws -> any StoreFixture {
+        let fixture = try engine.fixture()
+        fixtures.withLock { $0.append(fixture) }
+        return fixture
     }
 }

@@ -6,7 +6,7 @@ import HTTP1
 /// Principals, their roles on projects, and their tokens (docs/access.md). Every change is
 /// written to the store, then read back by every worker and node before it answers again.
 struct AccessAdminEndpoint: Sendable {
-    let store: any TemplateStore
+    let store: any AccessStore
     let access: AccessControl
     let controlPlane: ControlPlane
 
@@ -62,7 +62,7 @@ struct AccessAdminEndpoint: Sendable {
                                   createTime: Timestamp(Date()))
         let record = Self.encode(principal)
         exchange.answerFromStore { [self] in
-            try store.putAccessRecord(.principal, id: id, record: record)
+            try store.put(.principal, id: id, record: record)
             try changed()
             return .json(record)
         }
@@ -91,7 +91,7 @@ struct AccessAdminEndpoint: Sendable {
         let recordID = Membership.recordID(project: project.id, principal: principal)
         guard exchange.request.head.method == .put else {
             return exchange.answerFromStore { [self] in
-                guard try store.deleteAccessRecord(.membership, id: recordID) else {
+                guard try store.delete(.membership, id: recordID) else {
                     throw APIError.notFound("'\(principal)' holds no role on project '\(project.id)'.")
                 }
                 try changed()
@@ -104,7 +104,7 @@ struct AccessAdminEndpoint: Sendable {
         }
         let record = Self.encode(Membership(principal: principal, project: project.id, role: role.description))
         exchange.answerFromStore { [self] in
-            try store.putAccessRecord(.membership, id: recordID, record: record)
+            try store.put(.membership, id: recordID, record: record)
             try changed()
             return .json(record)
         }
@@ -146,7 +146,7 @@ struct AccessAdminEndpoint: Sendable {
         let record = Self.encode(token)
         let answer = Self.encode(TokenAnswer(token, secret: secret))
         exchange.answerFromStore { [self] in
-            try store.putAccessRecord(.token, id: id, record: record)
+            try store.put(.token, id: id, record: record)
             try changed()
             return .json(answer)
         }
@@ -168,7 +168,7 @@ struct AccessAdminEndpoint: Sendable {
         token.revokeTime = Timestamp(Date())
         let record = Self.encode(token)
         exchange.answerFromStore { [self] in
-            try store.putAccessRecord(.token, id: id, record: record)
+            try store.put(.token, id: id, record: record)
             try changed()
             return HTTPResponse(status: 204)
         }

@@ -8,7 +8,7 @@ import HTTP1
 /// (`format=jsonl`) or CSV (`format=csv`); the next page's token is also in
 /// `X-Next-Page-Token`.
 struct AuditEndpoint: Sendable {
-    let store: any TemplateStore
+    let store: any AuditLog
 
     func answer(_ exchange: Exchange, project: StoredProject?) throws {
         let uri = exchange.uri
@@ -21,7 +21,7 @@ struct AuditEndpoint: Sendable {
             throw APIError.badRequest("format must be json, jsonl or csv, got '\(format)'.")
         }
         exchange.answerFromStore { [store] in
-            let (entries, next) = try store.auditEntries(query)
+            let (entries, next) = try store.entries(query)
             let shown = entries.map(Self.json)
             var headers = HTTPHeaders()
             if let next { headers.add(name: "X-Next-Page-Token", value: next) }

@@ -12,7 +12,7 @@ import Synchronization
 /// each answer, the router each refusal; an answer computed on the store queue is recorded there
 /// before it is sent, so the entry is in the log once the caller has the answer.
 final class AuditTrail: Sendable {
-    private let store: any TemplateStore
+    private let store: any ConfigDatabase
     private let access: AccessControl
     private let projects: ProjectDirectory
     private let storeQueue: StoreQueue
@@ -21,7 +21,7 @@ final class AuditTrail: Sendable {
     /// When this worker last removed entries past the retention.
     private let lastPrune = Mutex<Date?>(nil)
 
-    init(store: any TemplateStore, access: AccessControl, projects: ProjectDirectory, storeQueue: StoreQueue, logger: Logger,
+    init(store: any ConfigDatabase, access: AccessControl, projects: ProjectDirectory, storeQueue: StoreQueue, logger: Logger,
          retentionDays: Int) {
         self.store = store
         self.access = access
@@ -111,10 +111,10 @@ final class AuditTrail: Sendable {
         if let version = entry.versionNumber, version > 1, let project = entry.project,
            let namespace = entry.namespace.flatMap(TemplateNamespace.init(rawValue:)) {
             let key = TemplateKey(project: project, namespace: namespace)
-            entry.diff = VersionDiff.read(from: version - 1, to: version, of: key, in: store).map { Array(TemplateJSON.encode($0)) }
+            entry.diff = VersionDiff.read(from: version - 1, to: version, of: key, in: store.templates).map { Array(TemplateJSON.encode($0)) }
         }
         do {
-            try store.appendAudit(entry)
+            try store.audit.append(entry)
             try pruneNowAndThen()
         } catch {
             logger.error("cannot append to the audit log", metadata: ["action": "\(entry.action)", "error": "\(error)"])
@@ -129,7 +129,7 @@ final class AuditTrail: Sendable {
             last = now
             return true
         }
-        if due { try store.pruneAudit(before: now.addingTimeInterval(-retention)) }
+        if due { try store.audit.prune(before: now.addingTimeInterval(-retention)) }
     }
 
     /// What the call does, as the log names it; nil for calls it does not keep.

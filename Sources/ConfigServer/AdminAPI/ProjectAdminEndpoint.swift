@@ -6,7 +6,7 @@ import HTTP1
 
 /// Projects and their client API keys, beyond the config file's declarations.
 struct ProjectAdminEndpoint: Sendable {
-    let store: any TemplateStore
+    let store: any ProjectStore
     let projects: ProjectDirectory
     let access: AccessControl
     let controlPlane: ControlPlane
@@ -42,7 +42,7 @@ struct ProjectAdminEndpoint: Sendable {
                                     percentSeed: declaration.percentSeed ?? "")
         exchange.answerFromStore(project: project) { [self] in
             // projectNumberTaken: another worker or node took the number since the check above.
-            try store.upsertProject(project)
+            try store.upsert(project)
             try controlPlane.committed(.projects)
             return .json(Self.encode(ProjectJSON(projectId: id, projectNumber: number, displayName: project.displayName)))
         }

@@ -12,7 +12,7 @@ import Logging
 /// writes go to one serial queue.
 public final class Application: HTTPRequestHandler, Sendable {
     let configuration: ServerConfiguration
-    let store: any TemplateStore
+    let store: any ConfigDatabase
     let templates: TemplateRegistry
     let realtime: RealtimeHub
     let updates: TemplateUpdates
@@ -38,7 +38,7 @@ public final class Application: HTTPRequestHandler, Sendable {
     /// Sends the webhook outbox's deliveries.
     let webhooks: WebhookDispatcher
 
-    init(configuration: ServerConfiguration, store: any TemplateStore, loop: EventLoop,
+    init(configuration: ServerConfiguration, store: any ConfigDatabase, loop: EventLoop,
          admission: StreamAdmission, counters: ChangeCounters, board: CatchUpBoard, peers: PeerChannel?,
          logger: Logger) throws {
         self.configuration = configuration
@@ -53,22 +53,22 @@ public final class Application: HTTPRequestHandler, Sendable {
                                    sessionIdle: TimeInterval(configuration.signIn.sessionIdleMinutes) * 60, clock: clock)
         let projects = ProjectDirectory()
         let policies = ChangePolicies()
-        templates = TemplateRegistry(store: store, projects: projects, counters: counters, logger: logger)
+        templates = TemplateRegistry(store: store.templates, projects: projects, counters: counters, logger: logger)
         let reloads = ReloadGate(loop: loop, timeout: configuration.store.requestTimeout, board: board)
         metrics = ServerMetrics(worker: peers?.worker ?? 0)
         peerGather = PeerGather(channel: peers, loop: loop)
         realtime = RealtimeHub(settings: configuration.realtime, loop: loop, templates: templates,
                                admission: admission, metrics: metrics, logger: logger)
         webhooks = WebhookDispatcher(store: store, settings: configuration.webhooks, logger: logger)
-        updates = TemplateUpdates(store: store, templates: templates, counters: counters, reloads: reloads,
+        updates = TemplateUpdates(store: store.templates, templates: templates, counters: counters, reloads: reloads,
                                   realtime: realtime, peers: peers, metrics: metrics, webhooks: webhooks, logger: logger)
         controlPlane = ControlPlane(store: store, projects: projects, access: access, policies: policies, counters: counters,
                                     declarations: configuration.projects)
-        let sessions = ConsoleSessions(store: store, access: access, counters: counters, controlPlane: controlPlane,
+        let sessions = ConsoleSessions(store: store.access, access: access, counters: counters, controlPlane: controlPlane,
                                        settings: configuration.signIn, storeQueue: storeQueue, clock: clock)
-        catchUp = WorkerCatchUp(board: board, worker: peers?.worker ?? 0, store: store, templates: templates, controlPlane: controlPlane,
+        catchUp = WorkerCatchUp(board: board, worker: peers?.worker ?? 0, store: store.templates, templates: templates, controlPlane: controlPlane,
                                 updates: updates, timeout: configuration.store.requestTimeout, logger: logger)
-        canarySchedule = CanarySchedule(store: store, templates: templates, projects: projects,
+        canarySchedule = CanarySchedule(store: store.templates, templates: templates, projects: projects,
                                         updates: updates, storeQueue: storeQueue, logger: logger)
         let readYourWrites = ReadYourWrites(controlPlane: controlPlane, counters: counters, access: access, sessions: sessions,
                                             projects: projects, templates: templates, reloads: reloads, updates: updates,
@@ -80,7 +80,7 @@ public final class Application: HTTPRequestHandler, Sendable {
             storeQueue: storeQueue, webhooks: webhooks)
         let audit = AuditTrail(store: store, access: access, projects: projects, storeQueue: storeQueue, logger: logger,
                                retentionDays: configuration.audit.retentionDays)
-        changeSchedule = ChangeSchedule(store: store, applier: ChangeRequestApplier(store: store, updates: updates), audit: audit,
+        changeSchedule = ChangeSchedule(store: store.changeRequests, applier: ChangeRequestApplier(store: store, updates: updates), audit: audit,
                                         storeQueue: storeQueue, logger: logger)
         router = Router(endpoints: endpoints, access: access, projects: projects, policies: policies, readYourWrites: readYourWrites,
                         metrics: metrics, logger: logger, storeQueue: storeQueue, audit: audit, board: board)
@@ -89,7 +89,7 @@ public final class Application: HTTPRequestHandler, Sendable {
 
     /// Every endpoint, each given only what it uses.
     private static func endpoints(
-        configuration: ServerConfiguration, store: any TemplateStore, templates: TemplateRegistry,
+        configuration: ServerConfiguration, store: any ConfigDatabase, templates: TemplateRegistry,
         projects: ProjectDirectory, access: AccessControl, counters: ChangeCounters, realtime: RealtimeHub,
         updates: TemplateUpdates, metrics: ServerMetrics, peerGather: PeerGather, storeHealth: StoreHealth, board: CatchUpBoard,
         controlPlane: ControlPlane, sessions: ConsoleSessions, policies: ChangePolicies, storeQueue: StoreQueue,
@@ -101,18 +101,18 @@ public final class Application: HTTPRequestHandler, Sendable {
         limits.maxConditions = configuration.templates.maxConditions
         let throttle = FetchThrottle(burst: configuration.fetch.throttleBurst,
                                      perMinute: configuration.fetch.throttlePerMinute)
-        let canaries = CanaryAdminEndpoint(store: store, templates: templates, updates: updates)
-        let templateEndpoint = TemplateAdminEndpoint(store: store, templates: templates, validator: TemplateValidator(limits: limits),
+        let canaries = CanaryAdminEndpoint(store: store.templates, templates: templates, updates: updates)
+        let templateEndpoint = TemplateAdminEndpoint(store: store.templates, templates: templates, validator: TemplateValidator(limits: limits),
                                                      updates: updates, canaries: canaries)
         return Endpoints(
             health: HealthEndpoint(storeHealth: storeHealth, board: board),
             metrics: MetricsEndpoint(metrics: metrics, peerGather: peerGather),
-            projects: ProjectAdminEndpoint(store: store, projects: projects, access: access, controlPlane: controlPlane),
-            access: AccessAdminEndpoint(store: store, access: access, controlPlane: controlPlane),
-            audit: AuditEndpoint(store: store),
+            projects: ProjectAdminEndpoint(store: store.projects, projects: projects, access: access, controlPlane: controlPlane),
+            access: AccessAdminEndpoint(store: store.access, access: access, controlPlane: controlPlane),
+            audit: AuditEndpoint(store: store.audit),
             webhooks: WebhookAdminEndpoint(store: store, settings: configuration.webhooks, dispatcher: webhooks),
             templates: templateEndpoint,
-            versions: VersionAdminEndpoint(store: store, templates: templates, updates: updates,
+            versions: VersionAdminEndpoint(store: store.templates, templates: templates, updates: updates,
                                            maxBodyBytes: maxBodyBytes),
             canaries: canaries,
             adoption: AdoptionEndpoint(realtime: realtime, templates: templates, peerGather: peerGather),
@@ -124,7 +124,7 @@ public final class Application: HTTPRequestHandler, Sendable {
             console: ConsoleEndpoint(),
             signIn: SignInEndpoint(
                 provider: configuration.signIn.isEnabled ? OIDCProvider(settings: configuration.signIn) : nil,
-                sessions: sessions, store: store, access: access, storeQueue: storeQueue),
+                sessions: sessions, store: store.signIns, access: access, storeQueue: storeQueue),
             changes: ChangeRequestEndpoint(
                 store: store, templates: templates, policies: policies, controlPlane: controlPlane,
                 validation: templateEndpoint, applier: ChangeRequestApplier(store: store, updates: updates)))

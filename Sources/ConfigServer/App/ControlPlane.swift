@@ -17,7 +17,7 @@ enum ControlPlaneScope: Sendable, Hashable, CaseIterable {
 /// `ChangePolicies`, tells whether a scope is as new as every change any worker acknowledged
 /// (docs/consistency.md), and is where a commit here says what it changed.
 final class ControlPlane: Sendable {
-    private let store: any TemplateStore
+    private let store: any ConfigDatabase
     private let projects: ProjectDirectory
     private let access: AccessControl
     private let policies: ChangePolicies
@@ -28,7 +28,7 @@ final class ControlPlane: Sendable {
     private let projectsChecked = Atomic<Int64>(.min)
     private let accessChecked = Atomic<Int64>(.min)
 
-    init(store: any TemplateStore, projects: ProjectDirectory, access: AccessControl, policies: ChangePolicies,
+    init(store: any ConfigDatabase, projects: ProjectDirectory, access: AccessControl, policies: ChangePolicies,
          counters: ChangeCounters, declarations: [ProjectDeclaration]) {
         self.store = store
         self.projects = projects
@@ -51,7 +51,7 @@ final class ControlPlane: Sendable {
     /// Declares the config file's projects in the store, then loads both scopes.
     func loadDeclared() throws {
         for declaration in declarations {
-            try store.upsertProject(StoredProject(
+            try store.projects.upsert(StoredProject(
                 id: declaration.id, number: declaration.number,
                 displayName: declaration.displayName ?? declaration.id, percentSeed: declaration.percentSeed ?? ""))
         }
@@ -77,13 +77,13 @@ final class ControlPlane: Sendable {
         let counter = counters.value(of: scope)
         switch scope {
         case .projects:
-            let stored = try store.projects()
+            let stored = try store.projects.all()
             let keys = try clientKeys(of: stored)
             projects.replaceAll(stored)
             for project in stored { access.setAPIKeyDigests(keys[project.id] ?? [], project: project.id) }
         case .access:
-            access.setStoredAccess(StoredAccess(try store.accessRecords()))
-            policies.replaceAll(try store.changePolicies())
+            access.setStoredAccess(StoredAccess(try store.access.records(kinds: [.principal, .membership, .token])))
+            policies.replaceAll(try store.access.changePolicies())
         }
         switch scope {
         case .projects: projectsChecked.max(counter, ordering: .sequentiallyConsistent)
@@ -97,8 +97,9 @@ final class ControlPlane: Sendable {
     private func clientKeys(of stored: [StoredProject]) throws -> [String: [SecretDigest]] {
         var places = FirstPlaces()
         var keys: [String: [SecretDigest]] = [:]
+        let apiKeys = try store.projects.allAPIKeys()
         for project in stored {
-            for key in try store.apiKeys(project: project.id) {
+            for key in apiKeys[project.id] ?? [] {
                 guard let digest = SecretDigest(hex: key.keyHash) else { continue }
                 let place = "the key made through the API for project '\(project.id)' (id \(ProjectAdminEndpoint.keyID(key.keyHash)))"
                 try places.note(digest.hex, at: place, owner: project.id) { ServerConfiguration.sharedClientKey(place, $0) }

@@ -9,7 +9,7 @@ import Synchronization
 /// first presented to them (`SessionCache`). Ending one is a change of access that every worker
 /// and node reads before it answers again, as a token's revocation is.
 final class ConsoleSessions: Sendable {
-    private let store: any TemplateStore
+    private let store: any AccessStore
     private let access: AccessControl
     private let counters: ChangeCounters
     private let controlPlane: ControlPlane
@@ -19,7 +19,7 @@ final class ConsoleSessions: Sendable {
     /// Sessions whose `lastSeenTime` this worker is writing now.
     private let refreshing = Mutex(Set<String>())
 
-    init(store: any TemplateStore, access: AccessControl, counters: ChangeCounters, controlPlane: ControlPlane,
+    init(store: any AccessStore, access: AccessControl, counters: ChangeCounters, controlPlane: ControlPlane,
          settings: SignInSettings, storeQueue: StoreQueue, clock: any WallClock) {
         self.store = store
         self.access = access
@@ -53,17 +53,17 @@ final class ConsoleSessions: Sendable {
             expireTime: Timestamp(now.date.addingTimeInterval(TimeInterval(maxAgeSeconds))),
             claimRoles: mapped.roles, claimOwner: mapped.owner)
         if principal != existing {
-            try store.putAccessRecord(.principal, id: email, record: Self.encode(principal))
+            try store.put(.principal, id: email, record: Self.encode(principal))
             try controlPlane.committed(.access)
         }
-        try store.putAccessRecord(.session, id: id, record: Self.encode(session))
+        try store.put(.session, id: id, record: Self.encode(session))
         access.sessions.keep(id, session, accessCounter: counters.value(of: .access), readTime: clock.now)
         return (secret, session)
     }
 
     /// Ends a session everywhere; whether there was one.
     func end(id: String) throws -> Bool {
-        guard try store.deleteAccessRecord(.session, id: id) else { return false }
+        guard try store.delete(.session, id: id) else { return false }
         access.sessions.forget(id)
         try controlPlane.committed(.access)
         return true
@@ -79,12 +79,12 @@ final class ConsoleSessions: Sendable {
 
     /// Every session in the store (store queue).
     func all() throws -> [ConsoleSession] {
-        try store.accessRecords().compactMap { $0.kind == .session ? Self.decode($0.record) : nil }
+        try store.records(kinds: [.session]).compactMap { Self.decode($0.record) }
     }
 
     /// The session `id` in the store, or nil.
     func read(_ id: String) throws -> ConsoleSession? {
-        try store.accessRecords().first { $0.kind == .session && $0.id == id }.flatMap { Self.decode($0.record) }
+        try store.record(.session, id: id).flatMap { Self.decode($0.record) }
     }
 
     /// Notes that a session was used: its `lastSeenTime` is written again (off the loop) once
@@ -100,7 +100,7 @@ final class ConsoleSessions: Sendable {
             var current = session
             current.lastSeenTime = Timestamp(now)
             // An update, not a put: a session ended meanwhile (on any worker) stays ended.
-            if (try? store.updateAccessRecord(.session, id: id, record: Self.encode(current))) == true {
+            if (try? store.update(.session, id: id, record: Self.encode(current))) == true {
                 access.sessions.keptAlive(current)
             }
         }

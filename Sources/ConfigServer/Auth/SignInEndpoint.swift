@@ -12,7 +12,7 @@ struct SignInEndpoint: Sendable {
     /// Nil when `signIn.issuer` is not set: only the pasted token signs in.
     let provider: OIDCProvider?
     let sessions: ConsoleSessions
-    let store: any TemplateStore
+    let store: any SignInStore
     let access: AccessControl
     let storeQueue: StoreQueue
 
@@ -91,7 +91,7 @@ struct SignInEndpoint: Sendable {
                 let attempt = Attempt(nonce: RandomSecret.hex(bytes: 16), verifier: RandomSecret.hex(bytes: 32),
                                       redirectURI: redirectURI, returnTo: returnTo)
                 let kept = try await onStoreQueue {
-                    try store.putSignInAttempt(stateHash: SecretDigest(secret: state).hex, record: Array(TemplateJSON.encode(attempt)),
+                    try store.putAttempt(stateHash: SecretDigest(secret: state).hex, record: Array(TemplateJSON.encode(attempt)),
                                                expireTime: Date().addingTimeInterval(Self.attemptLifetime),
                                                maxPending: Self.maxPendingAttempts)
                 }
@@ -130,7 +130,7 @@ struct SignInEndpoint: Sendable {
         Task {
             var who: String?
             do {
-                let record = try await onStoreQueue { try store.takeSignInAttempt(stateHash: SecretDigest(secret: state).hex) }
+                let record = try await onStoreQueue { try store.takeAttempt(stateHash: SecretDigest(secret: state).hex) }
                 guard let record, let attempt = try? JSONDecoder().decode(Attempt.self, from: Data(record)) else {
                     throw SignInFailure(400, "This sign-in answer was already used, is older than ten minutes, or was not "
                         + "started here: sign in again.")

@@ -7,7 +7,7 @@ import HTTP1
 /// one transaction, with the version it was based on expected (store queue). Shared by the
 /// `:apply` call and the schedule.
 struct ChangeRequestApplier: Sendable {
-    let store: any TemplateStore
+    let store: any ConfigDatabase
     let updates: TemplateUpdates
 
     enum Outcome {
@@ -36,7 +36,7 @@ struct ChangeRequestApplier: Sendable {
             case .versionMismatch(let current), .canaryMismatch(let current):
                 return try conflict(stored, request, current: current)
             case .noCanary:
-                return try conflict(stored, request, current: try store.activeVersion(project: stored.project,
+                return try conflict(stored, request, current: try store.templates.activeVersion(project: stored.project,
                                                                                       namespace: stored.namespace)?.versionNumber ?? 0)
             default:
                 throw error
@@ -59,34 +59,34 @@ struct ChangeRequestApplier: Sendable {
                                        updateType: .incrementalUpdate, completes: completion)
         switch (request.kind, request.canaryStep) {
         case (.publish, _):
-            let version = try store.publish(project: key.project, namespace: key.namespace, templateJSON: try templateJSON(stored, request),
+            let version = try store.templates.publish(project: key.project, namespace: key.namespace, templateJSON: try templateJSON(stored, request),
                                             expectedVersion: request.baseVersion, metadata: metadata)
             return committed(version)
         case (.rollback, _):
             guard let target = request.rollbackTo else { throw APIError(500, "Change request \(stored.id) has no target.") }
             metadata.updateType = .rollback
-            return committed(try store.rollback(project: key.project, namespace: key.namespace, to: target, metadata: metadata))
+            return committed(try store.templates.rollback(project: key.project, namespace: key.namespace, to: target, metadata: metadata))
         case (.canary, .start?):
             // The canary version is the base's successor: the publish expects the base itself.
             completion.baseVersion = nil
             metadata.completes = completion
             let seed = "canary-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-            let (version, canary) = try store.publishCanary(
+            let (version, canary) = try store.templates.publishCanary(
                 project: key.project, namespace: key.namespace, templateJSON: try templateJSON(stored, request),
                 expectedVersion: request.baseVersion, microPercent: Self.microPercent(request), seed: seed, promoteAt: nil,
                 metadata: metadata)
             return canaryCommitted(canary, version: version)
         case (.canary, .share?):
             completion.baseVersion = nil
-            let canary = try store.setCanaryShare(project: key.project, namespace: key.namespace, expectedCanary: request.baseVersion,
+            let canary = try store.templates.setCanaryShare(project: key.project, namespace: key.namespace, expectedCanary: request.baseVersion,
                                                   microPercent: Self.microPercent(request), updateUser: step.name,
                                                   completes: completion)
             return canaryCommitted(canary, version: nil)
         case (.canary, .promote?):
-            return committed(try store.promoteCanary(project: key.project, namespace: key.namespace,
+            return committed(try store.templates.promoteCanary(project: key.project, namespace: key.namespace,
                                                      expectedCanary: request.baseVersion, metadata: metadata))
         case (.canary, .abort?):
-            return committed(try store.abortCanary(project: key.project, namespace: key.namespace,
+            return committed(try store.templates.abortCanary(project: key.project, namespace: key.namespace,
                                                    expectedCanary: request.baseVersion, metadata: metadata))
         case (.canary, nil):
             throw APIError(500, "Change request \(stored.id) names no canary step.")
@@ -129,7 +129,7 @@ struct ChangeRequestApplier: Sendable {
         let scheduled = stored.status == ChangeStatus.scheduled.rawValue
         let events = ChangeEvents.events(scheduled ? [.changeRequestConflicted, .scheduleFailed] : [.changeRequestConflicted],
                                          record, conflicted, actor: nil)
-        guard let written = try store.updateChangeRequest(record, expectedRevision: stored.revision, events: events) else {
+        guard let written = try store.changeRequests.update(record, expectedRevision: stored.revision, events: events) else {
             throw StoreError.changeRequestMoved(stored.id)
         }
         return .conflicted(written)

@@ -8,7 +8,7 @@ import HTTP1
 /// The router checks the role each call needs; who may take a step beyond that (not one's own
 /// approval, the author's edits) is checked here.
 struct ChangeRequestEndpoint: Sendable {
-    let store: any TemplateStore
+    let store: any ConfigDatabase
     let templates: TemplateRegistry
     let policies: ChangePolicies
     let controlPlane: ControlPlane
@@ -31,7 +31,7 @@ struct ChangeRequestEndpoint: Sendable {
         let policy = try ChangePolicy(body: exchange.request.body)
         let record = Array(TemplateJSON.encode(policy))
         exchange.answerFromStore { [self] in
-            try store.putChangePolicy(StoredChangePolicy(project: key.project, namespace: key.namespace, record: record))
+            try store.access.putChangePolicy(StoredChangePolicy(project: key.project, namespace: key.namespace, record: record))
             try controlPlane.committed(.access)
             return .json(record)
         }
@@ -46,7 +46,7 @@ struct ChangeRequestEndpoint: Sendable {
             return text
         }
         exchange.answerFromStore { [self] in
-            let stored = try store.changeRequests(project: key.project, namespace: key.namespace, status: status, limit: 200)
+            let stored = try store.changeRequests.requests(project: key.project, namespace: key.namespace, status: status, limit: 200)
             let views = try stored.map { try ChangeRequestView($0, ChangeRequest.decode($0), policy: policies.policy(key)) }
             return .json(Array(TemplateJSON.encode(["changeRequests": views])))
         }
@@ -89,7 +89,7 @@ struct ChangeRequestEndpoint: Sendable {
     private func insert(_ exchange: Exchange, key: TemplateKey, _ request: ChangeRequest, status: ChangeStatus, scheduleTime: Date?) {
         let record = request.encoded()
         exchange.answerFromStore { [self] in
-            let stored = try store.insertChangeRequest(StoredChangeRequest(
+            let stored = try store.changeRequests.insert(StoredChangeRequest(
                 project: key.project, namespace: key.namespace, status: status.rawValue, scheduleTime: scheduleTime, record: record)
             ) { inserted in
                 ChangeEvents.events(status == .scheduled ? [.changeRequestCreated, .changeRequestScheduled] : [.changeRequestCreated],
@@ -188,7 +188,7 @@ struct ChangeRequestEndpoint: Sendable {
     // MARK: Helpers
 
     private func load(_ id: Int64, _ key: TemplateKey) throws -> (StoredChangeRequest, ChangeRequest) {
-        guard let stored = try store.changeRequest(id: id), stored.project == key.project, stored.namespace == key.namespace else {
+        guard let stored = try store.changeRequests.request(id: id), stored.project == key.project, stored.namespace == key.namespace else {
             throw APIError.notFound("No change request \(id) for the \(key.namespace.rawValue) template of project '\(key.project)'.")
         }
         return (stored, try ChangeRequest.decode(stored))
@@ -202,7 +202,7 @@ struct ChangeRequestEndpoint: Sendable {
         next.scheduleTime = scheduleTime
         next.record = request.encoded()
         let events = ChangeEvents.events([event], next, request, actor: actor)
-        guard let written = try store.updateChangeRequest(next, expectedRevision: stored.revision, events: events) else {
+        guard let written = try store.changeRequests.update(next, expectedRevision: stored.revision, events: events) else {
             throw StoreError.changeRequestMoved(stored.id)
         }
         return .json(Array(TemplateJSON.encode(try detailed(written, request, key: key))))
@@ -239,7 +239,7 @@ struct ChangeRequestEndpoint: Sendable {
     }
 
     private func template(version: Int64, key: TemplateKey) throws -> RemoteConfigTemplate? {
-        guard version > 0, let stored = try store.version(project: key.project, namespace: key.namespace, number: version) else {
+        guard version > 0, let stored = try store.templates.version(project: key.project, namespace: key.namespace, number: version) else {
             return nil
         }
         return try? RemoteConfigTemplate.decode(json: Data(stored.templateJSON))

@@ -11,7 +11,7 @@ import Synchronization
 /// others find it applied, so it is applied exactly once. It is stored, so a restart loses
 /// nothing: a request whose time passed while every node was down is applied at start.
 final class ChangeSchedule: Sendable {
-    private let store: any TemplateStore
+    private let store: any ChangeRequestStore
     private let applier: ChangeRequestApplier
     private let audit: AuditTrail
     private let storeQueue: StoreQueue
@@ -24,7 +24,7 @@ final class ChangeSchedule: Sendable {
     private let looking = Atomic<Bool>(false)
     static let interval: DispatchTimeInterval = .milliseconds(250)
 
-    init(store: any TemplateStore, applier: ChangeRequestApplier, audit: AuditTrail, storeQueue: StoreQueue, logger: Logger) {
+    init(store: any ChangeRequestStore, applier: ChangeRequestApplier, audit: AuditTrail, storeQueue: StoreQueue, logger: Logger) {
         self.store = store
         self.applier = applier
         self.audit = audit
@@ -50,7 +50,7 @@ final class ChangeSchedule: Sendable {
     private func applyDue() {
         let due: [StoredChangeRequest]
         do {
-            due = try store.dueChangeRequests(now: Date())
+            due = try store.due(at: Date())
         } catch {
             // The store is unwell: the next look tries again; nothing is lost.
             return
@@ -96,7 +96,7 @@ final class ChangeSchedule: Sendable {
         record.scheduleTime = nil
         record.record = failed.encoded()
         let events = ChangeEvents.events([.changeRequestConflicted, .scheduleFailed], record, failed, actor: nil)
-        guard (try? store.updateChangeRequest(record, expectedRevision: stored.revision, events: events)) != nil else { return }
+        guard (try? store.update(record, expectedRevision: stored.revision, events: events)) != nil else { return }
         audit.scheduled(stored, actor: actor, outcome: "failed: \(reason)", version: nil)
     }
 }

@@ -27,7 +27,7 @@ public final class ServerInstance: Sendable {
     public let port: Int
     let server: HTTPServer
     let application: Application
-    let store: any TemplateStore
+    let store: any ConfigDatabase
 
     /// Opens the store (running migrations), binds and starts serving.
     public init(configuration: ServerConfiguration, membership: GroupMembership? = nil, logger: Logger) throws {

@@ -8,7 +8,7 @@ import HTTP1
 /// redeliver one. The router lets only the project's admins in; the audit trail keeps every
 /// change (never a secret). Secrets are in the answers of create and rotate only.
 struct WebhookAdminEndpoint: Sendable {
-    let store: any TemplateStore
+    let store: any ConfigDatabase
     let settings: WebhookSettings
     let dispatcher: WebhookDispatcher
     static let maxPerProject = 20

@@ -11,7 +11,7 @@ import Synchronization
 /// otherwise; attempts run on a queue of their own, at most `maxConcurrentDeliveries` at once,
 /// never on the event loop.
 final class WebhookDispatcher: Sendable {
-    private let store: any TemplateStore
+    private let store: any ConfigDatabase
     private let settings: WebhookSettings
     private let policy: WebhookRetryPolicy
     private let logger: Logger
@@ -29,7 +29,7 @@ final class WebhookDispatcher: Sendable {
         var lastPrune: Date?
     }
 
-    init(store: any TemplateStore, settings: WebhookSettings, logger: Logger) {
+    init(store: any ConfigDatabase, settings: WebhookSettings, logger: Logger) {
         self.store = store
         self.settings = settings
         self.logger = logger
@@ -92,7 +92,7 @@ final class WebhookDispatcher: Sendable {
 
     /// One attempt of `claim`, recorded in the delivery log.
     private func attempt(_ claim: ClaimedDelivery) {
-        let (body, isNew) = WebhookPayload.body(of: claim.event, store: store)
+        let (body, isNew) = WebhookPayload.body(of: claim.event, store: store.templates)
         let started = Date()
         let clock = ContinuousClock.now
         let outcome = send(body, of: claim, at: started)

@@ -11,7 +11,7 @@ import Synchronization
 /// (`store.pollIntervalSeconds`), for commits no one announced. Peers' datagrams arrive through
 /// `PeerMailbox`.
 final class ChangeFeed: Sendable {
-    private let store: any TemplateStore
+    private let store: any ConfigDatabase
     private let updates: TemplateUpdates
     private let templates: TemplateRegistry
     private let controlPlane: ControlPlane
@@ -29,7 +29,7 @@ final class ChangeFeed: Sendable {
     private let lastToken = Mutex<StoreChangeToken?>(nil)
     private let wasAvailable = Atomic<Bool>(true)
 
-    init(store: any TemplateStore, updates: TemplateUpdates, templates: TemplateRegistry, controlPlane: ControlPlane,
+    init(store: any ConfigDatabase, updates: TemplateUpdates, templates: TemplateRegistry, controlPlane: ControlPlane,
          counters: ChangeCounters, board: CatchUpBoard, catchUp: WorkerCatchUp, peers: PeerChannel?, health: StoreHealth, metrics: ServerMetrics, logger: Logger,
          loop: EventLoop, storeQueue: StoreQueue, settings: StoreSettings) {
         self.store = store
@@ -53,7 +53,7 @@ final class ChangeFeed: Sendable {
     func start(listener: (any StoreChangeListener)?) {
         if let listener {
             NodeListener(
-                listener: listener, store: store, knownHeads: templates.loadedVersions,
+                listener: listener, store: store.templates, knownHeads: templates.loadedVersions,
                 heartbeatSeconds: settings.heartbeatSeconds, logger: logger, metrics: metrics,
                 present: { [counters, board] present in
                     // A node behind its store serves what it holds without asking the store
@@ -83,8 +83,8 @@ final class ChangeFeed: Sendable {
     private func relay(_ change: StoreChange) {
         switch change {
         case .projects:
-            // Projects and keys, or access records: both scopes until the store tells which.
             counters.bump(.projects)
+        case .access:
             counters.bump(.access)
         case .template(let key, let version):
             // Always: that this worker already read it says nothing of the others, which only
@@ -154,7 +154,7 @@ final class ChangeFeed: Sendable {
             guard changed else { return }
             do {
                 for scope in ControlPlaneScope.allCases { try controlPlane.reload(scope) }
-                let heads = try store.heads()
+                let heads = try store.templates.heads()
                 let loaded = templates.loadedVersions
                 for (key, version) in heads where (loaded[key] ?? 0) < version {
                     // A commit no worker may have announced (another process's or node's, or

@@ -70,7 +70,8 @@ struct ListenerStateMachine {
     }
 
     /// The connection listens and `heads` were read after it did: relay what moved since the
-    /// node last knew, and the projects (they may have moved too), then acknowledge.
+    /// node last knew, and the projects and access records (they may have moved too), then
+    /// acknowledge.
     mutating func connected(heads: [TemplateKey: Int64], now: Int64) -> [Action] {
         guard state == .connecting else { return [.close] }
         // Connecting recorded the listener as alive: the first heartbeat is an interval later.
@@ -78,7 +79,7 @@ struct ListenerStateMachine {
         let moved = heads.filter { key, version in (knownHeads[key] ?? 0) < version }
             .sorted { ($0.key.project, $0.key.namespace.rawValue) < ($1.key.project, $1.key.namespace.rawValue) }
         for (key, version) in moved { knownHeads[key] = version }
-        return [.relayAndAcknowledge(moved.map { .template($0.key, version: $0.value) } + [.projects])]
+        return [.relayAndAcknowledge(moved.map { .template($0.key, version: $0.value) } + [.projects, .access])]
     }
 
     /// The node acknowledged what it was told: the connection works, and a later loss connects

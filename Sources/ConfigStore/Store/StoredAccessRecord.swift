@@ -1,7 +1,8 @@
 public import Foundation
 
 /// One record of who may do what: a principal, a membership, a token or a console session, as the server encodes
-/// it (the store keeps the bytes as given). Records are few; every worker reads them all.
+/// it (the store keeps the bytes as given). Records are few; every worker keeps those but the sessions in memory,
+/// and a session can be looked up by id (`AccessStore.record`).
 public struct StoredAccessRecord: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
         case principal, membership, token, session

@@ -1,3 +1,4 @@
+import ConfigStore
 import Foundation
 import Glibc
 import PostgresStore

@@ -1,23 +1,22 @@
 package import Foundation
 
 /// `WebhookStore`, written once for every engine over its connections (as `TemplateVersioning`
-/// is for templates): the SQL is `WebhookOutboxSQL`'s and `StoreStatements`'.
-package struct WebhookOutbox<Engine: TemplateStoreEngine>: WebhookStore {
+/// is for templates): the SQL is `WebhookOutboxSQL`'s and `StoreStatements`'. No write is
+/// announced: no worker keeps endpoints or deliveries in memory.
+package struct WebhookOutbox<Engine: DatabaseEngine>: WebhookStore {
     let engine: Engine
-    /// The source of "now": due times, leases, redeliveries.
-    let clock: @Sendable () -> Date
 
-    package init(engine: Engine, clock: @escaping @Sendable () -> Date) {
+    package init(engine: Engine) {
         self.engine = engine
-        self.clock = clock
     }
 
-    private var now: Int64 { TemplateStoreRules.milliseconds(clock()) }
+    /// "Now" for due times, leases and redeliveries.
+    private var now: Int64 { TemplateStoreRules.milliseconds(engine.clock()) }
 
     // MARK: Endpoints
 
     package func createWebhook(_ endpoint: StoredWebhook) throws(StoreError) {
-        try engine.writeUnannounced { connection in
+        try engine.write(announcing: .none) { connection in
             try connection.requireProject(endpoint.project)
             let taken = try connection.rows("SELECT 1 FROM webhook_endpoints WHERE id = ?", [.text(endpoint.id)]) { _ in true }
             guard taken.isEmpty else { throw StoreError.invalidArgument("webhook id '\(endpoint.id)' is taken") }
@@ -33,7 +32,7 @@ package struct WebhookOutbox<Engine: TemplateStoreEngine>: WebhookStore {
     }
 
     package func updateWebhook(_ endpoint: StoredWebhook) throws(StoreError) -> Bool {
-        try engine.writeUnannounced { connection in
+        try engine.write(announcing: .none) { connection in
             try connection.run(
                 """
                 UPDATE webhook_endpoints SET url = ?, description = ?, events = ?, secret = ?, previous_secret = ?,
@@ -45,13 +44,13 @@ package struct WebhookOutbox<Engine: TemplateStoreEngine>: WebhookStore {
     }
 
     package func deleteWebhook(project: String, id: String) throws(StoreError) -> Bool {
-        try engine.writeUnannounced { connection in
+        try engine.write(announcing: .none) { connection in
             try connection.run("DELETE FROM webhook_endpoints WHERE id = ? AND project = ?", [.text(id), .text(project)]) > 0
         }
     }
 
     package func webhooks(project: String) throws(StoreError) -> [StoredWebhook] {
-        try engine.readTemplates { connection in
+        try engine.read { connection in
             try connection.rows(
                 "SELECT \(WebhookOutboxSQL.endpoint) FROM webhook_endpoints w WHERE w.project = ? ORDER BY w.create_time, w.id",
                 [.text(project)]) { WebhookOutboxSQL.decodeEndpoint($0) }
@@ -61,12 +60,12 @@ package struct WebhookOutbox<Engine: TemplateStoreEngine>: WebhookStore {
     // MARK: Events
 
     package func appendEvent(_ event: WebhookEvent) throws(StoreError) {
-        try engine.writeUnannounced { connection in try connection.insertEvent(event) }
+        try engine.write(announcing: .none) { connection in try connection.insertEvent(event) }
     }
 
     package func appendTestEvent(_ event: WebhookEvent, project: String, endpointID: String) throws(StoreError) -> Int64? {
         let time = StoreValue.integer(TemplateStoreRules.milliseconds(event.time))
-        return try engine.writeUnannounced { connection in
+        return try engine.write(announcing: .none) { connection in
             let found = try connection.rows(
                 "SELECT 1 FROM webhook_endpoints WHERE id = ? AND project = ?", [.text(endpointID), .text(project)]) { _ in true }
             guard !found.isEmpty else { return nil }
@@ -83,7 +82,7 @@ package struct WebhookOutbox<Engine: TemplateStoreEngine>: WebhookStore {
     // MARK: Delivering
 
     package func nextAttemptTime() throws(StoreError) -> Date? {
-        let due = try engine.readTemplates { connection in
+        let due = try engine.read { connection in
             try connection.rows(
                 """
                 SELECT min(CASE WHEN lease_expire_time > next_attempt_time THEN lease_expire_time ELSE next_attempt_time END)
@@ -98,7 +97,7 @@ package struct WebhookOutbox<Engine: TemplateStoreEngine>: WebhookStore {
     ) throws(StoreError) -> [ClaimedDelivery] {
         let now = now
         let leaseEnd = now + Int64(leaseDuration * 1000)
-        return try engine.writeUnannounced { connection in
+        return try engine.write(announcing: .none) { connection in
             let ids = try connection.rows(
                 """
                 SELECT id FROM webhook_deliveries
@@ -127,7 +126,7 @@ package struct WebhookOutbox<Engine: TemplateStoreEngine>: WebhookStore {
     }
 
     package func setEventBody(eventID: String, body: [UInt8]) throws(StoreError) {
-        try engine.writeUnannounced { connection in
+        try engine.write(announcing: .none) { connection in
             try connection.run("UPDATE webhook_events SET body = ? WHERE id = ? AND body IS NULL", [.bytes(body), .text(eventID)])
         }
     }
@@ -135,7 +134,7 @@ package struct WebhookOutbox<Engine: TemplateStoreEngine>: WebhookStore {
     package func recordAttempt(
         deliveryID: Int64, _ attempt: WebhookAttempt, state: WebhookDelivery.State, nextAttemptTime: Date
     ) throws(StoreError) {
-        try engine.writeUnannounced { connection in
+        try engine.write(announcing: .none) { connection in
             try connection.run(
                 "INSERT INTO webhook_attempts (delivery_id, time, status, latency_ms, response, error) VALUES (?, ?, ?, ?, ?, ?)",
                 [.integer(deliveryID), .integer(TemplateStoreRules.milliseconds(attempt.time)),
@@ -157,7 +156,7 @@ package struct WebhookOutbox<Engine: TemplateStoreEngine>: WebhookStore {
         endpointID: String, pageSize: Int, pageToken: String?
     ) throws(StoreError) -> (deliveries: [WebhookDelivery], nextPageToken: String?) {
         let (size, before) = try TemplateStoreRules.idPage(size: pageSize, token: pageToken, prefix: "d")
-        let deliveries = try engine.readTemplates { connection in
+        let deliveries = try engine.read { connection in
             var deliveries = try connection.rows(
                 """
                 SELECT \(WebhookOutboxSQL.delivery) FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
@@ -182,7 +181,7 @@ package struct WebhookOutbox<Engine: TemplateStoreEngine>: WebhookStore {
 
     package func redeliver(endpointID: String, deliveryID: Int64) throws(StoreError) -> Bool {
         let now = now
-        return try engine.writeUnannounced { connection in
+        return try engine.write(announcing: .none) { connection in
             try connection.run(
                 """
                 UPDATE webhook_deliveries SET state = 'pending', next_attempt_time = ?, window_start_time = ?
@@ -194,7 +193,7 @@ package struct WebhookOutbox<Engine: TemplateStoreEngine>: WebhookStore {
 
     @discardableResult
     package func pruneEvents(before cutoff: Date) throws(StoreError) -> Int {
-        try engine.writeUnannounced { connection in
+        try engine.write(announcing: .none) { connection in
             try connection.run(
                 """
                 DELETE FROM webhook_events WHERE time < ? AND NOT EXISTS (

@@ -11,7 +11,7 @@ extension TemplateVersioning {
     ) throws(StoreError) -> (version: StoredVersion, canary: StoredCanary) {
         try TemplateStoreRules.validate(microPercent: microPercent)
         let key = TemplateKey(project: project, namespace: namespace)
-        return try engine.writeTemplates { connection in
+        return try engine.write(announcing: .template(key, version: \.version.versionNumber)) { connection in
             let head = try lockHeadForNewVersion(of: key, expecting: expectedVersion, creatingIt: false, on: connection)
             guard head.number > 0 else { throw TemplateStoreRules.canaryNeedsStableVersion }
             let version = StoredVersion(
@@ -30,7 +30,7 @@ extension TemplateVersioning {
                 promoteAt: promoteAt)
             try connection.insertCanary(canary)
             try connection.insertEvent(WebhookEvent(.canaryStart, version: version, data: Self.canaryData(canary)))
-            return ((version, canary), .template(key, version: version.versionNumber))
+            return (version, canary)
         }
     }
 
@@ -41,7 +41,7 @@ extension TemplateVersioning {
     ) throws(StoreError) -> StoredCanary {
         try TemplateStoreRules.validate(microPercent: microPercent)
         let key = TemplateKey(project: project, namespace: namespace)
-        return try engine.writeTemplates { connection in
+        return try engine.write(announcing: .template(key, version: \.canaryVersion)) { connection in
             _ = try connection.lockHead(of: key, creatingIt: false)
             var canary = try runningCanary(of: key, expected: expectedCanary, on: connection)
             try TemplateStoreRules.validateShareGrows(from: canary.microPercent, to: microPercent)
@@ -64,7 +64,7 @@ extension TemplateVersioning {
                 update: WebhookEvent.Update(versionNumber: canary.canaryVersion,
                                             updateTime: TemplateStoreRules.milliseconds(canary.updateTime), updateUser: updateUser),
                 data: Self.canaryData(canary)))
-            return (canary, .template(key, version: canary.canaryVersion))
+            return canary
         }
     }
 
@@ -89,7 +89,7 @@ extension TemplateVersioning {
     private func endCanary(
         of key: TemplateKey, expected: Int64?, promote: Bool, metadata: PublishMetadata
     ) throws(StoreError) -> StoredVersion {
-        try engine.writeTemplates { connection in
+        try engine.write(announcing: .template(key, version: \.versionNumber)) { connection in
             let stable = try connection.lockHead(of: key, creatingIt: false).number
             let canary = try runningCanary(of: key, expected: expected, on: connection)
             let source = promote ? canary.canaryVersion : stable

@@ -1,6 +1,6 @@
 import ConfigStore
 
-extension PostgresTemplateStore {
+extension PostgresConfigDatabase {
     /// Maps any failure of a store method into the one error type of `TemplateStore`.
     ///
     /// Situations with a specific `StoreError` are detected where they happen (a missing

@@ -2,29 +2,29 @@ import ConfigCore
 public import Foundation
 import Synchronization
 
-/// The embedded `TemplateStore`: one SQLite file shared safely by several threads and processes
-/// of one machine.
+/// The embedded `ConfigDatabase`: one SQLite file shared safely by several threads and
+/// processes of one machine.
 ///
-/// The store owns three connections, each behind its own `Mutex`:
+/// It owns three connections, each behind its own `Mutex`:
 /// - the *writer* runs every write in a `BEGIN IMMEDIATE` transaction. The mutex serializes
 ///   this process's writers; SQLite's write lock, waited for with `busy_timeout`, serializes
 ///   them with other processes. That is what keeps version numbers gap-free and monotonic.
 /// - the *reader* (`query_only`) serves lookups; in WAL mode they run while a write is in
 ///   progress and always see the last committed state.
 /// - the *feed* connection only answers `PRAGMA data_version` (the change token). Since it
-///   never writes, every commit, including this store's own, is "another connection's" change
-///   to it.
+///   never writes, every commit, including this database's own, is "another connection's"
+///   change to it.
 ///
-/// A publish returns only after its commit is durable (`synchronous=FULL`). The rules of each
-/// template operation are `TemplateVersioning`'s; this type gives them its connections.
-public final class SQLiteTemplateStore: TemplateStore {
+/// A write returns only after its commit is durable (`synchronous=FULL`). The stores' rules and
+/// SQL are shared with PostgreSQL (`DatabaseEngine+Stores`); this type gives them its connections.
+public final class SQLiteConfigDatabase: ConfigDatabase, DatabaseEngine {
     /// How many versions are kept per (project, namespace); the active one is always kept.
     public let retention: Int
     /// The database file.
     public let databasePath: String
-    let clock: @Sendable () -> Date
-    let writer: Mutex<SQLiteDatabase>
-    let reader: Mutex<SQLiteDatabase>
+    package let clock: @Sendable () -> Date
+    private let writer: Mutex<SQLiteDatabase>
+    private let reader: Mutex<SQLiteDatabase>
     private let feed: Mutex<SQLiteDatabase>
 
     /// Opens (creating as needed) the database and its directory, and applies the migrations
@@ -33,7 +33,7 @@ public final class SQLiteTemplateStore: TemplateStore {
     ///   - databasePath: the SQLite file; must be a real file (each connection opens it).
     ///   - migrationsDirectory: holds `NNNN_name.sql`; see `Migrator.defaultMigrationsDirectory(engine: "sqlite")`.
     ///   - retention: versions kept per (project, namespace), at least 1.
-    ///   - clock: the source of `updateTime`.
+    ///   - clock: the source of every time the stores write.
     /// - Throws: `MigrationError` (including `schemaTooNew`), `SQLiteError` when the file cannot
     ///   be opened, or `StoreError.invalidArgument` for a retention below 1.
     public convenience init(
@@ -83,8 +83,6 @@ public final class SQLiteTemplateStore: TemplateStore {
         writer.withLock { $0.close() }
     }
 
-    // MARK: Change feed
-
     /// SQLite's `PRAGMA data_version`: it changes whenever any connection, in this or another
     /// process, commits.
     public func changeToken() throws(StoreError) -> StoreChangeToken {
@@ -97,36 +95,33 @@ public final class SQLiteTemplateStore: TemplateStore {
         }
     }
 
-    /// The active version of every (project, namespace) that has one.
-    public func heads() throws(StoreError) -> [TemplateKey: Int64] {
-        try read { database in
-            let rows = try database.query("SELECT project, namespace, active_version FROM template_heads") {
-                (TemplateKey(project: $0.text(at: 0), namespace: try StoreColumns.namespace($0.text(at: 1))), $0.int64(at: 2))
-            }
-            return Dictionary(rows, uniquingKeysWith: { first, _ in first })
-        }
-    }
-
     // MARK: Connection access
 
     // `body` is @Sendable so that handing it the connection does not merge the connection's
     // region with the caller's; the connection never leaves the mutex.
 
     /// Runs `body` on the reader connection.
-    func read<Result: Sendable>(_ body: @Sendable (SQLiteDatabase) throws -> Result) throws(StoreError) -> Result {
+    package func read<Result: Sendable>(
+        _ body: @Sendable (SQLiteStoreConnection) throws -> Result
+    ) throws(StoreError) -> Result {
         do {
-            return try reader.withLock { database in try body(database) }
+            return try reader.withLock { database in try body(SQLiteStoreConnection(database: database)) }
         } catch {
             throw Self.storeError(error)
         }
     }
 
-    /// Runs `body` in an IMMEDIATE transaction on the writer connection.
-    func write<Result: Sendable>(_ body: @Sendable (SQLiteDatabase) throws -> Result) throws(StoreError) -> Result {
+    /// Runs `body` in an IMMEDIATE transaction on the writer connection. Nothing is sent: on
+    /// one machine the workers announce their own writes, and poll the change token for the
+    /// others'.
+    @discardableResult
+    package func write<Result: Sendable>(
+        announcing announcement: Announcement<Result>, _ body: @Sendable (SQLiteStoreConnection) throws -> Result
+    ) throws(StoreError) -> Result {
         do {
             return try writer.withLock { database in
                 try database.inTransaction(.immediate) {
-                    let result = try body(database)
+                    let result = try body(SQLiteStoreConnection(database: database))
                     // Last: a request already answered as refused must not change anything.
                     guard StoreDeadline.claimCommit() else {
                         throw StoreError.unavailable("the request was refused before its commit")

@@ -1,29 +1,25 @@
-/// A value bound to a `?` of a `StoreStatements` statement, whichever the engine.
-package enum StoreValue: Sendable, Equatable {
+/// A value bound to a `?` of a `StoreStatements` statement, whichever the engine (and to a
+/// `$n` of a PostgreSQL statement: `PostgresValue`).
+public enum StoreValue: Sendable, Equatable {
     case null
     case integer(Int64)
     case text(String)
     case bytes([UInt8])
 
     /// `.integer(value)`, or `.null` when `value` is nil.
-    package static func integer(_ value: Int64?) -> StoreValue { value.map { .integer($0) } ?? .null }
+    public static func integer(_ value: Int64?) -> StoreValue { value.map { .integer($0) } ?? .null }
 
     /// `.text(value)`, or `.null` when `value` is nil.
-    package static func text(_ value: String?) -> StoreValue { value.map { .text($0) } ?? .null }
+    public static func text(_ value: String?) -> StoreValue { value.map { .text($0) } ?? .null }
 
     /// `.bytes(value)`, or `.null` when `value` is nil.
-    package static func bytes(_ value: [UInt8]?) -> StoreValue { value.map { .bytes($0) } ?? .null }
+    public static func bytes(_ value: [UInt8]?) -> StoreValue { value.map { .bytes($0) } ?? .null }
 }
 
 /// Statements written once for both engines: `?` parameters (PostgreSQL's connection numbers
-/// them), SQL that both dialects read the same. The webhook outbox runs on this.
+/// them), SQL that both dialects read the same. Every store runs on this (`StoreConnection`).
 package protocol StoreStatements {
     associatedtype Row: StoreRow
-
-    /// What ends a `SELECT` of rows to claim when other transactions may claim at the same time:
-    /// PostgreSQL locks the rows it picks and skips those another transaction locked; SQLite's
-    /// single writer needs nothing.
-    static var claimingClause: String { get }
 
     /// Runs a statement; how many rows it changed.
     @discardableResult

@@ -5,9 +5,9 @@ import StoreTestSupport
 import TestSupport
 import Testing
 
-/// What only the SQLite store does: its file and directory, its migrations table, and other
-/// connections on the same file. The rest is the store contract (`StoreContractTests`).
-@Suite final class SQLiteTemplateStoreTests {
+/// What only the SQLite database does: its file and directory, its migrations table, and other
+/// connections on the same file. The rest is the store contract (`StoreContract`).
+@Suite final class SQLiteConfigDatabaseTests {
     private let temporary: TemporaryDirectory
     private var directory: URL { temporary.url }
 
@@ -17,12 +17,12 @@ import Testing
 
     @Test func createsItsDirectoryAndMigratesOnce() throws {
         let path = directory.appendingPathComponent("nested/dir/store.sqlite").path
-        let store = try SQLiteTemplateStore(databasePath: path, migrationsDirectory: SQLiteFixture.migrations)
-        #expect(try store.projects() == [])
+        let store = try SQLiteConfigDatabase(databasePath: path, migrationsDirectory: SQLiteFixture.migrations)
+        #expect(try store.projects.all() == [])
         store.close()
 
-        let reopened = try SQLiteTemplateStore(databasePath: path, migrationsDirectory: SQLiteFixture.migrations)
-        #expect(try reopened.projects() == [])
+        let reopened = try SQLiteConfigDatabase(databasePath: path, migrationsDirectory: SQLiteFixture.migrations)
+        #expect(try reopened.projects.all() == [])
         let database = try SQLiteDatabase(path: path)
         let migrator = try Migrator(directory: SQLiteFixture.migrations)
         #expect(try migrator.isUpToDate(database))
@@ -33,12 +33,12 @@ import Testing
 
     @Test func refusesASchemaNewerThanItsMigrations() throws {
         let path = directory.appendingPathComponent("store.sqlite").path
-        _ = try SQLiteTemplateStore(databasePath: path, migrationsDirectory: SQLiteFixture.migrations)
+        _ = try SQLiteConfigDatabase(databasePath: path, migrationsDirectory: SQLiteFixture.migrations)
         try SQLiteDatabase(path: path).execute(
             "INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'future', 0)")
         let known = try Migrator(directory: SQLiteFixture.migrations).latestVersion
         #expect(throws: MigrationError.schemaTooNew(applied: 9999, known: known)) {
-            try SQLiteTemplateStore(databasePath: path, migrationsDirectory: SQLiteFixture.migrations)
+            try SQLiteConfigDatabase(databasePath: path, migrationsDirectory: SQLiteFixture.migrations)
         }
     }
 
@@ -56,13 +56,13 @@ import Testing
                 update_origin, update_type) VALUES ('p1', 'firebase', 2, X'00', 0, 'REST_API', 'INCREMENTAL_UPDATE')
             """)
         try crashing.execute("UPDATE template_heads SET active_version = 2")
-        #expect(try store.activeVersion(project: "p1", namespace: .client)?.versionNumber == 1)
+        #expect(try store.templates.activeVersion(project: "p1", namespace: .client)?.versionNumber == 1)
         crashing.close()
 
-        #expect(try store.version(project: "p1", namespace: .client, number: 2) == nil)
-        #expect(try store.heads() == [TemplateKey(project: "p1", namespace: .client): 1])
+        #expect(try store.templates.version(project: "p1", namespace: .client, number: 2) == nil)
+        #expect(try store.templates.heads() == [TemplateKey(project: "p1", namespace: .client): 1])
         let next = try store.publishTag(2)
         #expect(next.versionNumber == 2)
-        #expect(try store.version(project: "p1", namespace: .client, number: 2)?.templateText == #"{"n":2}"#)
+        #expect(try store.templates.version(project: "p1", namespace: .client, number: 2)?.templateText == #"{"n":2}"#)
     }
 }

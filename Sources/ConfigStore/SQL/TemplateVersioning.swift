@@ -1,22 +1,19 @@
 package import ConfigCore
-package import Foundation
+import Foundation
 
-/// The version bookkeeping of `TemplateStore`, written once for every engine: each write holds
-/// the template's head, checks what the caller expected, appends the next version, moves the
-/// head and prunes; listings page the same way everywhere. The engine brings its connections
-/// and SQL (`TemplateStoreEngine`); each store's `TemplateStore` methods forward here.
-package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
+/// `TemplateStore`, written once for every engine: each write holds the template's head, checks
+/// what the caller expected, appends the next version, moves the head and prunes, and is
+/// announced with the newest version it names; listings page the same way everywhere. The
+/// engine brings its connections (`DatabaseEngine`).
+package struct TemplateVersioning<Engine: DatabaseEngine>: TemplateStore {
     let engine: Engine
-    /// Versions kept per template (at least 1).
-    let retention: Int
-    /// The source of `updateTime`.
-    let clock: @Sendable () -> Date
 
-    package init(engine: Engine, retention: Int, clock: @escaping @Sendable () -> Date) {
+    package init(engine: Engine) {
         self.engine = engine
-        self.retention = retention
-        self.clock = clock
     }
+
+    /// Versions kept per template (at least 1).
+    package var retention: Int { engine.retention }
 
     // MARK: Publishing
 
@@ -27,7 +24,7 @@ package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
     ) throws(StoreError) -> StoredVersion {
         try TemplateStoreRules.validatePublish(updateType: metadata.updateType)
         let key = TemplateKey(project: project, namespace: namespace)
-        return try engine.writeTemplates { connection in
+        return try engine.write(announcing: .template(key, version: \.versionNumber)) { connection in
             let head = try lockHeadForNewVersion(of: key, expecting: expectedVersion, creatingIt: true, on: connection)
             let version = StoredVersion(
                 project: project, namespace: namespace, versionNumber: head.number + 1,
@@ -44,7 +41,7 @@ package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
         project: String, namespace: TemplateNamespace, to target: Int64, metadata: PublishMetadata
     ) throws(StoreError) -> StoredVersion {
         let key = TemplateKey(project: project, namespace: namespace)
-        return try engine.writeTemplates { connection in
+        return try engine.write(announcing: .template(key, version: \.versionNumber)) { connection in
             let head = try lockHeadForNewVersion(of: key, expecting: nil, creatingIt: false, on: connection)
             if target == head.number, target > 0 {
                 throw StoreError.rollbackTargetNotOlder(target: target, current: head.number)
@@ -68,7 +65,7 @@ package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
     /// See `TemplateStore.activeVersion`.
     package func activeVersion(project: String, namespace: TemplateNamespace) throws(StoreError) -> StoredVersion? {
         let key = TemplateKey(project: project, namespace: namespace)
-        return try engine.readTemplates { connection in try connection.activeVersion(of: key) }
+        return try engine.read { connection in try connection.activeVersion(of: key) }
     }
 
     /// See `TemplateStore.version`.
@@ -76,7 +73,7 @@ package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
         project: String, namespace: TemplateNamespace, number: Int64
     ) throws(StoreError) -> StoredVersion? {
         let key = TemplateKey(project: project, namespace: namespace)
-        return try engine.readTemplates { connection in try connection.version(of: key, number: number) }
+        return try engine.read { connection in try connection.version(of: key, number: number) }
     }
 
     /// See `TemplateStore.headState`.
@@ -84,7 +81,7 @@ package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
         project: String, namespace: TemplateNamespace
     ) throws(StoreError) -> (active: Int64?, canary: StoredCanary?) {
         let key = TemplateKey(project: project, namespace: namespace)
-        return try engine.readTemplates { connection in try connection.headState(of: key) }
+        return try engine.read { connection in try connection.headState(of: key) }
     }
 
     /// See `TemplateStore.listVersions`: the page's rows plus one, which tells whether a next
@@ -100,10 +97,15 @@ package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
             updatedBefore: query.endTime.map(TemplateStoreRules.milliseconds) ?? .max,
             limit: query.pageSize.map { Int64($0) + 1 }, includeTemplateJSON: query.includeTemplateJSON)
         let key = TemplateKey(project: project, namespace: namespace)
-        var versions = try engine.readTemplates { connection in try connection.versions(of: key, selection) }
+        var versions = try engine.read { connection in try connection.versions(of: key, selection) }
         guard let pageSize = query.pageSize, versions.count > pageSize else { return (versions, nil) }
         let next = versions.removeLast()
         return (versions, TemplateStoreRules.encodePageToken(next.versionNumber))
+    }
+
+    /// See `TemplateStore.heads`.
+    package func heads() throws(StoreError) -> [TemplateKey: Int64] {
+        try engine.read { connection in try connection.heads() }
     }
 
     // MARK: Steps
@@ -128,7 +130,7 @@ package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
     func append(
         _ version: StoredVersion, of key: TemplateKey, completing completion: ChangeRequestCompletion? = nil,
         event: WebhookEvent, on connection: Engine.Connection
-    ) throws -> (result: StoredVersion, change: StoreChange) {
+    ) throws -> StoredVersion {
         try complete(completion, of: key, version: version, on: connection)
         try connection.insertEvent(event)
         try connection.insert(version)
@@ -136,7 +138,7 @@ package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
         // Numbers are gap-free, so keeping the newest `retention` numbers keeps exactly that many,
         // and the new (active) version is always among them.
         try connection.deleteVersions(of: key, through: version.versionNumber - Int64(retention))
-        return (version, .template(key, version: version.versionNumber))
+        return version
     }
 
     /// Marks the change request `version` applies (if any) applied, in the write's transaction.
@@ -162,6 +164,6 @@ package struct TemplateVersioning<Engine: TemplateStoreEngine>: Sendable {
 
     /// `updateTime` for a version written now: never before `previous` (milliseconds).
     func nextUpdateTime(after previous: Int64?) -> Date {
-        TemplateStoreRules.date(milliseconds: TemplateStoreRules.nextUpdateTime(now: clock(), after: previous))
+        TemplateStoreRules.date(milliseconds: TemplateStoreRules.nextUpdateTime(now: engine.clock(), after: previous))
     }
 }

@@ -11,7 +11,7 @@ package protocol StoreRow {
     func bytes(at column: Int) -> [UInt8]
 }
 
-/// The columns both engines select for projects, versions and canaries, and how their rows decode.
+/// The columns both engines select, and how their rows decode.
 package enum StoreColumns {
     /// Of `projects`.
     package static let project = "id, number, display_name, percent_seed"
@@ -24,9 +24,10 @@ package enum StoreColumns {
     /// Of `api_keys`.
     package static let apiKey = "key_hash, name, created_at"
 
-    /// A row of `apiKey`.
-    package static func decodeAPIKey(_ row: some StoreRow) -> StoredAPIKey {
-        StoredAPIKey(keyHash: row.text(at: 0), name: row.text(at: 1), createTime: TemplateStoreRules.date(milliseconds: row.int64(at: 2)))
+    /// A row of `apiKey` starting at `first`.
+    package static func decodeAPIKey(_ row: some StoreRow, from first: Int = 0) -> StoredAPIKey {
+        StoredAPIKey(keyHash: row.text(at: first), name: row.text(at: first + 1),
+                     createTime: TemplateStoreRules.date(milliseconds: row.int64(at: first + 2)))
     }
 
     /// Of `access_records`.
@@ -41,22 +42,18 @@ package enum StoreColumns {
                                   updateTime: TemplateStoreRules.date(milliseconds: row.int64(at: 3)))
     }
 
-    /// Of `audit_log`, then whether `diff` is null as 0 or 1 (`isNull` says how to write that
-    /// in the engine's SQL).
-    package static func auditEntry(isNull: (String) -> String) -> String {
-        "id, time, actor_id, actor_name, origin, request_id, client_address, action, project, "
-            + "namespace, target, version_number, diff, outcome, \(isNull("diff"))"
-    }
+    /// Of `audit_log`.
+    package static let auditEntry = "id, time, actor_id, actor_name, origin, request_id, client_address, action, project, "
+        + "namespace, target, version_number, diff, outcome"
 
     /// A row of `auditEntry`.
     package static func decodeAuditEntry(_ row: some StoreRow) -> AuditEntry {
-        let diffIsNull = row.int64(at: 14) == 1
-        return AuditEntry(
+        AuditEntry(
             id: row.int64(at: 0), time: TemplateStoreRules.date(milliseconds: row.int64(at: 1)), actorID: row.text(at: 2),
             actorName: row.text(at: 3), origin: row.text(at: 4), requestID: row.text(at: 5), clientAddress: row.text(at: 6),
             action: row.text(at: 7), project: row.optionalText(at: 8), namespace: row.optionalText(at: 9),
             target: row.optionalText(at: 10), versionNumber: row.optionalInt64(at: 11),
-            diff: diffIsNull ? nil : row.bytes(at: 12), outcome: row.text(at: 13))
+            diff: row.isNull(at: 12) ? nil : row.bytes(at: 12), outcome: row.text(at: 13))
     }
 
     /// The filters of an audit query, as `column = ?` pairs in a fixed order.

@@ -2,17 +2,17 @@ import ConfigCore
 public import ConfigStore
 public import Foundation
 
-/// `TemplateStore` on a PostgreSQL server, so that several nodes can share one database;
+/// `ConfigDatabase` on a PostgreSQL server, so that several nodes can share one database;
 /// docs/postgresql.md tells how it keeps the contract across nodes.
 ///
 /// Every method blocks its thread (keep it off event loops) and runs on a small pool of
 /// connections, each replaced on its next use after it broke. Every write to a template first
 /// locks the template's `template_heads` row, so that its writers run one after the other on
-/// any number of nodes; every write transaction increments `store_revision` (the change token)
-/// and, when it commits, notifies `notificationChannel`. The rules of each template operation
-/// are `TemplateVersioning`'s; this type gives them its connections.
-public final class PostgresTemplateStore: TemplateStore {
-    /// The channel every write notifies when it commits, with the new `store_revision`, a tab
+/// any number of nodes; every announced write increments `store_revision` (the change token)
+/// and, when it commits, notifies `notificationChannel`. The stores' rules and SQL are shared
+/// with SQLite (`DatabaseEngine+Stores`); this type gives them its connections.
+public final class PostgresConfigDatabase: ConfigDatabase, DatabaseEngine {
+    /// The channel every announced write notifies when it commits, with the new `store_revision`, a tab
     /// and `StoreChange.payload` as the payload.
     public static let notificationChannel = "rcs_changes"
     /// The channel a listener notifies after it recorded an acknowledgement, so that a writer
@@ -25,7 +25,7 @@ public final class PostgresTemplateStore: TemplateStore {
     public let retention: Int
     /// Where the store connects, printable (no password).
     public let settings: PostgresConnectionSettings
-    let clock: @Sendable () -> Date
+    package let clock: @Sendable () -> Date
     let onNotice: @Sendable (String) -> Void
     /// How long a write waits for the nodes' listeners to apply it.
     let acknowledgementTimeout: Duration
@@ -107,16 +107,6 @@ public final class PostgresTemplateStore: TemplateStore {
 
     // MARK: Changes
 
-    /// The active version of every (project, namespace) that has one.
-    public func heads() throws(StoreError) -> [TemplateKey: Int64] {
-        try read { connection in
-            let rows = try connection.query("SELECT project, namespace, active_version FROM template_heads") { row in
-                (TemplateKey(project: row.text(at: 0), namespace: try StoreColumns.namespace(row.text(at: 1))), row.int64(at: 2))
-            }
-            return Dictionary(rows, uniquingKeysWith: { first, _ in first })
-        }
-    }
-
     /// The committed value of `store_revision`.
     ///
     /// PostgreSQL has no counter of commits that a client can read cheaply (SQLite's
@@ -126,7 +116,7 @@ public final class PostgresTemplateStore: TemplateStore {
     /// becomes visible exactly together with that write. Its row lock is held only from the end
     /// of a write to its commit, which notifying commits serialize anyway.
     public func changeToken() throws(StoreError) -> StoreChangeToken {
-        try read { connection in
+        try withPooledConnection { connection in
             let revision = try connection.queryFirst("SELECT revision FROM store_revision") { $0.int64(at: 0) }
             return StoreChangeToken(revision ?? 0)
         }
@@ -136,7 +126,9 @@ public final class PostgresTemplateStore: TemplateStore {
 
     /// Runs `body` on a pool connection outside any transaction (one statement is one snapshot),
     /// by the caller's `StoreDeadline` or else within `operationTimeout`.
-    func read<Result: Sendable>(_ body: @Sendable (PostgresConnection) throws -> Result) throws(StoreError) -> Result {
+    func withPooledConnection<Result: Sendable>(
+        _ body: @Sendable (PostgresConnection) throws -> Result
+    ) throws(StoreError) -> Result {
         do {
             return try pool.withConnection(deadline: StoreDeadline.current ?? .now + operationTimeout, body)
         } catch {
@@ -144,58 +136,85 @@ public final class PostgresTemplateStore: TemplateStore {
         }
     }
 
-    /// Runs `body` in a transaction that also increments `store_revision` and notifies what it
-    /// changed; both take effect only if it commits.
-    ///
-    /// Before it returns, it waits until every live node's listener connected to the database
-    /// has applied this revision (`listener_acks`): from then on no node answers with what the
-    /// write replaced. A listener that is connected but does not answer in time only delays the
-    /// return: the write returns at most `acknowledgementTimeout` after it began, clean-up
-    /// included, or one round trip after its commit if that alone took longer. When the
-    /// connection fails during that wait, the write throws `outcomeUnknown`: it is committed,
-    /// but not known to be served everywhere.
-    func write<Result: Sendable>(
-        _ body: @Sendable (PostgresConnection) throws -> (result: Result, change: StoreChange)
+    /// Runs `body` on a pool connection outside any transaction (`withPooledConnection`).
+    package func read<Result: Sendable>(
+        _ body: @Sendable (PostgresStoreConnection) throws -> Result
     ) throws(StoreError) -> Result {
+        try withPooledConnection { connection in try body(PostgresStoreConnection(connection: connection)) }
+    }
+
+    /// Runs `body` in a transaction. An announced one also increments `store_revision` and
+    /// notifies what it changed, both taking effect only if it commits, and returns once the
+    /// nodes applied it (`waitForNodes`); an unannounced one does none of that.
+    @discardableResult
+    package func write<Result: Sendable>(
+        announcing announcement: Announcement<Result>, _ body: @Sendable (PostgresStoreConnection) throws -> Result
+    ) throws(StoreError) -> Result {
+        guard announcement.isAnnounced else {
+            return try withPooledConnection { connection in
+                try connection.inTransaction {
+                    let result = try body(PostgresStoreConnection(connection: connection))
+                    try Self.claimCommit()
+                    return result
+                }
+            }
+        }
         let end = ContinuousClock.now + acknowledgementTimeout
-        return try read { connection in
+        return try withPooledConnection { connection in
             let (result, revision) = try connection.inTransaction {
                 // Takes effect with the commit: no acknowledgement of this write can be missed.
                 try connection.listen(Self.acknowledgementChannel)
-                let (result, change) = try body(connection)
+                let result = try body(PostgresStoreConnection(connection: connection))
+                let change = announcement.change(for: result)?.payload ?? ""
                 let revision = try connection.queryFirst(
                     """
                     WITH bump AS (UPDATE store_revision SET revision = revision + 1 RETURNING revision)
                     SELECT revision, pg_notify($1, revision::text || E'\\t' || $2) FROM bump
                     """,
-                    [.text(Self.notificationChannel), .text(change.payload)]
+                    [.text(Self.notificationChannel), .text(change)]
                 ) { $0.int64(at: 0) }
-                // Last: a request already answered as refused must not change anything.
-                guard StoreDeadline.claimCommit() else {
-                    throw StoreError.unavailable("the request was refused before its commit")
-                }
+                try Self.claimCommit()
                 return (result, revision ?? 0)
             }
-            // From the commit on, the write's end bounds every statement (the caller's deadline
-            // bounded the work up to the commit, which is done); a commit that took all the time
-            // still leaves the clean-up its round trip, or the connection would be lost.
-            connection.deadline = max(end, ContinuousClock.now + Self.unlistenAllowance)
-            do {
-                try waitForListeners(revision: revision, until: end - Self.unlistenAllowance, on: connection)
-            } catch {
-                // The database went away after the commit: the write stands, but whether every
-                // node serves it cannot be known, so it is not acknowledged as if it did.
-                connection.close()
-                onNotice("stopped waiting for the nodes to apply revision \(revision): \(error)")
-                throw StoreError.outcomeUnknown(
-                    "the write was committed, but the database went away before every node confirmed it: it may not be served everywhere yet")
-            }
-            do {
-                try connection.unlisten(Self.acknowledgementChannel)
-            } catch {
-                connection.close()
-            }
+            try waitForNodes(revision: revision, end: end, on: connection)
             return result
+        }
+    }
+
+    /// Last in a write transaction: a request already answered as refused must not change
+    /// anything.
+    private static func claimCommit() throws {
+        guard StoreDeadline.claimCommit() else {
+            throw StoreError.unavailable("the request was refused before its commit")
+        }
+    }
+
+    /// Waits, after an announced write committed, until every live node's listener connected
+    /// to the database has applied `revision` (`listener_acks`): from then on no node answers
+    /// with what the write replaced. A listener that is connected but does not answer in time
+    /// only delays the return: the write returns at most `acknowledgementTimeout` after it
+    /// began (`end`), clean-up included, or one round trip after its commit if that alone took
+    /// longer. When the connection fails during that wait, the write throws `outcomeUnknown`:
+    /// it is committed, but not known to be served everywhere.
+    private func waitForNodes(revision: Int64, end: ContinuousClock.Instant, on connection: PostgresConnection) throws {
+        // From the commit on, the write's end bounds every statement (the caller's deadline
+        // bounded the work up to the commit, which is done); a commit that took all the time
+        // still leaves the clean-up its round trip, or the connection would be lost.
+        connection.deadline = max(end, ContinuousClock.now + Self.unlistenAllowance)
+        do {
+            try waitForListeners(revision: revision, until: end - Self.unlistenAllowance, on: connection)
+        } catch {
+            // The database went away after the commit: the write stands, but whether every
+            // node serves it cannot be known, so it is not acknowledged as if it did.
+            connection.close()
+            onNotice("stopped waiting for the nodes to apply revision \(revision): \(error)")
+            throw StoreError.outcomeUnknown(
+                "the write was committed, but the database went away before every node confirmed it: it may not be served everywhere yet")
+        }
+        do {
+            try connection.unlisten(Self.acknowledgementChannel)
+        } catch {
+            connection.close()
         }
     }
 

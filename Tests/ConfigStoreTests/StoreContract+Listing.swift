@@ -6,10 +6,10 @@ import Testing
 import TestSupport
 
 /// `listVersions`: paging, filters and argument checks.
-extension StoreContract {
+extension StoreContract.Templates {
     /// Seven versions, published one minute apart starting at `clock`'s start.
-    private func sevenVersions(clock: ManualClock) throws -> any TemplateStore {
-        let store = try fixture.make(clock: clock)
+    private func sevenVersions(_ engine: StoreEngine, clock: ManualClock) throws -> any TemplateStore {
+        let store = try templates(engine, clock: clock)
         for tag in 1...7 {
             try store.publishTag(tag)
             clock.advance(by: 60)
@@ -21,8 +21,8 @@ extension StoreContract {
         page.versions.map(\.versionNumber)
     }
 
-    func pagesNewestFirst() throws {
-        let store = try sevenVersions(clock: ManualClock())
+    @Test(arguments: StoreEngine.allCases) func pagesNewestFirst(engine: StoreEngine) throws {
+        let store = try sevenVersions(engine, clock: ManualClock())
         let first = try store.listVersions(project: "p1", namespace: .client, pageSize: 3)
         #expect(numbers(first) == [7, 6, 5])
         #expect(first.versions.allSatisfy { $0.templateJSON.isEmpty })
@@ -44,10 +44,10 @@ extension StoreContract {
         #expect(try store.listVersions(project: "nobody", namespace: .client).versions.isEmpty)
     }
 
-    func filtersByEndVersionAndTimeRange() throws {
+    @Test(arguments: StoreEngine.allCases) func filtersByEndVersionAndTimeRange(engine: StoreEngine) throws {
         let clock = ManualClock()
         let start = clock.now
-        let store = try sevenVersions(clock: clock)
+        let store = try sevenVersions(engine, clock: clock)
         func minutes(_ count: Double) -> Date { start.addingTimeInterval(count * 60) }
         func list(pageSize: Int? = nil, token: String? = nil, end: Int64? = nil, from: Date? = nil, to: Date? = nil) throws -> (
             versions: [StoredVersion], nextPageToken: String?
@@ -73,8 +73,8 @@ extension StoreContract {
         #expect(last.nextPageToken == nil)
     }
 
-    func listingRejectsBadArguments() throws {
-        let store = try fixture.make()
+    @Test(arguments: StoreEngine.allCases) func listingRejectsBadArguments(engine: StoreEngine) throws {
+        let store = try templates(engine)
         for token in ["garbage", "v0", "v-1", "1"] {
             #expect(throws: StoreError.invalidPageToken(token)) {
                 try store.listVersions(project: "p1", namespace: .client, pageToken: token)
