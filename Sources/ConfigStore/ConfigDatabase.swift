@@ -32,9 +32,9 @@ public protocol ConfigDatabase: AnyObject, Sendable {
     /// The webhook endpoints and the outbox of their events.
     var webhooks: any WebhookStore { get }
 
-    /// A value that changes whenever an announced write was committed (on SQLite, whenever
-    /// anything was), by any process or node. Compare it with the last one read to know whether
-    /// to read `templates.heads()` and the control plane again; it means nothing else.
+    /// A value that changes whenever an announced write was committed, by any process or node.
+    /// Compare it with the last one read to know whether to read `templates.heads()` and the
+    /// control plane again; it means nothing else, and an unannounced write leaves it as it is.
     func changeToken() throws(StoreError) -> StoreChangeToken
 
     /// A connection told of every announced commit, for databases that several nodes share;

@@ -105,23 +105,6 @@ public final class PostgresConfigDatabase: ConfigDatabase, DatabaseEngine {
         pool.close()
     }
 
-    // MARK: Changes
-
-    /// The committed value of `store_revision`.
-    ///
-    /// PostgreSQL has no counter of commits that a client can read cheaply (SQLite's
-    /// `PRAGMA data_version`). A sequence will not do: `nextval` is not transactional, so a
-    /// reader could see the new value before the change it stands for is visible, take the old
-    /// state for the new one and never look again. A row updated inside each write transaction
-    /// becomes visible exactly together with that write. Its row lock is held only from the end
-    /// of a write to its commit, which notifying commits serialize anyway.
-    public func changeToken() throws(StoreError) -> StoreChangeToken {
-        try withPooledConnection { connection in
-            let revision = try connection.queryFirst("SELECT revision FROM store_revision") { $0.int64(at: 0) }
-            return StoreChangeToken(revision ?? 0)
-        }
-    }
-
     // MARK: Connection access
 
     /// Runs `body` on a pool connection outside any transaction (one statement is one snapshot),

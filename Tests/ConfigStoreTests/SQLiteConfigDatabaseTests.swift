@@ -66,3 +66,24 @@ import Testing
         #expect(try store.templates.version(project: "p1", namespace: .client, number: 2)?.templateText == #"{"n":2}"#)
     }
 }
+
+extension SQLiteConfigDatabaseTests {
+    /// The change token's row comes with a migration that only adds a table: a process still on
+    /// the code before it keeps writing while a newer one migrates the file under it, and its
+    /// writes (which never bump the row) do not move the newer one's token.
+    @Test func aProcessOnTheMigrationsBeforeTheRevisionKeepsWriting() throws {
+        let path = directory.appendingPathComponent("store.sqlite").path
+        let all = try Migrator(directory: SQLiteFixture.migrations)
+        let older = try SQLiteDatabase(path: path)
+        try Migrator(migrations: all.migrations.filter { $0.version < 10 }).migrate(older)
+
+        let database = try SQLiteConfigDatabase(databasePath: path, migrator: all)
+        let token = try database.changeToken()
+        try older.execute("INSERT INTO projects (id, number, created_at) VALUES ('old', '7', 0)")
+        #expect(try database.projects.all().map(\.id) == ["old"])
+        #expect(try database.changeToken() == token, "only the writes that announce move the token")
+        try database.projects.upsert(StoredProject(id: "new", number: "8"))
+        #expect(try database.changeToken() != token)
+        older.close()
+    }
+}

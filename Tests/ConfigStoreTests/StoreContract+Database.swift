@@ -5,7 +5,8 @@ import StoreTestSupport
 import Testing
 import TestSupport
 
-/// The database as a whole: closing, reopening, and the change token.
+/// The database as a whole: closing, reopening, and the change token, which only announced
+/// writes move.
 extension StoreContract {
     @Suite struct Database {
         let fresh = FreshData()
@@ -70,6 +71,56 @@ extension StoreContract {
                                                metadata: PublishMetadata())
             }
             #expect(try database.changeToken() == beforeFailure)  // nothing committed, nothing changed
+        }
+
+        /// What every worker keeps in memory moves the token; what is read from the store when
+        /// needed does not, so that it makes no worker read the control plane again.
+        @Test(arguments: StoreEngine.allCases) func theChangeTokenMovesForAnnouncedWritesOnly(engine: StoreEngine) throws {
+            let clock = ManualClock()
+            let database = try fresh.fixture(engine).make(clock: clock)
+            try database.access.put(.session, id: "ses1", record: [1])
+            func expectNotMoved(_ what: String, _ write: () throws -> Void) throws {
+                let before = try database.changeToken()
+                try write()
+                #expect(try database.changeToken() == before, "\(what) moved the change token")
+            }
+            func expectMoved(_ what: String, _ write: () throws -> Void) throws {
+                let before = try database.changeToken()
+                try write()
+                #expect(try database.changeToken() != before, "\(what) did not move the change token")
+            }
+            try expectNotMoved("a session's start") { try database.access.put(.session, id: "ses2", record: [2]) }
+            try expectNotMoved("a session's keep-alive") { _ = try database.access.update(.session, id: "ses1", record: [3]) }
+            try expectNotMoved("an audit entry") {
+                try database.audit.append(AuditEntry(time: clock.now, actorID: "a", actorName: "A", origin: "API", requestID: "r",
+                                                     clientAddress: "127.0.0.1", action: "x", outcome: "ok"))
+            }
+            try expectNotMoved("an audit prune") { try database.audit.prune(before: clock.now) }
+            try expectNotMoved("a sign-in attempt") {
+                _ = try database.signIns.putAttempt(stateHash: "s", record: [1], expireTime: clock.now.addingTimeInterval(60),
+                                                    maxPending: 5)
+                _ = try database.signIns.takeAttempt(stateHash: "s")
+            }
+            try expectNotMoved("a change request") {
+                let request = try database.changeRequests.insert(
+                    StoredChangeRequest(project: "p1", namespace: .client, status: "open", record: [1]))
+                _ = try database.changeRequests.update(request, expectedRevision: 1)
+            }
+            try expectNotMoved("a webhook endpoint") {
+                try database.webhooks.createWebhook(StoredWebhook(
+                    id: "wh_1", project: "p1", url: "https://hooks.example.com/", description: "", events: ["template.publish"],
+                    secret: "whsec_1", createTime: clock.now, updateTime: clock.now))
+            }
+            try expectMoved("a project") { try database.projects.upsert(StoredProject(id: "p2", number: "1002")) }
+            try expectMoved("an API key") { try database.projects.addAPIKey(project: "p1", keyHash: "h", name: "") }
+            try expectMoved("an API key's removal") { try database.projects.removeAPIKey(project: "p1", keyHash: "h") }
+            try expectMoved("a token") { try database.access.put(.token, id: "t1", record: [1]) }
+            try expectMoved("a token's update") { _ = try database.access.update(.token, id: "t1", record: [2]) }
+            try expectMoved("a session's end") { try database.access.delete(.session, id: "ses1") }
+            try expectMoved("a change policy") {
+                try database.access.putChangePolicy(StoredChangePolicy(project: "p1", namespace: .client, record: [1]))
+            }
+            try expectMoved("a publish") { try database.publishTag(1) }
         }
     }
 }

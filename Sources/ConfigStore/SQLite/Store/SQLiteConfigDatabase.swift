@@ -5,18 +5,16 @@ import Synchronization
 /// The embedded `ConfigDatabase`: one SQLite file shared safely by several threads and
 /// processes of one machine.
 ///
-/// It owns three connections, each behind its own `Mutex`:
+/// It owns two connections, each behind its own `Mutex`:
 /// - the *writer* runs every write in a `BEGIN IMMEDIATE` transaction. The mutex serializes
 ///   this process's writers; SQLite's write lock, waited for with `busy_timeout`, serializes
 ///   them with other processes. That is what keeps version numbers gap-free and monotonic.
-/// - the *reader* (`query_only`) serves lookups; in WAL mode they run while a write is in
-///   progress and always see the last committed state.
-/// - the *feed* connection only answers `PRAGMA data_version` (the change token). Since it
-///   never writes, every commit, including this database's own, is "another connection's"
-///   change to it.
+/// - the *reader* (`query_only`) serves lookups and the change token; in WAL mode they run
+///   while a write is in progress and always see the last committed state.
 ///
-/// A write returns only after its commit is durable (`synchronous=FULL`). The stores' rules and
-/// SQL are shared with PostgreSQL (`DatabaseEngine+Stores`); this type gives them its connections.
+/// A write returns only after its commit is durable (`synchronous=FULL`); an announced one
+/// increments `store_revision`, the change token, in its transaction. The stores' rules and SQL
+/// are shared with PostgreSQL (`DatabaseEngine+Stores`); this type gives them its connections.
 public final class SQLiteConfigDatabase: ConfigDatabase, DatabaseEngine {
     /// How many versions are kept per (project, namespace); the active one is always kept.
     public let retention: Int
@@ -25,7 +23,6 @@ public final class SQLiteConfigDatabase: ConfigDatabase, DatabaseEngine {
     package let clock: @Sendable () -> Date
     private let writer: Mutex<SQLiteDatabase>
     private let reader: Mutex<SQLiteDatabase>
-    private let feed: Mutex<SQLiteDatabase>
 
     /// Opens (creating as needed) the database and its directory, and applies the migrations
     /// found in `migrationsDirectory`.
@@ -65,34 +62,19 @@ public final class SQLiteConfigDatabase: ConfigDatabase, DatabaseEngine {
         try migrator.migrate(writer)
         let readOnly = SQLiteDatabase.Configuration(createIfMissing: false, journalMode: nil, queryOnly: true)
         let reader = try SQLiteDatabase(path: databasePath, configuration: readOnly)
-        let feed = try SQLiteDatabase(path: databasePath, configuration: readOnly)
 
         self.databasePath = databasePath
         self.retention = retention
         self.clock = clock
         self.writer = Mutex(writer)
         self.reader = Mutex(reader)
-        self.feed = Mutex(feed)
     }
 
     /// Closes the connections. Later calls throw `StoreError.unavailable` ("database is
     /// closed"). Idempotent; also done on deinit.
     public func close() {
-        feed.withLock { $0.close() }
         reader.withLock { $0.close() }
         writer.withLock { $0.close() }
-    }
-
-    /// SQLite's `PRAGMA data_version`: it changes whenever any connection, in this or another
-    /// process, commits.
-    public func changeToken() throws(StoreError) -> StoreChangeToken {
-        do {
-            return try feed.withLock { database in
-                StoreChangeToken(try database.queryFirst("PRAGMA data_version") { $0.int64(at: 0) } ?? 0)
-            }
-        } catch {
-            throw Self.storeError(error)
-        }
     }
 
     // MARK: Connection access
@@ -112,8 +94,8 @@ public final class SQLiteConfigDatabase: ConfigDatabase, DatabaseEngine {
     }
 
     /// Runs `body` in an IMMEDIATE transaction on the writer connection. Nothing is sent: on
-    /// one machine the workers announce their own writes, and poll the change token for the
-    /// others'.
+    /// one machine the workers announce their own writes, and poll the change token, which an
+    /// announced write moves here, for the others'.
     @discardableResult
     package func write<Result: Sendable>(
         announcing announcement: Announcement<Result>, _ body: @Sendable (SQLiteStoreConnection) throws -> Result
@@ -122,6 +104,9 @@ public final class SQLiteConfigDatabase: ConfigDatabase, DatabaseEngine {
             return try writer.withLock { database in
                 try database.inTransaction(.immediate) {
                     let result = try body(SQLiteStoreConnection(database: database))
+                    if announcement.isAnnounced {
+                        try database.execute("UPDATE store_revision SET revision = revision + 1")
+                    }
                     // Last: a request already answered as refused must not change anything.
                     guard StoreDeadline.claimCommit() else {
                         throw StoreError.unavailable("the request was refused before its commit")
