@@ -62,5 +62,29 @@ extension StoreContract {
                 completes: ChangeRequestCompletion(id: rollback.id, expectedRevision: 1)))
             #expect(try database.changeRequests.request(id: rollback.id)?.appliedVersion == rolled.versionNumber)
         }
+
+        /// A conflicted request is edited onto the active version first: a publish that names it
+        /// fails whole, as for a request that is applied, rejected or cancelled.
+        @Test(arguments: StoreEngine.allCases) func aPublishCompletesNoConflictedOrFinalRequest(engine: StoreEngine) throws {
+            let database = try fresh.fixture(engine).make()
+            try database.publishTag(1)
+            let conflicted = try database.changeRequests.insert(changeRequest(status: ChangeRequestStatus.conflicted.rawValue))
+            #expect(throws: StoreError.changeRequestMoved(conflicted.id)) {
+                try database.templates.publish(
+                    project: "p1", namespace: .client, templateJSON: Array("{}".utf8), expectedVersion: 1,
+                    metadata: PublishMetadata(completes: ChangeRequestCompletion(id: conflicted.id, expectedRevision: 1)))
+            }
+            #expect(try database.templates.versionNumbers() == [1], "nothing was written")
+            #expect(try database.changeRequests.request(id: conflicted.id) == conflicted)
+            for status in ChangeRequestStatus.allCases where status.isFinal {
+                let final = try database.changeRequests.insert(changeRequest(status: status.rawValue))
+                #expect(throws: StoreError.changeRequestMoved(final.id)) {
+                    try database.templates.publish(
+                        project: "p1", namespace: .client, templateJSON: Array("{}".utf8), expectedVersion: 1,
+                        metadata: PublishMetadata(completes: ChangeRequestCompletion(id: final.id, expectedRevision: 1)))
+                }
+            }
+            #expect(ChangeRequestStatus.completableByPublish == [.open, .approved, .scheduled])
+        }
     }
 }

@@ -68,10 +68,5 @@ struct ChangeRequest: Codable, Sendable {
     }
 }
 
-/// The statuses, as the store keeps them.
-enum ChangeStatus: String {
-    case open, approved, scheduled, applied, rejected, cancelled, conflicted
-
-    /// No step leads anywhere from these.
-    var isFinal: Bool { self == .applied || self == .rejected || self == .cancelled }
-}
+/// The statuses, defined once with the store (which completes only those a publish may).
+typealias ChangeStatus = ChangeRequestStatus

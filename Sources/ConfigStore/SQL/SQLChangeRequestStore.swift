@@ -78,7 +78,7 @@ package struct SQLChangeRequestStore<Engine: DatabaseEngine>: ChangeRequestStore
             try connection.rows(
                 """
                 SELECT \(StoreColumns.changeRequest) FROM change_requests
-                WHERE status = 'scheduled' AND schedule_time <= ? ORDER BY schedule_time, id
+                WHERE status = '\(ChangeRequestStatus.scheduled.rawValue)' AND schedule_time <= ? ORDER BY schedule_time, id
                 """,
                 [.integer(TemplateStoreRules.milliseconds(now))]) { try StoreColumns.decodeChangeRequest($0) }
         }

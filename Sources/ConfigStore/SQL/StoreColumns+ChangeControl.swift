@@ -4,8 +4,9 @@ extension StoreColumns {
     package static let changeRequest =
         "id, project, namespace, status, schedule_time, revision, applied_version, record, create_time, update_time"
 
-    /// `StoredChangeRequest.applicableStatuses` as an SQL list.
-    package static let applicableStatuses = StoredChangeRequest.applicableStatuses.map { "'\($0)'" }.joined(separator: ", ")
+    /// `ChangeRequestStatus.completableByPublish` as an SQL list.
+    package static let completableStatuses = ChangeRequestStatus.completableByPublish.map { "'\($0.rawValue)'" }
+        .joined(separator: ", ")
 
     /// A row of `changeRequest`.
     package static func decodeChangeRequest(_ row: some StoreRow) throws(StoreError) -> StoredChangeRequest {

@@ -167,7 +167,7 @@ extension StoreConnection {
     // MARK: In the same transaction
 
     /// Marks change request `completion.id` of `key` applied by `version`, if it is still at
-    /// the revision read and in a status a publish may apply; whether it was.
+    /// the revision read and in a status a publish may complete; whether it was.
     package func completeChangeRequest(
         _ completion: ChangeRequestCompletion, of key: TemplateKey, version: Int64, time: Int64
     ) throws -> Bool {
@@ -176,7 +176,7 @@ extension StoreConnection {
             UPDATE change_requests SET status = 'applied', applied_version = ?, schedule_time = NULL,
                 revision = revision + 1, update_time = ?, record = coalesce(?, record)
             WHERE id = ? AND project = ? AND namespace = ? AND revision = ?
-                AND status IN (\(StoreColumns.applicableStatuses))
+                AND status IN (\(StoreColumns.completableStatuses))
             """,
             [.integer(version), .integer(time), .bytes(completion.record), .integer(completion.id)]
                 + Self.values(key) + [.integer(completion.expectedRevision)]) == 1

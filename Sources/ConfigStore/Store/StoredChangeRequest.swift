@@ -8,7 +8,7 @@ public struct StoredChangeRequest: Sendable, Equatable {
     public var id: Int64
     public var project: String
     public var namespace: TemplateNamespace
-    /// `open`, `approved`, `scheduled`, `applied`, `rejected`, `cancelled`, `conflicted`.
+    /// A `ChangeRequestStatus` raw value.
     public var status: String
     /// When a `scheduled` request is applied.
     public var scheduleTime: Date?
@@ -36,9 +36,6 @@ public struct StoredChangeRequest: Sendable, Equatable {
         self.createTime = createTime
         self.updateTime = updateTime
     }
-
-    /// The statuses a publish may apply.
-    public static let applicableStatuses = ["open", "approved", "scheduled", "conflicted"]
 }
 
 /// Marks a change request applied in the transaction of the version that applies it
