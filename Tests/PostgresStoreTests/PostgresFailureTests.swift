@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func aTerminatedConnectionIsReplacedOnItsNextUse() throws {
+    func aTerminatedConnectionIsReplacedOnItsNextUse() async throws {
         let database = try TestDatabase()
         let store = try PostgresConfigDatabase(
             url: database.url + "?application_name=rcs-node-a", migrationsDirectory: PostgresTestServer.migrations,
@@ -110,7 +110,7 @@ import Testing
         while try admin.queryFirst("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'rcs-node-a'", row: {
             $0.int64(at: 0)
         }) != 0, Date() < deadline {
-            usleep(10_000)
+            try await Task.sleep(for: .milliseconds(10))  // without holding a thread of the cooperative pool
         }
         #expect(try store.publishTag(2).versionNumber == 2)
         #expect(try store.templates.heads() == [TemplateKey(project: "p1", namespace: .client): 2])

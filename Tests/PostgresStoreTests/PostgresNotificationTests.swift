@@ -3,9 +3,9 @@ import ConfigCore
 import ConfigStore
 import Foundation
 import PostgresStore
-import Synchronization
 import StoreTestSupport
 import Testing
+import TestSupport
 
 /// Every announced write notifies `rcs_changes`, inside its transaction; no other write does.
 @Suite final class PostgresNotificationTests {
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func theNotificationArrivesOnlyOnceThePublishCommitted() throws {
+    func theNotificationArrivesOnlyOnceThePublishCommitted() async throws {
         _ = try listener.consumeNotifications()
         // A deferred constraint trigger runs inside COMMIT, after every statement of the publish
         // (its pg_notify included) and before the notification is sent; make it wait for an
@@ -101,22 +101,18 @@ import Testing
             """)
         try gate.execute("SELECT pg_advisory_lock(4242)")
 
-        let published = DispatchSemaphore(value: 0)
-        let outcome = Mutex("")
         let store = self.store
-        Thread {
+        async let outcome = onDedicatedThread {
             do {
-                let version = try store.publishTag(1)
-                outcome.withLock { $0 = "published \(version.versionNumber)" }
+                return "published \(try store.publishTag(1).versionNumber)"
             } catch {
-                outcome.withLock { $0 = "\(error)" }
+                return "\(error)"
             }
-            published.signal()
-        }.start()
+        }
 
         // While the commit waits, the version is invisible and nothing is delivered.
         let blocked = try database.connect()
-        try waitUntilCommitWaits(on: blocked)
+        try await waitUntilCommitWaits(on: blocked)
         #expect(try listener.waitForNotifications(timeout: .milliseconds(300)).isEmpty)
         #expect(try store.templates.headState(project: "p1", namespace: .client).active == nil)
 
@@ -125,12 +121,12 @@ import Testing
         #expect(delivered.map { $0.payload.split(separator: "\t", maxSplits: 1).last.map(String.init) } == ["p1\tfirebase\t1"])
         // Delivered after the commit: the version is already visible to everyone.
         #expect(try store.templates.headState(project: "p1", namespace: .client).active == 1)
-        published.wait()
-        #expect(outcome.withLock { $0 } == "published 1")
+        #expect(try await outcome == "published 1")
     }
 
-    /// Waits (bounded) until some backend of this database waits for the gate's advisory lock.
-    private func waitUntilCommitWaits(on connection: PostgresConnection) throws {
+    /// Waits (bounded) until some backend of this database waits for the gate's advisory lock;
+    /// sleeps without holding a thread of the cooperative pool.
+    private func waitUntilCommitWaits(on connection: PostgresConnection) async throws {
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
             let waiting = try connection.queryFirst(
@@ -140,7 +136,7 @@ import Testing
                 """
             ) { $0.int64(at: 0) }
             if waiting == 1 { return }
-            Thread.sleep(forTimeInterval: 0.01)
+            try await Task.sleep(for: .milliseconds(10))
         }
         Issue.record("the publish never reached its commit")
     }
