@@ -1,7 +1,7 @@
 package import ConfigCore
 package import Foundation
 
-/// The rules of `TemplateStore` that do not depend on the engine (every implementation uses them): argument checks and their
+/// The rules of the stores that do not depend on the engine (every implementation uses them): argument checks and their
 /// messages, times in milliseconds, page tokens, the descriptions the store writes.
 package enum TemplateStoreRules {
     /// `publish` takes only these update types.

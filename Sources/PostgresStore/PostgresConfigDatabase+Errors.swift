@@ -1,7 +1,7 @@
 import ConfigStore
 
 extension PostgresConfigDatabase {
-    /// Maps any failure of a store method into the one error type of `TemplateStore`.
+    /// Maps any failure of a store method into the one error type of the stores, `StoreError`.
     ///
     /// Situations with a specific `StoreError` are detected where they happen (a missing
     /// project, a taken project number, a version mismatch) and thrown as such, as the SQLite

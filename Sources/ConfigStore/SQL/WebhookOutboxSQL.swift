@@ -2,7 +2,7 @@ import ConfigCore
 import Foundation
 
 /// The webhook tables' columns and rows, and the outbox insert that any write transaction may
-/// run (`TemplateConnection.insertEvent`): SQL both engines read the same.
+/// run (`StoreConnection.insertEvent`): SQL both engines read the same.
 package enum WebhookOutboxSQL {
     /// Of `webhook_endpoints w`.
     static let endpoint = "w.id, w.project, w.url, w.description, w.events, w.secret, w.previous_secret, "

@@ -48,7 +48,7 @@ public struct AuditEntry: Sendable, Equatable {
     }
 }
 
-/// The filters and page of `TemplateStore.auditEntries`: newest first.
+/// The filters and page of `AuditLog.entries`: newest first.
 public struct AuditQuery: Sendable, Equatable {
     public var actorID: String?
     public var action: String?

@@ -1,4 +1,4 @@
-/// Every error a `TemplateStore` throws; callers map it to API responses in one place.
+/// Every error a store of `ConfigDatabase` throws; callers map it to API responses in one place.
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `expectedVersion` was not the active version; `current` is (0 before the first publish).
     case versionMismatch(current: Int64)
@@ -8,7 +8,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case rollbackTargetNotOlder(target: Int64, current: Int64)
     /// No project has this ID.
     case projectNotFound(String)
-    /// `upsertProject` would give a second project the same number.
+    /// `ProjectStore.upsert` would give a second project the same number.
     case projectNumberTaken(number: String, project: String)
     /// A `pageToken` this store did not issue.
     case invalidPageToken(String)

@@ -3,7 +3,7 @@ public import Foundation
 
 /// The event types a webhook endpoint may want. Publishes, rollbacks and canary steps are
 /// written by `TemplateVersioning`; the others by whatever makes the change, with
-/// `TemplateStore.appendEvent` or `TemplateConnection.insertEvent` in its own transaction.
+/// `WebhookStore.appendEvent` or `StoreConnection.insertEvent` in its own transaction.
 public enum WebhookEventType: String, Sendable, CaseIterable {
     case templatePublish = "template.publish"
     case templateRollback = "template.rollback"
