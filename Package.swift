@@ -78,7 +78,7 @@ let package = Package(
         // The real server started in-process, for the end-to-end tests of the server and the client.
         .target(
             name: "ServerTestSupport",
-            dependencies: ["ConfigServer", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["ConfigServer", "ConfigCore", .product(name: "Logging", package: "swift-log")],
             path: "Tests/ServerTestSupport",
             swiftSettings: strictSettings
         ),

@@ -61,7 +61,7 @@ import Testing
     @Test func aRemovedSettingIsAnErrorThatNamesItAndSaysWhy() {
         let message = error { _ = try load(#"{"store": {"kind": "postgres", "url": "postgresql://rc@db/rc", "connections": 4}}"#) }
         #expect(message?.contains("the setting 'store.connections' was removed") == true)
-        #expect(message?.contains("one PostgreSQL connection for each of its 3 threads that call the store") == true)
+        #expect(message?.contains("one PostgreSQL connection for each lane that calls the store (requests, reloads, catchUp, jobs, listener)") == true)
     }
 
     @Test func outOfRangeValuesAreRejected() throws {

@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func aRequestArrivingWhileAReadIsUnderWayWaitsForTheNextRead() throws {
-        let gate = ReloadGate(loop: loop, timeout: .seconds(5), board: board)
+        let gate = ReloadGate(loop: loop, queue: DispatchQueue(label: "reloads"), timeout: .seconds(5), board: board)
         let firstStarted = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), queued = DispatchSemaphore(value: 0)
         let first = ask(gate, read(blockingOn: release, started: firstStarted))
         firstStarted.wait()
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func aRequestIsAnsweredFromMemoryAtItsDeadlineWhateverTheReadStillDoes() throws {
-        let gate = ReloadGate(loop: loop, timeout: .milliseconds(300), board: board)
+        let gate = ReloadGate(loop: loop, queue: DispatchQueue(label: "reloads"), timeout: .milliseconds(300), board: board)
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }
         let answer = try awaitAnswer(ask(gate, read(blockingOn: release)))
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func afterAFailedReadTheNextRequestStillWaitsForAReadOfItsOwn() throws {
-        let gate = ReloadGate(loop: loop, timeout: .seconds(5), board: board)
+        let gate = ReloadGate(loop: loop, queue: DispatchQueue(label: "reloads"), timeout: .seconds(5), board: board)
         #expect(try !awaitAnswer(ask(gate, read(result: false))).reloaded)
         // The store is back: the next request gets what it holds, not memory at once.
         let answer = try awaitAnswer(ask(gate, read()))
@@ -103,7 +103,7 @@ import Testing
 
     @Test func whileTheStoreIsKnownUnreachableARequestWaitsOnlyBriefly() throws {
         // A time-out far longer than a loaded machine can delay a 30 ms timer.
-        let gate = ReloadGate(loop: loop, timeout: .seconds(60), board: board)
+        let gate = ReloadGate(loop: loop, queue: DispatchQueue(label: "reloads"), timeout: .seconds(60), board: board)
         board.storeUnreachable = true
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }

@@ -1,4 +1,5 @@
-import ConfigServer
+import ConfigCore
+@testable import ConfigServer
 import Foundation
 import ServerTestSupport
 import TestSupport
@@ -11,13 +12,21 @@ final class TestServer {
     static let adminToken = "test-admin-token"
     static let apiKey = "test-api-key"
 
-    init(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    /// - Parameter clock: the server's; with a `ManualClock` its background jobs run only when
+    ///   the clock is moved, poked, or asked to (`runDueJobs`).
+    init(clock: any WallClock = SystemClock(), _ adjust: (inout ServerConfiguration) -> Void = { _ in }) throws {
         directory = try TemporaryDirectory("rcs-test")
         instance = try ServerInstance.forTests(
             dataDirectory: directory.url.appendingPathComponent("data"),
             adminToken: AdminTokenDeclaration(name: "tester", token: Self.adminToken),
             projects: [ProjectDeclaration(id: "demo", number: "424242", apiKeys: [Self.apiKey])],
-            adjust)
+            clock: clock, adjust)
+    }
+
+    /// Runs the background jobs due by the server's clock to the end (webhook attempts
+    /// included), as `JobRuntime.runDue` does.
+    func runDueJobs() {
+        instance.application.jobs.runDue()
     }
 
     deinit {

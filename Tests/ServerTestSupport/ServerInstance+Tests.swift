@@ -1,3 +1,4 @@
+public import ConfigCore
 public import ConfigServer
 public import Foundation
 import Logging
@@ -10,11 +11,13 @@ extension ServerInstance {
     ///   - dataDirectory: where the SQLite file goes.
     ///   - adminToken: the one admin token.
     ///   - projects: the declared projects.
+    ///   - clock: the server's clock; a `ManualClock` runs its jobs only when moved (or poked).
     ///   - adjust: further changes to the configuration.
     public static func forTests(
         dataDirectory: URL,
         adminToken: AdminTokenDeclaration,
         projects: [ProjectDeclaration],
+        clock: any WallClock = SystemClock(),
         _ adjust: (inout ServerConfiguration) -> Void
     ) throws -> ServerInstance {
         var configuration = ServerConfiguration()
@@ -26,6 +29,6 @@ extension ServerInstance {
         adjust(&configuration)
         var logger = Logger(label: "test")
         logger.logLevel = .critical
-        return try ServerInstance(configuration: configuration, logger: logger)
+        return try ServerInstance(configuration: configuration, clock: clock, logger: logger)
     }
 }

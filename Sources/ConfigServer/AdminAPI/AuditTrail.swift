@@ -5,7 +5,6 @@ import EventLoop
 import Foundation
 import HTTP1
 import Logging
-import Synchronization
 
 /// Appends an audit entry for every call of the management API that changes something, and for
 /// every refusal for a missing role (docs/access.md, "Audit log"). `Exchange.respond` hands it
@@ -17,18 +16,16 @@ final class AuditTrail: Sendable {
     private let projects: ProjectDirectory
     private let storeQueue: StoreQueue
     private let logger: Logger
-    private let retention: TimeInterval
-    /// When this worker last removed entries past the retention.
-    private let lastPrune = Mutex<Date?>(nil)
+    private let clock: any WallClock
 
-    init(store: any ConfigDatabase, access: AccessControl, projects: ProjectDirectory, storeQueue: StoreQueue, logger: Logger,
-         retentionDays: Int) {
+    init(store: any ConfigDatabase, access: AccessControl, projects: ProjectDirectory, storeQueue: StoreQueue, clock: any WallClock,
+         logger: Logger) {
         self.store = store
         self.access = access
         self.projects = projects
         self.storeQueue = storeQueue
+        self.clock = clock
         self.logger = logger
-        retention = TimeInterval(retentionDays) * 86_400
     }
 
     /// Records `response` to `exchange` if the log keeps such a call.
@@ -64,10 +61,10 @@ final class AuditTrail: Sendable {
     }
 
     /// Records what the schedule did with a change request (`schedule.apply`), as the one who
-    /// scheduled it (store queue).
+    /// scheduled it (a store lane).
     func scheduled(_ request: StoredChangeRequest, actor: ChangeRequest.Step, outcome: String, version: Int64?) {
         append(AuditEntry(
-            time: Date(), actorID: actor.principal, actorName: actor.name, origin: "SCHEDULE", requestID: "schedule-\(request.id)",
+            time: clock.now, actorID: actor.principal, actorName: actor.name, origin: "SCHEDULE", requestID: "schedule-\(request.id)",
             clientAddress: "-", action: "schedule.apply", project: request.project, namespace: request.namespace.rawValue,
             target: String(request.id), versionNumber: version, outcome: outcome))
     }
@@ -85,8 +82,9 @@ final class AuditTrail: Sendable {
 
     private static func entry(_ exchange: Exchange, actor: AccessControl.AdminIdentity, action: String, outcome: String) -> AuditEntry {
         let headers = exchange.request.head.headers
+        // Timed as appended (`append`).
         return AuditEntry(
-            time: Date(), actorID: actor.id, actorName: actor.name, origin: origin(headers), requestID: exchange.context.requestID,
+            time: .distantPast, actorID: actor.id, actorName: actor.name, origin: origin(headers), requestID: exchange.context.requestID,
             clientAddress: exchange.context.client(forwardedFor: headers.values("X-Forwarded-For")), action: action,
             outcome: outcome)
     }
@@ -107,7 +105,7 @@ final class AuditTrail: Sendable {
         // Timed as appended, not as decided: a refusal queued behind a publish would otherwise
         // land after entries timed later, and an export of a window already past would miss it.
         // (The store also keeps each time no earlier than the one before, across workers.)
-        entry.time = Date()
+        entry.time = clock.now
         if let version = entry.versionNumber, version > 1, let project = entry.project,
            let namespace = entry.namespace.flatMap(TemplateNamespace.init(rawValue:)) {
             let key = TemplateKey(project: project, namespace: namespace)
@@ -115,21 +113,9 @@ final class AuditTrail: Sendable {
         }
         do {
             try store.audit.append(entry)
-            try pruneNowAndThen()
         } catch {
             logger.error("cannot append to the audit log", metadata: ["action": "\(entry.action)", "error": "\(error)"])
         }
-    }
-
-    /// Removes entries past the retention, at most once an hour per worker.
-    private func pruneNowAndThen() throws {
-        let now = Date()
-        let due = lastPrune.withLock { last in
-            guard last.map({ now.timeIntervalSince($0) > 3_600 }) ?? true else { return false }
-            last = now
-            return true
-        }
-        if due { try store.audit.prune(before: now.addingTimeInterval(-retention)) }
     }
 
     /// What the call does, as the log names it; nil for calls it does not keep.

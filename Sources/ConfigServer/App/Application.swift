@@ -8,8 +8,8 @@ import Logging
 
 /// The remote config service of one worker process: builds its parts once (the templates and
 /// projects it serves, the one path for changes, the endpoints, the router), starts what watches
-/// for changes, and hands every request to the router. Runs on the worker's event loop; store
-/// writes go to one serial queue.
+/// for changes and its background jobs, and hands every request to the router. Runs on the
+/// worker's event loop; store calls go to the lanes of its store executor.
 public final class Application: HTTPRequestHandler, Sendable {
     let configuration: ServerConfiguration
     let store: any ConfigDatabase
@@ -18,8 +18,10 @@ public final class Application: HTTPRequestHandler, Sendable {
     let updates: TemplateUpdates
     let metrics: ServerMetrics
     let logger: Logger
+    /// Every store call of the worker, off the loop thread, a lane per kind of work.
+    let storeExecutor: StoreExecutor
     /// Runs the store's writes (and the reads that may wait on them), off the loop thread.
-    let storeQueue: StoreQueue
+    var storeQueue: StoreQueue { storeExecutor.requests }
     let router: Router
     private let loop: EventLoop
     let counters: ChangeCounters
@@ -32,18 +34,22 @@ public final class Application: HTTPRequestHandler, Sendable {
     private let storeHealth = StoreHealth()
     private let controlPlane: ControlPlane
     /// Where everything that depends on the time of day reads it.
-    let clock: any WallClock = SystemClock()
-    private let canarySchedule: CanarySchedule
-    private let changeSchedule: ChangeSchedule
+    let clock: any WallClock
+    /// The worker's background jobs: due changes, webhook delivery, pruning.
+    let jobs: JobRuntime
     /// Sends the webhook outbox's deliveries.
     let webhooks: WebhookDispatcher
 
     init(configuration: ServerConfiguration, store: any ConfigDatabase, loop: EventLoop,
          admission: StreamAdmission, counters: ChangeCounters, board: CatchUpBoard, peers: PeerChannel?,
-         logger: Logger) throws {
+         clock: any WallClock, logger: Logger) throws {
         self.configuration = configuration
         self.store = store
-        storeQueue = StoreQueue(timeout: configuration.store.requestTimeout)
+        self.clock = clock
+        let timeout = configuration.store.requestTimeout
+        storeExecutor = StoreExecutor(timeout: timeout)
+        // One worker of each node leads it: the first, which also holds the node's listener.
+        jobs = JobRuntime(clock: clock, isLeader: (peers?.worker ?? 0) == 0, queue: storeExecutor.jobs, timeout: timeout)
         self.loop = loop
         self.logger = logger
         self.counters = counters
@@ -54,36 +60,41 @@ public final class Application: HTTPRequestHandler, Sendable {
         let projects = ProjectDirectory()
         let policies = ChangePolicies()
         templates = TemplateRegistry(store: store.templates, projects: projects, counters: counters, logger: logger)
-        let reloads = ReloadGate(loop: loop, timeout: configuration.store.requestTimeout, board: board)
+        let reloads = ReloadGate(loop: loop, queue: storeExecutor.reloads, timeout: timeout, board: board)
         metrics = ServerMetrics(worker: peers?.worker ?? 0)
         peerGather = PeerGather(channel: peers, loop: loop)
         realtime = RealtimeHub(settings: configuration.realtime, loop: loop, templates: templates,
                                admission: admission, metrics: metrics, logger: logger)
-        webhooks = WebhookDispatcher(store: store, settings: configuration.webhooks, logger: logger)
+        webhooks = WebhookDispatcher(store: store, settings: configuration.webhooks, runtime: jobs, logger: logger)
         updates = TemplateUpdates(store: store.templates, templates: templates, counters: counters, reloads: reloads,
                                   realtime: realtime, peers: peers, metrics: metrics, webhooks: webhooks, logger: logger)
         controlPlane = ControlPlane(store: store, projects: projects, access: access, policies: policies, counters: counters,
                                     declarations: configuration.projects)
         let sessions = ConsoleSessions(store: store.access, access: access, counters: counters, controlPlane: controlPlane,
-                                       settings: configuration.signIn, storeQueue: storeQueue, clock: clock)
-        catchUp = WorkerCatchUp(board: board, worker: peers?.worker ?? 0, store: store.templates, templates: templates, controlPlane: controlPlane,
-                                updates: updates, timeout: configuration.store.requestTimeout, logger: logger)
-        canarySchedule = CanarySchedule(store: store.templates, templates: templates, projects: projects,
-                                        updates: updates, storeQueue: storeQueue, logger: logger)
+                                       settings: configuration.signIn, storeQueue: storeExecutor.requests, clock: clock)
+        catchUp = WorkerCatchUp(board: board, worker: peers?.worker ?? 0, store: store.templates, templates: templates,
+                                controlPlane: controlPlane, updates: updates, queue: storeExecutor.catchUp, timeout: timeout,
+                                logger: logger)
         let readYourWrites = ReadYourWrites(controlPlane: controlPlane, counters: counters, access: access, sessions: sessions,
                                             projects: projects, templates: templates, reloads: reloads, updates: updates,
                                             logger: logger)
+        let applier = ChangeRequestApplier(store: store, updates: updates, clock: clock)
         let endpoints = Self.endpoints(
             configuration: configuration, store: store, templates: templates, projects: projects, access: access,
             counters: counters, realtime: realtime, updates: updates, metrics: metrics, peerGather: peerGather,
             storeHealth: storeHealth, board: board, controlPlane: controlPlane, sessions: sessions, policies: policies,
-            storeQueue: storeQueue, webhooks: webhooks)
-        let audit = AuditTrail(store: store, access: access, projects: projects, storeQueue: storeQueue, logger: logger,
-                               retentionDays: configuration.audit.retentionDays)
-        changeSchedule = ChangeSchedule(store: store.changeRequests, applier: ChangeRequestApplier(store: store, updates: updates), audit: audit,
-                                        storeQueue: storeQueue, logger: logger)
+            storeQueue: storeExecutor.requests, webhooks: webhooks, applier: applier, clock: clock)
+        let audit = AuditTrail(store: store, access: access, projects: projects, storeQueue: storeExecutor.requests, clock: clock,
+                               logger: logger)
         router = Router(endpoints: endpoints, access: access, projects: projects, policies: policies, readYourWrites: readYourWrites,
-                        metrics: metrics, logger: logger, storeQueue: storeQueue, audit: audit, board: board)
+                        metrics: metrics, logger: logger, storeQueue: storeExecutor.requests, audit: audit, board: board)
+        jobs.add(DueChanges(store: store, applier: applier, templates: templates, projects: projects, updates: updates,
+                            audit: audit, logger: logger).job)
+        jobs.add(webhooks.job)
+        jobs.add(webhooks.pruningJob(logger: logger))
+        jobs.add(.pruning("audit pruning", keepingDays: configuration.audit.retentionDays, logger: logger) { [store] cutoff in
+            _ = try store.audit.prune(before: cutoff)
+        })
         try controlPlane.loadDeclared()
     }
 
@@ -93,7 +104,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         projects: ProjectDirectory, access: AccessControl, counters: ChangeCounters, realtime: RealtimeHub,
         updates: TemplateUpdates, metrics: ServerMetrics, peerGather: PeerGather, storeHealth: StoreHealth, board: CatchUpBoard,
         controlPlane: ControlPlane, sessions: ConsoleSessions, policies: ChangePolicies, storeQueue: StoreQueue,
-        webhooks: WebhookDispatcher
+        webhooks: WebhookDispatcher, applier: ChangeRequestApplier, clock: any WallClock
     ) -> Endpoints {
         let maxBodyBytes = configuration.http.maxBodyBytes
         var limits = TemplateLimits.firebase
@@ -127,19 +138,16 @@ public final class Application: HTTPRequestHandler, Sendable {
                 sessions: sessions, store: store.signIns, access: access, storeQueue: storeQueue),
             changes: ChangeRequestEndpoint(
                 store: store, templates: templates, policies: policies, controlPlane: controlPlane,
-                validation: templateEndpoint, applier: ChangeRequestApplier(store: store, updates: updates)))
+                validation: templateEndpoint, applier: applier, clock: clock))
     }
 
-    /// Loads every template, then starts what runs on the loop's ticks and what watches for
-    /// changes (call once, before the loop runs).
+    /// Loads every template, then starts what runs on the loop's ticks, the background jobs and
+    /// what watches for changes (call once, before the loop runs).
     /// - Parameter listener: the node's store listener, for the worker that holds it.
     func start(listener: (any StoreChangeListener)?) throws {
         catchUp.preloadAndRegister()
         realtime.start()
-        canarySchedule.start(on: loop)
-        // One worker of each node looks for due change requests; the store applies each once.
-        if (peers?.worker ?? 0) == 0 { changeSchedule.start() }
-        webhooks.start()
+        jobs.start()
         ChangeFeed(store: store, updates: updates, templates: templates, controlPlane: controlPlane, counters: counters,
                    board: board, catchUp: catchUp, peers: peers, health: storeHealth, metrics: metrics, logger: logger, loop: loop,
                    storeQueue: storeQueue, settings: configuration.store)

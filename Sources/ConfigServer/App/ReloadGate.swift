@@ -31,8 +31,9 @@ final class ReloadGate: Sendable {
     static let unreachableWait = Duration.milliseconds(30)
 
     private let loop: EventLoop
-    /// Reads only, so that a reload never waits behind a publish's commit.
-    private let queue = DispatchQueue(label: "remote-config.reload")
+    /// Reads only (its lane of the store executor), so that a reload never waits behind a
+    /// publish's commit.
+    private let queue: DispatchQueue
     private let reads = Mutex<[ReloadTarget: Reads]>([:])
     /// How long a reload may take, and a request may wait (`store.requestTimeoutSeconds`).
     private let timeout: Duration
@@ -49,8 +50,9 @@ final class ReloadGate: Sendable {
         var reload: @Sendable () -> Bool
     }
 
-    init(loop: EventLoop, timeout: Duration, board: CatchUpBoard) {
+    init(loop: EventLoop, queue: DispatchQueue, timeout: Duration, board: CatchUpBoard) {
         self.loop = loop
+        self.queue = queue
         self.timeout = timeout
         self.board = board
         deadlines = Deadlines(loop: loop)

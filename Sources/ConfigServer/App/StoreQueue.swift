@@ -8,11 +8,13 @@ import Dispatch
 /// work stuck on a store that went quiet, and a write whose client was told it failed never
 /// happens later.
 final class StoreQueue: Sendable {
-    private let queue = DispatchQueue(label: "remote-config.store")
+    private let queue: DispatchQueue
     /// How long an item may take from the moment it is queued (`store.requestTimeoutSeconds`).
     let timeout: Duration
 
-    init(timeout: Duration) {
+    /// - Parameter queue: its lane of the store executor.
+    init(queue: DispatchQueue, timeout: Duration) {
+        self.queue = queue
         self.timeout = timeout
     }
 

@@ -34,12 +34,12 @@ enum ChangeEvents {
             actor: actor)))
     }
 
-    /// The events of a step that writes no version.
+    /// The events of a step that writes no version, taken at `time`.
     static func events(_ types: [WebhookEventType], _ stored: StoredChangeRequest, _ request: ChangeRequest,
-                       actor: ChangeRequest.Step?) -> [WebhookEvent] {
+                       actor: ChangeRequest.Step?, time: Date) -> [WebhookEvent] {
         let data = data(stored, request, actor: actor)
         return types.map { type in
-            WebhookEvent(type: type.rawValue, project: stored.project, namespace: stored.namespace.rawValue, time: Date(), data: data)
+            WebhookEvent(type: type.rawValue, project: stored.project, namespace: stored.namespace.rawValue, time: time, data: data)
         }
     }
 }

@@ -62,6 +62,14 @@ struct ChangeRequest: Codable, Sendable {
         }
     }
 
+    /// The status `stored` is in.
+    static func status(of stored: StoredChangeRequest) throws -> ChangeStatus {
+        guard let status = ChangeStatus(rawValue: stored.status) else {
+            throw APIError(500, "Change request \(stored.id) is '\(stored.status)', a status this server does not know.")
+        }
+        return status
+    }
+
     /// Whether `principal` approved it already.
     func isApproved(by principal: String) -> Bool {
         approvals.contains { $0.principal == principal }

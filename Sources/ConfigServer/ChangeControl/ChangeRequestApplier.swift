@@ -1,43 +1,58 @@
 import ConfigCore
 import ConfigStore
 import Foundation
-import HTTP1
 
-/// Applies a change request: the version it makes and the request's `applied` status commit in
-/// one transaction, with the version it was based on expected (store queue). Shared by the
-/// `:apply` call and the schedule.
+/// Writes what `ChangeRequestMachine` says a step leads to: a step that makes no version
+/// (``record(_:of:)``), or applying the request (``apply(_:_:origin:)``), whose version and
+/// `applied` status commit in one transaction with the version it was based on expected.
+/// Shared by the endpoint and the due-changes job; blocking, on a store lane.
 struct ChangeRequestApplier: Sendable {
     let store: any ConfigDatabase
     let updates: TemplateUpdates
+    let clock: any WallClock
 
-    enum Outcome {
-        /// The answer to give (the new version as served, or the canary's status), the version
-        /// it made or grew, and who to tell once answered.
-        case applied(HTTPResponse, versionNumber: Int64, TemplateUpdates.Announcement)
-        /// The template moved since the request's base: it is now `conflicted`.
+    /// What applying did.
+    enum Outcome: Sendable {
+        /// A publish, a rollback, a promotion or an abort: the version it made, as it now serves
+        /// (nil when it cannot be compiled, logged), and who to tell once answered.
+        case version(StoredVersion, served: ActiveTemplate?, TemplateUpdates.Announcement)
+        /// A canary start or a larger share: the canary as it now serves (nil when it cannot be).
+        case canary(StoredCanary, serving: CanaryServing?, TemplateUpdates.Announcement)
+        /// The template moved since the request's base: nothing was written but the request's
+        /// `conflicted` status.
         case conflicted(StoredChangeRequest)
     }
 
-    /// - Parameters:
-    ///   - by: who applies it (its `updateUser`), and what they said.
-    ///   - origin: the version's `updateOrigin`.
+    /// Writes `transition`, a step that makes no version, unless `stored` changed since it was
+    /// read.
+    /// - Throws: `StoreError.changeRequestMoved` when it did.
+    func record(_ transition: ChangeRequestMachine.Transition, of stored: StoredChangeRequest) throws -> StoredChangeRequest {
+        var next = stored
+        next.status = transition.status.rawValue
+        next.scheduleTime = transition.scheduleTime
+        next.record = transition.request.encoded()
+        let events = ChangeEvents.events(transition.events, next, transition.request, actor: transition.actor, time: clock.now)
+        guard let written = try store.changeRequests.update(next, expectedRevision: stored.revision, events: events) else {
+            throw StoreError.changeRequestMoved(stored.id)
+        }
+        return written
+    }
+
+    /// Applies `stored` as `applied`, the machine's transition to `applied`, says: its record
+    /// (who applied it) and events are written with the change.
+    /// - Parameter origin: the version's `updateOrigin`.
     /// - Throws: `StoreError.changeRequestMoved` when it changed since it was read; other
     ///   `StoreError`s as publish, rollback and the canary steps throw them.
-    func apply(_ stored: StoredChangeRequest, _ request: ChangeRequest, by step: ChangeRequest.Step, origin: String,
-               bypassedApproval: Bool) throws -> Outcome {
-        var applied = request
-        applied.appliedBy = step
-        applied.bypassedApproval = bypassedApproval
+    func apply(_ stored: StoredChangeRequest, _ applied: ChangeRequestMachine.Transition, origin: String) throws -> Outcome {
         do {
-            // Who applied it is written with its status and the change, in one transaction.
-            return try write(stored, request, applied: applied, by: step, origin: origin)
+            return try write(stored, applied, origin: origin)
         } catch let error as StoreError {
             switch error {
             case .versionMismatch(let current), .canaryMismatch(let current):
-                return try conflict(stored, request, current: current)
+                return try conflict(stored, current: current)
             case .noCanary:
-                return try conflict(stored, request, current: try store.templates.activeVersion(project: stored.project,
-                                                                                      namespace: stored.namespace)?.versionNumber ?? 0)
+                let active = try store.templates.activeVersion(project: stored.project, namespace: stored.namespace)
+                return try conflict(stored, current: active?.versionNumber ?? 0)
             default:
                 throw error
             }
@@ -45,16 +60,15 @@ struct ChangeRequestApplier: Sendable {
     }
 
     /// The change itself, marking the request applied in its transaction.
-    private func write(_ stored: StoredChangeRequest, _ request: ChangeRequest, applied: ChangeRequest, by step: ChangeRequest.Step,
-                       origin: String) throws -> Outcome {
+    private func write(_ stored: StoredChangeRequest, _ applied: ChangeRequestMachine.Transition, origin: String) throws -> Outcome {
         let key = TemplateKey(project: stored.project, namespace: stored.namespace)
+        let request = applied.request
+        let step = applied.actor ?? request.author
         var appliedRecord = stored
-        appliedRecord.status = ChangeStatus.applied.rawValue
-        let scheduled = stored.status == ChangeStatus.scheduled.rawValue
+        appliedRecord.status = applied.status.rawValue
         var completion = ChangeRequestCompletion(
-            id: stored.id, expectedRevision: stored.revision, baseVersion: request.baseVersion,
-            events: [WebhookEventType.changeRequestApplied.rawValue] + (scheduled ? [WebhookEventType.scheduleApplied.rawValue] : []),
-            eventData: ChangeEvents.data(appliedRecord, request, actor: step), record: applied.encoded())
+            id: stored.id, expectedRevision: stored.revision, baseVersion: request.baseVersion, events: applied.events.map(\.rawValue),
+            eventData: ChangeEvents.data(appliedRecord, request, actor: step), record: request.encoded())
         var metadata = PublishMetadata(updateUser: step.name, description: request.description, updateOrigin: origin,
                                        updateType: .incrementalUpdate, completes: completion)
         switch (request.kind, request.canaryStep) {
@@ -95,17 +109,12 @@ struct ChangeRequestApplier: Sendable {
 
     private func committed(_ version: StoredVersion) -> Outcome {
         let (served, announcement) = updates.committed(version)
-        return .applied(HTTPResponse.served(served), versionNumber: version.versionNumber, announcement)
+        return .version(version, served: served, announcement)
     }
 
     private func canaryCommitted(_ canary: StoredCanary, version: StoredVersion?) -> Outcome {
         let (serving, announcement) = updates.committedCanary(canary, version: version)
-        guard let serving else {
-            return .applied(APIError(500, "The canary was stored but cannot be served.").response, versionNumber: canary.canaryVersion,
-                            announcement)
-        }
-        return .applied(CanaryAdminEndpoint.canaryResponse(serving, stableVersion: canary.canaryVersion - 1),
-                        versionNumber: canary.canaryVersion, announcement)
+        return .canary(canary, serving: serving, announcement)
     }
 
     private func templateJSON(_ stored: StoredChangeRequest, _ request: ChangeRequest) throws -> [UInt8] {
@@ -119,19 +128,9 @@ struct ChangeRequestApplier: Sendable {
     }
 
     /// Records that the template moved past the request's base: it is `conflicted`.
-    private func conflict(_ stored: StoredChangeRequest, _ request: ChangeRequest, current: Int64) throws -> Outcome {
-        var conflicted = request
-        conflicted.conflictVersion = current
-        var record = stored
-        record.status = ChangeStatus.conflicted.rawValue
-        record.scheduleTime = nil
-        record.record = conflicted.encoded()
-        let scheduled = stored.status == ChangeStatus.scheduled.rawValue
-        let events = ChangeEvents.events(scheduled ? [.changeRequestConflicted, .scheduleFailed] : [.changeRequestConflicted],
-                                         record, conflicted, actor: nil)
-        guard let written = try store.changeRequests.update(record, expectedRevision: stored.revision, events: events) else {
-            throw StoreError.changeRequestMoved(stored.id)
-        }
-        return .conflicted(written)
+    private func conflict(_ stored: StoredChangeRequest, current: Int64) throws -> Outcome {
+        let transition = try ChangeRequestMachine.take(.conflict(activeVersion: current), status: ChangeRequest.status(of: stored),
+                                                       request: ChangeRequest.decode(stored))
+        return .conflicted(try record(transition, of: stored))
     }
 }

@@ -14,6 +14,7 @@ struct ChangeRequestEndpoint: Sendable {
     let controlPlane: ControlPlane
     let validation: TemplateAdminEndpoint
     let applier: ChangeRequestApplier
+    let clock: any WallClock
 
     /// How far ahead a publish may be scheduled.
     static let maxScheduleAhead: TimeInterval = 366 * 86_400
@@ -66,36 +67,22 @@ struct ChangeRequestEndpoint: Sendable {
     /// version it is based on (else the active one).
     func create(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
         let proposal = try Proposal(exchange.request.body)
+        let actor = actor(identity, project: project, comment: nil)
         var request = ChangeRequest(kind: .publish, baseVersion: try baseVersion(exchange, project: project, key: key),
-                                    description: proposal.description, author: Self.step(identity, comment: nil))
+                                    description: proposal.description, author: actor.step)
         try fill(&request, from: proposal, key: key)
-        var status = ChangeStatus.open
-        if let time = try proposal.scheduleTime.map(Self.scheduleTime) {
-            // A scheduled direct publish: the publisher's own change, where no approval is needed.
-            guard !policies.policy(key).requiresApproval else {
-                throw APIError(403, "[APPROVAL_REQUIRED]: this template needs approvals: propose, then schedule once approved.",
-                               canonicalStatus: "PERMISSION_DENIED")
-            }
-            guard identity.role(on: project.id).map({ $0 >= .publisher }) == true else {
-                throw APIError(403, "Scheduling a publish needs the role 'publisher' on project '\(project.id)'.")
-            }
-            request.scheduledBy = request.author
-            status = .scheduled
-            return insert(exchange, key: key, request, status: status, scheduleTime: time)
+        let scheduleTime = try proposal.scheduleTime.map(scheduleTime)
+        let proposed = try refusing(id: 0, project: project, doing: "propose") {
+            try ChangeRequestMachine.propose(request, scheduleTime: scheduleTime, by: actor, policy: policies.policy(key))
         }
-        insert(exchange, key: key, request, status: status, scheduleTime: nil)
-    }
-
-    private func insert(_ exchange: Exchange, key: TemplateKey, _ request: ChangeRequest, status: ChangeStatus, scheduleTime: Date?) {
-        let record = request.encoded()
         exchange.answerFromStore { [self] in
             let stored = try store.changeRequests.insert(StoredChangeRequest(
-                project: key.project, namespace: key.namespace, status: status.rawValue, scheduleTime: scheduleTime, record: record)
-            ) { inserted in
-                ChangeEvents.events(status == .scheduled ? [.changeRequestCreated, .changeRequestScheduled] : [.changeRequestCreated],
-                                    inserted, request, actor: request.author)
+                project: key.project, namespace: key.namespace, status: proposed.status.rawValue, scheduleTime: proposed.scheduleTime,
+                record: proposed.request.encoded())
+            ) { [clock] inserted in
+                ChangeEvents.events(proposed.events, inserted, proposed.request, actor: proposed.actor, time: clock.now)
             }
-            return .json(Array(TemplateJSON.encode(try detailed(stored, request, key: key))))
+            return .json(Array(TemplateJSON.encode(try detailed(stored, proposed.request, key: key))))
         }
     }
 
@@ -104,23 +91,21 @@ struct ChangeRequestEndpoint: Sendable {
     func edit(_ exchange: Exchange, project: StoredProject, key: TemplateKey, id: Int64, identity: AccessControl.AdminIdentity) throws {
         let proposal = try Proposal(exchange.request.body)
         let base = try baseVersion(exchange, project: project, key: key)
+        let actor = actor(identity, project: project, comment: nil)
+        let policy = policies.policy(key)
         exchange.answerFromStore { [self] in
             let (stored, request) = try load(id, key)
-            try requireAuthorOrAdmin(request, identity, project: project, doing: "edit")
-            guard let status = ChangeStatus(rawValue: stored.status), [.open, .approved, .conflicted].contains(status) else {
-                throw APIError(409, "Change request \(id) is \(stored.status): only an open, approved or conflicted one can be edited.",
-                               canonicalStatus: "FAILED_PRECONDITION")
-            }
             var edited = request
             edited.baseVersion = base
-            edited.approvals = []
-            edited.conflictVersion = nil
             if let description = proposal.description { edited.description = description }
             if proposal.template != nil || proposal.rollbackTo != nil || proposal.canaryStep != nil {
                 try fill(&edited, from: proposal, key: key)
             }
-            return try write(stored, edited, status: .open, scheduleTime: nil, key: key, event: .changeRequestEdited,
-                             by: Self.step(identity, comment: nil))
+            let transition = try refusing(id: id, project: project, doing: "edit") {
+                try ChangeRequestMachine.take(.edit(proposal: edited), status: ChangeRequest.status(of: stored), request: request,
+                                              by: actor, policy: policy)
+            }
+            return try answer(applier.record(transition, of: stored), transition, key: key)
         }
     }
 
@@ -134,53 +119,44 @@ struct ChangeRequestEndpoint: Sendable {
             }
             return comment
         }
-        let scheduleTime = try body.string("scheduleTime").map(Self.scheduleTime)
+        let scheduleTime = try body.string("scheduleTime").map(scheduleTime)
         let bypass = try body.bool("bypassApproval") ?? false
+        let machineStep: ChangeRequestMachine.Step
+        switch step {
+        case .approve: machineStep = .approve
+        case .reject: machineStep = .reject
+        case .cancel: machineStep = .cancel
+        case .schedule:
+            guard let scheduleTime else { throw APIError.badRequest("schedule needs 'scheduleTime' (RFC 3339, in the future).") }
+            machineStep = .schedule(at: scheduleTime)
+        case .apply: machineStep = .apply(bypassApproval: bypass)
+        }
         let policy = policies.policy(key)
         let origin = exchange.updateOrigin
+        let actor = actor(identity, project: project, comment: comment)
         exchange.answerWithCommit { [self] in
             let (stored, request) = try load(id, key)
-            let done = Self.step(identity, comment: comment)
-            var changed = request
-            guard let status = ChangeStatus(rawValue: stored.status), !status.isFinal else {
-                throw APIError(409, "Change request \(id) is \(stored.status) already.", canonicalStatus: "FAILED_PRECONDITION")
+            let transition = try refusing(id: id, project: project, doing: step.rawValue) {
+                try ChangeRequestMachine.take(machineStep, status: ChangeRequest.status(of: stored), request: request, by: actor,
+                                              policy: policy)
             }
-            switch step {
-            case .approve:
-                try ChangeRules.requireApprovable(request, status: status, by: identity, policy: policy)
-                changed.approvals.append(done)
-                let next: ChangeStatus = changed.approvals.count >= policy.requiredApprovals ? .approved : .open
-                return (try write(stored, changed, status: next, scheduleTime: nil, key: key, event: .changeRequestApproved, by: done), nil)
-            case .reject:
-                guard status == .open || status == .approved else {
-                    throw APIError(409, "Change request \(id) is \(stored.status): only an open or approved one can be rejected.",
-                                   canonicalStatus: "FAILED_PRECONDITION")
+            guard transition.status == .applied else {
+                return (try answer(applier.record(transition, of: stored), transition, key: key), nil)
+            }
+            if transition.request.bypassedApproval {
+                exchange.router.audit.bypassed(exchange, actor: identity, key: key, changeRequest: id)
+            }
+            switch try applier.apply(stored, transition, origin: origin) {
+            case .version(_, let served, let announcement):
+                return (HTTPResponse.served(served), announcement)
+            case .canary(let canary, let serving, let announcement):
+                guard let serving else {
+                    return (APIError(500, "The canary was stored but cannot be served.").response, announcement)
                 }
-                changed.rejection = done
-                return (try write(stored, changed, status: .rejected, scheduleTime: nil, key: key, event: .changeRequestRejected, by: done),
-                        nil)
-            case .cancel:
-                try requireAuthorOrAdmin(request, identity, project: project, doing: "cancel")
-                changed.cancellation = done
-                return (try write(stored, changed, status: .cancelled, scheduleTime: nil, key: key, event: .changeRequestCancelled,
-                                  by: done), nil)
-            case .schedule:
-                guard let scheduleTime else { throw APIError.badRequest("schedule needs 'scheduleTime' (RFC 3339, in the future).") }
-                try ChangeRules.requireApplicable(stored, request, status: status, policy: policy, bypass: false, by: identity)
-                changed.scheduledBy = done
-                return (try write(stored, changed, status: .scheduled, scheduleTime: scheduleTime, key: key,
-                                  event: .changeRequestScheduled, by: done), nil)
-            case .apply:
-                try ChangeRules.requireApplicable(stored, request, status: status, policy: policy, bypass: bypass, by: identity)
-                let bypassed = bypass && request.approvals.count < policy.requiredApprovals
-                if bypassed { exchange.router.audit.bypassed(exchange, actor: identity, key: key, changeRequest: id) }
-                switch try applier.apply(stored, request, by: done, origin: origin, bypassedApproval: bypassed) {
-                case .applied(let response, _, let announcement):
-                    return (response, announcement)
-                case .conflicted(let written):
-                    let view = try detailed(written, ChangeRequest.decode(written), key: key)
-                    return (.json(Array(TemplateJSON.encode(view)), status: 409), nil)
-                }
+                return (CanaryAdminEndpoint.canaryResponse(serving, stableVersion: canary.canaryVersion - 1), announcement)
+            case .conflicted(let written):
+                let view = try detailed(written, ChangeRequest.decode(written), key: key)
+                return (.json(Array(TemplateJSON.encode(view)), status: 409), nil)
             }
         }
     }
@@ -194,18 +170,20 @@ struct ChangeRequestEndpoint: Sendable {
         return (stored, try ChangeRequest.decode(stored))
     }
 
-    /// Writes a step if nothing else did since `stored` was read (else 409: read it again).
-    private func write(_ stored: StoredChangeRequest, _ request: ChangeRequest, status: ChangeStatus, scheduleTime: Date?,
-                       key: TemplateKey, event: WebhookEventType, by actor: ChangeRequest.Step) throws -> HTTPResponse {
-        var next = stored
-        next.status = status.rawValue
-        next.scheduleTime = scheduleTime
-        next.record = request.encoded()
-        let events = ChangeEvents.events([event], next, request, actor: actor)
-        guard let written = try store.changeRequests.update(next, expectedRevision: stored.revision, events: events) else {
-            throw StoreError.changeRequestMoved(stored.id)
+    /// Runs the machine, answering its refusal as the API does.
+    private func refusing<Result>(id: Int64, project: StoredProject, doing: String,
+                                  _ take: () throws -> Result) throws -> Result {
+        do {
+            return try take()
+        } catch let refusal as ChangeRequestMachine.Refusal {
+            throw refusal.apiError(id: id, project: project.id, doing: doing)
         }
-        return .json(Array(TemplateJSON.encode(try detailed(written, request, key: key))))
+    }
+
+    /// The request as a step left it.
+    private func answer(_ written: StoredChangeRequest, _ transition: ChangeRequestMachine.Transition,
+                        key: TemplateKey) throws -> HTTPResponse {
+        .json(Array(TemplateJSON.encode(try detailed(written, transition.request, key: key))))
     }
 
     /// The request with its diffs (store queue).
@@ -217,7 +195,7 @@ struct ChangeRequestEndpoint: Sendable {
         let base = try template(version: from, key: key)
         view.diff = proposed.map { TemplateDiff(from: base ?? RemoteConfigTemplate(), to: $0) }
         let active = templates.currentVersion(key)
-        if stored.status != ChangeStatus.applied.rawValue, active != request.baseVersion, let proposed {
+        if ChangeStatus(rawValue: stored.status) != .applied, active != request.baseVersion, let proposed {
             view.activeVersion = active
             view.diffAgainstActive = TemplateDiff(from: try template(version: active, key: key) ?? RemoteConfigTemplate(), to: proposed)
         }
@@ -293,22 +271,20 @@ struct ChangeRequestEndpoint: Sendable {
         return try TemplateAdminEndpoint.expectedVersion(ifMatch: ifMatch, project: project) ?? templates.currentVersion(key)
     }
 
-    private func requireAuthorOrAdmin(_ request: ChangeRequest, _ identity: AccessControl.AdminIdentity, project: StoredProject,
-                                      doing: String) throws {
-        guard request.author.principal == identity.id || identity.role(on: project.id).map({ $0 >= .admin }) == true else {
-            throw APIError(403, "Only the author of a change request or an admin of project '\(project.id)' may \(doing) it.")
-        }
+    /// Who takes a step now, and their role on `project`.
+    private func actor(_ identity: AccessControl.AdminIdentity, project: StoredProject, comment: String?) -> ChangeRequestMachine.Actor {
+        ChangeRequestMachine.Actor(
+            step: ChangeRequest.Step(principal: identity.id, name: identity.name, comment: comment, time: Timestamp(clock.now)),
+            role: identity.role(on: project.id))
     }
 
-    static func step(_ identity: AccessControl.AdminIdentity, comment: String?) -> ChangeRequest.Step {
-        ChangeRequest.Step(principal: identity.id, name: identity.name, comment: comment, time: Timestamp(Date()))
-    }
-
-    static func scheduleTime(_ text: String) throws -> Date {
+    /// A time to schedule for: in the future and within `maxScheduleAhead`.
+    private func scheduleTime(_ text: String) throws -> Date {
         guard let time = Timestamp(rfc3339: text)?.date else {
             throw APIError.badRequest("scheduleTime must be an RFC 3339 time, got '\(text)'.")
         }
-        guard time > Date(), time.timeIntervalSinceNow <= maxScheduleAhead else {
+        let ahead = time.timeIntervalSince(clock.now)
+        guard ahead > 0, ahead <= Self.maxScheduleAhead else {
             throw APIError.badRequest("scheduleTime must be in the future and within a year, got '\(text)'.")
         }
         return time

@@ -68,8 +68,8 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     /// Settings that no longer exist, and why: a file that still sets one is told so, not that
     /// it misspelt a setting.
     static let removedSettings = [
-        "store.connections": "a worker uses one PostgreSQL connection for each of its "
-            + "\(StoreComposition.serialStoreUsersPerWorker) threads that call the store, and never more at once",
+        "store.connections": "a worker uses one PostgreSQL connection for each lane that calls the store "
+            + "(\(StoreExecutor.Lane.allCases.map(\.rawValue).joined(separator: ", "))), and never more at once",
     ]
 
     /// Overlays `file` on `defaults`, object by object; arrays and scalars replace.

@@ -1,5 +1,6 @@
 public import ArgumentParser
 import CLinuxIO
+import ConfigCore
 import Foundation
 import Glibc
 import Logging
@@ -38,11 +39,13 @@ public struct ServeCommand: ParsableCommand {
     public func run() throws {
         let environment = ProcessInfo.processInfo.environment
         var settings = try loadConfiguration(environment: environment)
+        // The one clock of the process: every time of day it reads comes from here.
+        let clock = SystemClock()
         let logger = Self.makeLogger(level: settings.logLevel, format: settings.logFormat, worker: environment["RCS_WORKER_INDEX"])
         if let worker = WorkerEnvironment(environment) {
             settings.port = worker.port
             do {
-                try WorkerProcess.run(settings, membership: worker.membership, readyFD: worker.readyFD, logger: logger)
+                try WorkerProcess.run(settings, membership: worker.membership, readyFD: worker.readyFD, clock: clock, logger: logger)
             } catch {
                 // The supervisor restarts the worker, or stops the server if it never starts.
                 logger.critical("worker cannot start", metadata: ["error": "\(error)"])
@@ -62,9 +65,9 @@ public struct ServeCommand: ParsableCommand {
             "connectionsPerWorker": "\(min(settings.http.maxConnectionsPerWorker, max(0, limit - 64)))",
         ])
         if workerCount == 1 {
-            try WorkerProcess.run(settings, membership: nil, readyFD: nil, logger: logger)
+            try WorkerProcess.run(settings, membership: nil, readyFD: nil, clock: clock, logger: logger)
         } else {
-            try Supervisor(settings: settings, workers: workerCount, logger: logger).run()
+            try Supervisor(settings: settings, workers: workerCount, clock: clock, logger: logger).run()
         }
     }
 
@@ -157,9 +160,9 @@ struct WorkerEnvironment {
 enum WorkerProcess {
     /// Expects `StopSignals` blocked since the process started.
     static func run(_ settings: ServerConfiguration, membership: ServerInstance.GroupMembership?, readyFD: Int32?,
-                    logger: Logger) throws {
+                    clock: any WallClock, logger: Logger) throws {
         if membership != nil { _ = rcs_die_with_parent() }
-        let instance = try ServerInstance(configuration: settings, membership: membership, logger: logger)
+        let instance = try ServerInstance(configuration: settings, membership: membership, clock: clock, logger: logger)
         logger.info("listening", metadata: ["address": "\(settings.host):\(instance.port)"])
         if let readyFD {
             // Never block on a supervisor that stopped reading (e.g. after many restarts).

@@ -1,4 +1,5 @@
 import CLinuxIO
+public import ConfigCore
 import ConfigStore
 import EventLoop
 import Foundation
@@ -30,8 +31,12 @@ public final class ServerInstance: Sendable {
     let store: any ConfigDatabase
 
     /// Opens the store (running migrations), binds and starts serving.
-    public init(configuration: ServerConfiguration, membership: GroupMembership? = nil, logger: Logger) throws {
-        store = try StoreComposition.open(configuration, logger: logger)
+    /// - Parameter clock: where every time of day the server reads comes from.
+    public init(configuration: ServerConfiguration, membership: GroupMembership? = nil, clock: any WallClock,
+                logger: Logger) throws {
+        // One listener per node: the first worker (or the only process) holds it.
+        let holdsListener = (membership?.index ?? 0) == 0
+        store = try StoreComposition.open(configuration, holdingListener: holdsListener, clock: clock, logger: logger)
         let loop = try EventLoop()
         let admission: StreamAdmission
         let counters: ChangeCounters
@@ -55,22 +60,21 @@ public final class ServerInstance: Sendable {
             peers = nil
         }
         application = try Application(configuration: configuration, store: store, loop: loop, admission: admission,
-                                      counters: counters, board: board, peers: peers, logger: logger)
+                                      counters: counters, board: board, peers: peers, clock: clock, logger: logger)
         server = HTTPServer(configuration: Self.httpConfiguration(configuration.http, trustedProxies: configuration.trustedProxies), handler: application, loop: loop, logger: logger)
         port = try server.listen(host: configuration.host, port: configuration.port)
         let application = application
         server.onShutdown { application.realtime.sayGoodbye() }
-        // One listener per node: the first worker (or the only process) holds it.
-        let listener = (membership?.index ?? 0) == 0 ? store.makeChangeListener(name: try Self.listenerName(configuration)) : nil
+        let listener = holdsListener ? store.makeChangeListener(name: try Self.listenerName(configuration)) : nil
         try application.start(listener: listener)
         loop.start(name: "rcs-loop-\(membership?.index ?? 0)")
     }
 
-    /// Stops accepting, says goodbye to held streams, drains (bounded), lets the webhook
-    /// attempts under way end (bounded), closes the store.
+    /// Stops accepting, says goodbye to held streams, drains (bounded), stops the background
+    /// jobs and lets the webhook attempts under way end (bounded), closes the store.
     public func shutdown() {
         server.shutdown()
-        application.webhooks.stop()
+        application.jobs.stop(waitingAtMost: application.configuration.webhooks.timeoutSeconds + 1)
         application.storeQueue.drain()
         store.close()
     }

@@ -1,19 +1,20 @@
+import ConfigCore
 import ConfigStore
 import Logging
 import PostgresStore
 
 /// The one place that names the store implementations: the server sees `any ConfigDatabase`.
 enum StoreComposition {
-    /// The threads of a worker that call the store, each one call at a time: its store queue,
-    /// its reload queue and the node's store listener. The PostgreSQL pool is this size, since
-    /// a worker can use no more connections at once.
-    static let serialStoreUsersPerWorker = 3
-
     /// Opens the configured store and brings its schema up to date.
-    /// - Parameter logger: receives the database server's notices (PostgreSQL).
+    /// - Parameters:
+    ///   - holdingListener: whether this worker holds the node's store listener, one more lane
+    ///     of its store executor.
+    ///   - clock: the source of the times the store records.
+    ///   - logger: receives the database server's notices (PostgreSQL).
     /// - Throws: `ConfigurationError` when migrations are missing, `MigrationError` for a schema
     ///   this build does not know, or the engine's error when it cannot be opened.
-    static func open(_ configuration: ServerConfiguration, logger: Logger) throws -> any ConfigDatabase {
+    static func open(_ configuration: ServerConfiguration, holdingListener: Bool, clock: any WallClock,
+                     logger: Logger) throws -> any ConfigDatabase {
         let engine = configuration.store.kind.rawValue
         guard let migrations = Migrator.defaultMigrationsDirectory(engine: engine) else {
             throw ConfigurationError("cannot find the migrations directory; set RCS_MIGRATIONS_DIR")
@@ -21,14 +22,16 @@ enum StoreComposition {
         switch configuration.store.kind {
         case .sqlite:
             return try SQLiteConfigDatabase(databasePath: configuration.databasePath, migrationsDirectory: migrations,
-                                            retention: configuration.templates.retention)
+                                            retention: configuration.templates.retention, clock: { clock.now })
         case .postgres:
             return try PostgresConfigDatabase(
                 url: configuration.store.url, migrationsDirectory: migrations, retention: configuration.templates.retention,
-                connections: serialStoreUsersPerWorker,
+                // Every lane of the worker's store executor may hold one at once, and nothing else calls the store.
+                connections: StoreExecutor.connections(holdingListener: holdingListener),
                 acknowledgementTimeout: .milliseconds(Int(configuration.store.acknowledgementSeconds * 1000)),
                 operationTimeout: configuration.store.requestTimeout,
                 abandonedTransactionTimeout: .milliseconds(Int(configuration.store.abandonedTransactionSeconds * 1000)),
+                clock: { clock.now },
                 onNotice: { notice in logger.notice("database notice", metadata: ["notice": "\(notice)"]) })
         }
     }

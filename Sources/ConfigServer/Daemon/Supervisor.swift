@@ -1,4 +1,5 @@
 import CLinuxIO
+import ConfigCore
 import ConfigStore
 import Foundation
 import Glibc
@@ -20,6 +21,8 @@ final class Supervisor {
     static let stopMarginSeconds = 5
     private let settings: ServerConfiguration
     private let workerCount: Int
+    /// The store's, for the migrations it records.
+    private let clock: any WallClock
     private let logger: Logger
     private let group = "\(getpid())"
     private var slots: [WorkerSlot]
@@ -30,8 +33,9 @@ final class Supervisor {
     private var failure: String?
     private var readyFD: Int32 = -1
 
-    init(settings: ServerConfiguration, workers: Int, logger: Logger) {
+    init(settings: ServerConfiguration, workers: Int, clock: any WallClock, logger: Logger) {
         self.settings = settings
+        self.clock = clock
         self.workerCount = min(workers, StreamAdmission.maxWorkers)
         self.logger = logger
         slots = Array(repeating: WorkerSlot(), count: workerCount)
@@ -96,7 +100,7 @@ final class Supervisor {
     /// Migrates (and for SQLite sets WAL) once, before any worker opens the store.
     private func prepareStore() throws {
         do {
-            try StoreComposition.open(settings, logger: logger).close()
+            try StoreComposition.open(settings, holdingListener: false, clock: clock, logger: logger).close()
         } catch {
             // Foundation keeps a file system error's cause (ENOTDIR, EACCES, ...) one level down.
             let cause = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }

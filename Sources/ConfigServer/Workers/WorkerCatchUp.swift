@@ -18,14 +18,16 @@ final class WorkerCatchUp: Sendable {
     private let updates: TemplateUpdates
     private let timeout: Duration
     private let logger: Logger
-    /// Its own queue: neither waits behind the other's reads, a request's or a catch-up's.
-    private let queue = DispatchQueue(label: "remote-config.catch-up")
+    /// Its own lane of the store executor: neither waits behind the other's reads, a request's
+    /// or a catch-up's.
+    private let queue: DispatchQueue
     /// A pass is queued or running; another request then only makes it look again.
     private let scheduled = Atomic(false)
 
     init(board: CatchUpBoard, worker: Int, store: any TemplateStore, templates: TemplateRegistry, controlPlane: ControlPlane,
-         updates: TemplateUpdates, timeout: Duration, logger: Logger) {
+         updates: TemplateUpdates, queue: DispatchQueue, timeout: Duration, logger: Logger) {
         self.board = board
+        self.queue = queue
         self.worker = worker
         self.store = store
         self.templates = templates
