@@ -1,4 +1,4 @@
-import ConfigCore
+public import ConfigCore
 public import ConfigStore
 public import Foundation
 
@@ -40,7 +40,7 @@ public final class PostgresConfigDatabase: ConfigDatabase, DatabaseEngine {
     ///   - migrationsDirectory: the PostgreSQL migrations (`migrations/postgres`).
     ///   - retention: versions kept per (project, namespace), at least 1.
     ///   - connections: the pool size: how many threads may call the store at once, at least 1
-    ///     (a server's worker has 3).
+    ///     (a server's worker: one per lane of its store executor).
     ///   - acknowledgementTimeout: how long a write waits for the listeners of the nodes
     ///     connected to the database to apply it (see `write`).
     ///   - operationTimeout: how long a call may wait for the server (to connect, for a free
@@ -60,7 +60,7 @@ public final class PostgresConfigDatabase: ConfigDatabase, DatabaseEngine {
         acknowledgementTimeout: Duration = .seconds(2),
         operationTimeout: Duration = .seconds(30),
         abandonedTransactionTimeout: Duration = .zero,
-        clock: @escaping @Sendable () -> Date = { Date() },
+        clock: @escaping @Sendable () -> Date = { SystemClock().now },
         onNotice: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
         guard retention >= 1 else {

@@ -1,4 +1,5 @@
 public import ConfigStore
+import ConfigCore
 import Foundation
 
 /// Brings a PostgreSQL schema up to date from the same `NNNN_name.sql` files `Migrator` reads
@@ -59,7 +60,7 @@ public struct PostgresMigrator: Sendable {
                 try connection.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
                     [.integer(Int64(migration.version)), .text(migration.name),
-                     .integer(Int64((Date().timeIntervalSince1970 * 1000).rounded()))])
+                     .integer(Int64((SystemClock().now.timeIntervalSince1970 * 1000).rounded()))])
             }
             appliedNow.append(migration.version)
         }

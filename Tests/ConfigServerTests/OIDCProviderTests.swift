@@ -1,3 +1,4 @@
+import ConfigCore
 import OutboundHTTP
 @testable import ConfigServer
 import Foundation
@@ -40,7 +41,7 @@ import Testing
         settings.issuer = Self.issuer
         settings.clientID = "rcs-console"
         let transport = ScriptedTransport(answers)
-        return (OIDCProvider(settings: settings, transport: transport), transport)
+        return (OIDCProvider(settings: settings, clock: SystemClock(), transport: transport), transport)
     }
 
     @Test func discoveryMustNameTheConfiguredIssuer() async {

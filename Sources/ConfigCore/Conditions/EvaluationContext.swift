@@ -41,7 +41,7 @@ public struct EvaluationContext: Sendable, Equatable {
         userProperties: [String: String] = [:],
         firstOpenTime: Date? = nil,
         timeZone: String? = nil,
-        now: Date = Date(),
+        now: Date = SystemClock().now,
         defaultPercentSeed: String = ""
     ) {
         self.appId = appId

@@ -9,6 +9,7 @@ struct AccessAdminEndpoint: Sendable {
     let store: any AccessStore
     let access: AccessControl
     let controlPlane: ControlPlane
+    let clock: any WallClock
 
     /// `GET /v1/me`: who the credentials are, and the role they hold on each project (the
     /// console offers only what they allow).
@@ -59,7 +60,7 @@ struct AccessAdminEndpoint: Sendable {
                 + "(a person also appears by signing in).")
         }
         let principal = Principal(id: id, kind: kind, displayName: displayName, email: email, owner: owner,
-                                  createTime: Timestamp(Date()))
+                                  createTime: Timestamp(clock.now))
         let record = Self.encode(principal)
         exchange.answerFromStore { [self] in
             try store.put(.principal, id: id, record: record)
@@ -120,7 +121,7 @@ struct AccessAdminEndpoint: Sendable {
         }
         let name = try Self.text(body.string("name"), field: "name", limit: 100)
         let expireTime = try body.string("expireTime").map { text in
-            guard let time = Timestamp(rfc3339: text), time.date > Date() else {
+            guard let time = Timestamp(rfc3339: text), time.date > clock.now else {
                 throw APIError.badRequest("expireTime must be an RFC 3339 time in the future, got '\(text)'.")
             }
             return time
@@ -142,7 +143,7 @@ struct AccessAdminEndpoint: Sendable {
         }
         let (id, secret) = AccessToken.mint()
         let token = AccessToken(id: id, principal: principal, name: name, sha256: SecretDigest(secret: secret).hex,
-                                createTime: Timestamp(Date()), expireTime: expireTime, revokeTime: nil, roles: roles)
+                                createTime: Timestamp(clock.now), expireTime: expireTime, revokeTime: nil, roles: roles)
         let record = Self.encode(token)
         let answer = Self.encode(TokenAnswer(token, secret: secret))
         exchange.answerFromStore { [self] in
@@ -165,7 +166,7 @@ struct AccessAdminEndpoint: Sendable {
             throw APIError.notFound("No token '\(id)' that you may revoke.")
         }
         guard token.revokeTime == nil else { return exchange.respond(HTTPResponse(status: 204)) }
-        token.revokeTime = Timestamp(Date())
+        token.revokeTime = Timestamp(clock.now)
         let record = Self.encode(token)
         exchange.answerFromStore { [self] in
             try store.put(.token, id: id, record: record)

@@ -11,6 +11,7 @@ struct CanaryAdminEndpoint: Sendable {
     let store: any TemplateStore
     let templates: TemplateRegistry
     let updates: TemplateUpdates
+    let clock: any WallClock
 
     /// The share of `canaryPercent` (query) in micro-percent, or nil when the PUT is a plain one.
     static func canaryShare(_ exchange: Exchange) throws -> Int64? {
@@ -26,19 +27,19 @@ struct CanaryAdminEndpoint: Sendable {
     }
 
     /// `promoteAfterSeconds` (query): promote by itself after that long.
-    private static func promoteAt(_ exchange: Exchange) throws -> Date? {
+    private func promoteAt(_ exchange: Exchange) throws -> Date? {
         guard let text = exchange.uri.parameter("promoteAfterSeconds") else { return nil }
         guard let seconds = Int(text), seconds > 0 else {
             throw APIError.badRequest("promoteAfterSeconds must be a positive integer, got '\(text)'.")
         }
-        return Date(timeIntervalSinceNow: TimeInterval(seconds))
+        return clock.now.addingTimeInterval(TimeInterval(seconds))
     }
 
     /// Stores a validated template as a canary and serves it to `share` of the instances.
     /// - Parameter compiled: `json`'s template, compiled while it was validated.
     func publish(_ exchange: Exchange, project: StoredProject, key: TemplateKey, json: [UInt8], compiled: CompiledTemplate,
                  expected: Int64?, share: Int64, metadata: PublishMetadata) throws {
-        let promoteAt = try Self.promoteAt(exchange)
+        let promoteAt = try promoteAt(exchange)
         // Each canary draws its own instances: a fresh seed, kept in the store for every worker.
         let seed = "canary-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         exchange.answerWithCommit { [self] in

@@ -11,6 +11,7 @@ struct VersionAdminEndpoint: Sendable {
     let templates: TemplateRegistry
     let updates: TemplateUpdates
     let maxBodyBytes: Int
+    let clock: any WallClock
 
     private struct VersionList: Encodable {
         let versions: [TemplateVersion]
@@ -74,7 +75,7 @@ struct VersionAdminEndpoint: Sendable {
         // A client's context, read as a fetch's body is (either spelling, lenient), but UTF-8.
         try ManagementBody.requireUTF8(exchange.request.body)
         let request = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
-        let context = request.evaluationContext(now: Date(), defaultPercentSeed: project.percentSeed)
+        let context = request.evaluationContext(now: clock.now, defaultPercentSeed: project.percentSeed)
         // An instance in a running canary's share is shown the canary version.
         guard let active = templates.serving(key, instance: request.string("appInstanceId") ?? "") else {
             throw APIError.notFound("Project '\(project.id)' has no '\(key.namespace.rawValue)' template yet.")

@@ -112,30 +112,30 @@ public final class Application: HTTPRequestHandler, Sendable {
         limits.maxConditions = configuration.templates.maxConditions
         let throttle = FetchThrottle(burst: configuration.fetch.throttleBurst,
                                      perMinute: configuration.fetch.throttlePerMinute)
-        let canaries = CanaryAdminEndpoint(store: store.templates, templates: templates, updates: updates)
+        let canaries = CanaryAdminEndpoint(store: store.templates, templates: templates, updates: updates, clock: clock)
         let templateEndpoint = TemplateAdminEndpoint(store: store.templates, templates: templates, validator: TemplateValidator(limits: limits),
                                                      updates: updates, canaries: canaries)
         return Endpoints(
             health: HealthEndpoint(storeHealth: storeHealth, board: board),
             metrics: MetricsEndpoint(metrics: metrics, peerGather: peerGather),
             projects: ProjectAdminEndpoint(store: store.projects, projects: projects, access: access, controlPlane: controlPlane),
-            access: AccessAdminEndpoint(store: store.access, access: access, controlPlane: controlPlane),
+            access: AccessAdminEndpoint(store: store.access, access: access, controlPlane: controlPlane, clock: clock),
             audit: AuditEndpoint(store: store.audit),
-            webhooks: WebhookAdminEndpoint(store: store, settings: configuration.webhooks, dispatcher: webhooks),
+            webhooks: WebhookAdminEndpoint(store: store, settings: configuration.webhooks, dispatcher: webhooks, clock: clock),
             templates: templateEndpoint,
             versions: VersionAdminEndpoint(store: store.templates, templates: templates, updates: updates,
-                                           maxBodyBytes: maxBodyBytes),
+                                           maxBodyBytes: maxBodyBytes, clock: clock),
             canaries: canaries,
             adoption: AdoptionEndpoint(realtime: realtime, templates: templates, peerGather: peerGather),
             fetch: FetchEndpoint(templates: templates, throttle: throttle, realtime: realtime, metrics: metrics,
-                                 maxBodyBytes: maxBodyBytes),
+                                 maxBodyBytes: maxBodyBytes, clock: clock),
             stream: StreamEndpoint(realtime: realtime, maxBodyBytes: maxBodyBytes),
             ofrep: OFREPEndpoint(templates: templates, projects: projects, access: access, throttle: throttle, realtime: realtime,
-                                 metrics: metrics, namespaces: configuration.openFeatureNamespaces),
+                                 metrics: metrics, namespaces: configuration.openFeatureNamespaces, clock: clock),
             console: ConsoleEndpoint(),
             signIn: SignInEndpoint(
-                provider: configuration.signIn.isEnabled ? OIDCProvider(settings: configuration.signIn) : nil,
-                sessions: sessions, store: store.signIns, access: access, storeQueue: storeQueue),
+                provider: configuration.signIn.isEnabled ? OIDCProvider(settings: configuration.signIn, clock: clock) : nil,
+                sessions: sessions, store: store.signIns, access: access, storeQueue: storeQueue, clock: clock),
             changes: ChangeRequestEndpoint(
                 store: store, templates: templates, policies: policies, controlPlane: controlPlane,
                 validation: templateEndpoint, applier: applier, clock: clock))

@@ -1,3 +1,4 @@
+import ConfigCore
 import OutboundHTTP
 import Foundation
 import Synchronization
@@ -44,6 +45,8 @@ final class OIDCProvider: Sendable {
 
     let settings: SignInSettings
     private let transport: any HTTPTransport
+    /// When the cache was filled, and what tokens' times are checked against.
+    private let clock: any WallClock
     private let cache = Mutex(Cache())
     /// How long the discovery document is trusted before it is read again.
     private static let endpointsLifetime: TimeInterval = 3_600
@@ -51,14 +54,15 @@ final class OIDCProvider: Sendable {
     /// made-up keys must not make the server hammer the provider).
     private static let keysRefetchInterval: TimeInterval = 10
 
-    init(settings: SignInSettings, transport: any HTTPTransport = CurlTransport()) {
+    init(settings: SignInSettings, clock: any WallClock, transport: any HTTPTransport = CurlTransport()) {
         self.settings = settings
+        self.clock = clock
         self.transport = transport
     }
 
     /// The provider's endpoints, from the cache or its discovery document.
     func endpoints() async throws(SignInFailure) -> Endpoints {
-        if let cached = cache.withLock({ $0.endpoints }), Date().timeIntervalSince(cached.time) < Self.endpointsLifetime {
+        if let cached = cache.withLock({ $0.endpoints }), clock.now.timeIntervalSince(cached.time) < Self.endpointsLifetime {
             return cached.value
         }
         let url = settings.issuer + "/.well-known/openid-configuration"
@@ -72,7 +76,7 @@ final class OIDCProvider: Sendable {
             throw SignInFailure(502, "The identity provider says its issuer is '\(endpoints.issuer)', not the configured "
                 + "'\(settings.issuer)'.")
         }
-        cache.withLock { $0.endpoints = (endpoints, Date()) }
+        cache.withLock { $0.endpoints = (endpoints, clock.now) }
         return endpoints
     }
 
@@ -107,7 +111,7 @@ final class OIDCProvider: Sendable {
             var verifier = IDTokenVerifier(issuer: settings.issuer, clientID: settings.clientID, keys: keys)
             verifier.groupsClaim = settings.groupsClaim
             do {
-                return try verifier.verify(token, nonce: nonce, now: Date())
+                return try verifier.verify(token, nonce: nonce, now: clock.now)
             } catch .unknownKey where attempt == 0 {
                 keys = try await keySet(refresh: true)
             } catch {
@@ -131,7 +135,7 @@ final class OIDCProvider: Sendable {
     }
 
     private func keySet(refresh: Bool) async throws(SignInFailure) -> JSONWebKeySet {
-        let now = Date()
+        let now = clock.now
         let cached = cache.withLock { cache -> JSONWebKeySet? in
             guard let keys = cache.keys else { return nil }
             guard refresh, cache.lastRefresh.map({ now.timeIntervalSince($0) >= Self.keysRefetchInterval }) ?? true else { return keys }

@@ -15,6 +15,7 @@ struct SignInEndpoint: Sendable {
     let store: any SignInStore
     let access: AccessControl
     let storeQueue: StoreQueue
+    let clock: any WallClock
 
     /// What one sign-in keeps in the store between leaving for the provider and coming back.
     private struct Attempt: Codable {
@@ -92,7 +93,7 @@ struct SignInEndpoint: Sendable {
                                       redirectURI: redirectURI, returnTo: returnTo)
                 let kept = try await onStoreQueue {
                     try store.putAttempt(stateHash: SecretDigest(secret: state).hex, record: Array(TemplateJSON.encode(attempt)),
-                                               expireTime: Date().addingTimeInterval(Self.attemptLifetime),
+                                               expireTime: clock.now.addingTimeInterval(Self.attemptLifetime),
                                                maxPending: Self.maxPendingAttempts)
                 }
                 guard kept else {

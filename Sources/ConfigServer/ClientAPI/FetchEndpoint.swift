@@ -12,6 +12,7 @@ struct FetchEndpoint: Sendable {
     let realtime: RealtimeHub
     let metrics: ServerMetrics
     let maxBodyBytes: Int
+    let clock: any WallClock
 
     /// Answers a fetch whose API key was checked.
     func answer(_ exchange: Exchange, project: StoredProject, namespace: TemplateNamespace) throws {
@@ -42,7 +43,7 @@ struct FetchEndpoint: Sendable {
         }
         let answer: FetchAnswer
         if let active {
-            let context = request.evaluationContext(now: Date(), defaultPercentSeed: project.percentSeed)
+            let context = request.evaluationContext(now: clock.now, defaultPercentSeed: project.percentSeed)
             answer = active.fetchAnswer(for: active.conditionOutcomes(for: context), metrics: metrics)
         } else {
             answer = FetchAnswer.noTemplate(projectNumber: project.number, namespace: namespace)

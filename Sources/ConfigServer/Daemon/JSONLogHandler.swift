@@ -1,3 +1,4 @@
+import ConfigCore
 import Foundation
 import EventLoop
 import Glibc
@@ -7,6 +8,7 @@ import Logging
 /// `source` and the metadata as string fields.
 struct JSONLogHandler: LogHandler {
     let label: String
+    let clock: any WallClock
     var logLevel: Logger.Level = .info
     var metadata: Logger.Metadata = [:]
 
@@ -17,7 +19,7 @@ struct JSONLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         var fields: [(String, String)] = [
-            ("time", Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date())),
+            ("time", Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(clock.now)),
             ("level", event.level.rawValue), ("label", label), ("message", "\(event.message)"), ("source", event.source),
         ]
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }

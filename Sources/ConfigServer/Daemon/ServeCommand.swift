@@ -41,7 +41,8 @@ public struct ServeCommand: ParsableCommand {
         var settings = try loadConfiguration(environment: environment)
         // The one clock of the process: every time of day it reads comes from here.
         let clock = SystemClock()
-        let logger = Self.makeLogger(level: settings.logLevel, format: settings.logFormat, worker: environment["RCS_WORKER_INDEX"])
+        let logger = Self.makeLogger(level: settings.logLevel, format: settings.logFormat, worker: environment["RCS_WORKER_INDEX"],
+                                     clock: clock)
         if let worker = WorkerEnvironment(environment) {
             settings.port = worker.port
             do {
@@ -127,9 +128,9 @@ public struct ServeCommand: ParsableCommand {
         throw ValidationError("refusing to listen on \(settings.host): \(problem). Set RCS_ADMIN_TOKEN or adminTokens, or allowInsecureAdmin.")
     }
 
-    static func makeLogger(level: String, format: String, worker: String?) -> Logger {
+    static func makeLogger(level: String, format: String, worker: String?, clock: any WallClock) -> Logger {
         var logger = Logger(label: "remote-config-server") { label -> any LogHandler in
-            format == "json" ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+            format == "json" ? JSONLogHandler(label: label, clock: clock) : StreamLogHandler.standardError(label: label)
         }
         logger.logLevel = Logger.Level(rawValue: level) ?? .info
         if let worker { logger[metadataKey: "worker"] = "\(worker)" }

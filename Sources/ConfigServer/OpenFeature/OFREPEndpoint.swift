@@ -18,6 +18,7 @@ struct OFREPEndpoint: Sendable {
     let metrics: ServerMetrics
     /// Project id → the namespace its OpenFeature clients read (config file); `firebase` else.
     let namespaces: [String: TemplateNamespace]
+    let clock: any WallClock
     /// The answers of bulk polls, for the 304s of the next ones.
     let polls = OFREPPolls()
 
@@ -38,7 +39,7 @@ struct OFREPEndpoint: Sendable {
         if let poll, try answerRepeatedPoll(exchange, poll: poll, key: key, told: told) {
             return
         }
-        let request = try OFREPContext(body: exchange.request.body, now: Date(), defaultPercentSeed: project.percentSeed, flag: flag)
+        let request = try OFREPContext(body: exchange.request.body, now: clock.now, defaultPercentSeed: project.percentSeed, flag: flag)
         // Read-your-writes, as the fetch does: the template must be current before answering.
         let active: ActiveTemplate?
         switch templates.servingIfCurrent(key, instance: request.targetingKey, reloaded: exchange.reloaded) {

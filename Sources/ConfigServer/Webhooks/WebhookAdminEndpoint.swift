@@ -11,6 +11,7 @@ struct WebhookAdminEndpoint: Sendable {
     let store: any ConfigDatabase
     let settings: WebhookSettings
     let dispatcher: WebhookDispatcher
+    let clock: any WallClock
     static let maxPerProject = 20
 
     /// `/v1/projects/{p}/webhooks[/{id}[:rotateSecret|:test]]`.
@@ -72,7 +73,7 @@ struct WebhookAdminEndpoint: Sendable {
         let request = try WebhookRequest(body: exchange.request.body, requireAll: true)
         let url = request.url ?? ""
         let address = try WebhookRequest.check(url: url, allowPrivate: settings.allowPrivateAddresses)
-        let now = Date()
+        let now = clock.now
         let endpoint = StoredWebhook(
             id: "wh_" + RandomSecret.hex(bytes: 8), project: project.id, url: url, description: request.description ?? "",
             events: request.events ?? [], secret: WebhookSignature.newSecret(), createTime: now, updateTime: now)
@@ -96,7 +97,7 @@ struct WebhookAdminEndpoint: Sendable {
             endpoint.url = request.url ?? endpoint.url
             endpoint.description = request.description ?? endpoint.description
             endpoint.events = request.events ?? endpoint.events
-            endpoint.updateTime = Date()
+            endpoint.updateTime = clock.now
             guard try store.webhooks.updateWebhook(endpoint) else { throw Self.notFound(id) }
             return .json(Self.encode(EndpointJSON(endpoint)))
         }
@@ -121,7 +122,7 @@ struct WebhookAdminEndpoint: Sendable {
         } ?? settings.rotationOverlapSeconds
         exchange.answerFromStore { [self] in
             var endpoint = try endpoint(project: project, id: id)
-            let now = Date()
+            let now = clock.now
             endpoint.previousSecret = overlap > 0 ? endpoint.secret : nil
             endpoint.previousSecretExpireTime = overlap > 0 ? now.addingTimeInterval(overlap) : nil
             endpoint.secret = WebhookSignature.newSecret()
@@ -134,7 +135,7 @@ struct WebhookAdminEndpoint: Sendable {
     /// `:test`: a `test` event for this endpoint alone, delivered like any other.
     private func sendTest(_ exchange: Exchange, project: StoredProject, id: String) {
         let data = Self.encode(["endpoint": id, "message": "A test event from remote-config-server."])
-        let event = WebhookEvent(type: WebhookEventType.test.rawValue, project: project.id, namespace: nil, time: Date(), data: data)
+        let event = WebhookEvent(type: WebhookEventType.test.rawValue, project: project.id, namespace: nil, time: clock.now, data: data)
         exchange.answerFromStore { [self] in
             guard let delivery = try store.webhooks.appendTestEvent(event, project: project.id, endpointID: id) else {
                 throw Self.notFound(id)

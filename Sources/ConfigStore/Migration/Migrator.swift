@@ -1,3 +1,4 @@
+import ConfigCore
 public import Foundation
 
 /// Brings a database schema up to date from `NNNN_name.sql` files.
@@ -82,7 +83,7 @@ public struct Migrator: Sendable {
                 try database.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                     [.integer(Int64(migration.version)), .text(migration.name),
-                     .integer(Int64((Date().timeIntervalSince1970 * 1000).rounded()))])
+                     .integer(Int64((SystemClock().now.timeIntervalSince1970 * 1000).rounded()))])
                 return true
             }
             if didApply { appliedNow.append(migration.version) }

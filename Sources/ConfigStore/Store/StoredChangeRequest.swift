@@ -17,13 +17,14 @@ public struct StoredChangeRequest: Sendable, Equatable {
     /// The version that applied it.
     public var appliedVersion: Int64?
     public var record: [UInt8]
+    /// Given by the store's clock when it is written (ignored there).
     public var createTime: Date
     public var updateTime: Date
 
     /// - Parameters: see the properties.
     public init(
         id: Int64 = 0, project: String, namespace: TemplateNamespace, status: String, scheduleTime: Date? = nil,
-        revision: Int64 = 0, appliedVersion: Int64? = nil, record: [UInt8], createTime: Date = Date(), updateTime: Date = Date()
+        revision: Int64 = 0, appliedVersion: Int64? = nil, record: [UInt8], createTime: Date = .distantPast, updateTime: Date = .distantPast
     ) {
         self.id = id
         self.project = project

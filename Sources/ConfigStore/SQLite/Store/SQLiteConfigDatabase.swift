@@ -1,4 +1,4 @@
-import ConfigCore
+public import ConfigCore
 public import Foundation
 import Synchronization
 
@@ -37,7 +37,7 @@ public final class SQLiteConfigDatabase: ConfigDatabase, DatabaseEngine {
         databasePath: String,
         migrationsDirectory: URL,
         retention: Int = 300,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { SystemClock().now }
     ) throws {
         try self.init(
             databasePath: databasePath, migrator: Migrator(directory: migrationsDirectory),
@@ -50,7 +50,7 @@ public final class SQLiteConfigDatabase: ConfigDatabase, DatabaseEngine {
         databasePath: String,
         migrator: Migrator,
         retention: Int = 300,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { SystemClock().now }
     ) throws {
         guard retention >= 1 else {
             throw StoreError.invalidArgument("retention must be at least 1, got \(retention)")
