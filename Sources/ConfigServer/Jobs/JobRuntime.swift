@@ -109,7 +109,7 @@ final class JobRuntime: Sendable {
             queue.sync { runDueJobs() }
             aside.wait()
             let now = clock.now
-            guard state.withLock({ $0.jobs.contains { $0.due <= now } }) else { return }
+            guard state.withLock({ $0.started && !$0.stopped && $0.jobs.contains { $0.due <= now } }) else { return }
         }
     }
 
