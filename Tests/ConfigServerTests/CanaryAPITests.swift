@@ -1,3 +1,4 @@
+import ConfigCore
 import ConfigServer
 import Foundation
 import Testing
@@ -6,10 +7,12 @@ import Testing
 /// the guards around them, and what fetches, the dry run, adoption and the history show.
 @Suite(.timeLimit(.minutes(1))) final class CanaryAPITests {
     let server: TestServer
+    /// Moved by the scheduled promotion's test only.
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
     static let path = "/v1/projects/demo/remoteConfig"
 
     init() throws {
-        server = try TestServer { $0.fetch.throttleBurst = 0 }
+        server = try TestServer(clock: clock) { $0.fetch.throttleBurst = 0 }
         try server.publish(Self.template("stable"))
     }
 
@@ -159,14 +162,22 @@ import Testing
         #expect(metrics.contains("rcs_canary_fetches_total{worker=\"0\"} 2\n"), "\(metrics)")
     }
 
-    /// A scheduled promotion tells a stream that is not in the canary (it names no instance).
-    @Test func aScheduledPromotionHappensByItself() throws {
-        let started = try put("canary", query: "?canaryPercent=5&promoteAfterSeconds=1")
+    /// A scheduled promotion happens by itself at its time, and tells a stream that is not in
+    /// the canary (it names no instance).
+    @Test func aScheduledPromotionHappensByItselfAtItsTime() throws {
+        let started = try put("canary", query: "?canaryPercent=5&promoteAfterSeconds=60")
         #expect(started.status == 200)
-        #expect(try server.admin("GET", Self.path + ":canary").json()["promoteTime"] != nil)
+        let promoteTime = try server.admin("GET", Self.path + ":canary").json()["promoteTime"] as? String
+        #expect(promoteTime.flatMap(Timestamp.init(rfc3339:))?.date == clock.now.addingTimeInterval(60), "\(promoteTime ?? "none")")
         let stream = try server.client()
         try stream.send(TestServer.streamRequest(lastKnown: "1"))
         #expect(try stream.readHead().status == 200)
+        clock.advance(by: 59.75)
+        server.runDueJobs()
+        #expect(try server.admin("GET", Self.path + ":canary").status == 200, "not promoted before its time")
+        clock.advance(by: 0.25)
+        server.runDueJobs()
+        #expect(try server.admin("GET", Self.path + ":canary").status == 404)
         let message = String(decoding: try #require(try stream.readChunk()), as: UTF8.self)
         #expect(message == "{\"latestTemplateVersionNumber\": \"3\"}\n")
         let history = try #require(try server.admin("GET", Self.path + ":listVersions").json()["versions"] as? [[String: Any]])

@@ -12,12 +12,15 @@ final class TestServer {
     static let adminToken = "test-admin-token"
     static let apiKey = "test-api-key"
 
-    /// - Parameter clock: the server's; with a `ManualClock` its background jobs run only when
-    ///   the clock is moved, poked, or asked to (`runDueJobs`).
-    init(clock: any WallClock = SystemClock(), _ adjust: (inout ServerConfiguration) -> Void = { _ in }) throws {
-        directory = try TemporaryDirectory("rcs-test")
+    /// - Parameters:
+    ///   - directory: where its data goes; a server started again on the same one restarts it.
+    ///   - clock: the server's; with a `ManualClock` its background jobs run only when the clock
+    ///     is moved, poked, or asked to (`runDueJobs`).
+    init(directory: TemporaryDirectory? = nil, clock: any WallClock = SystemClock(),
+         _ adjust: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        self.directory = try directory ?? TemporaryDirectory("rcs-test")
         instance = try ServerInstance.forTests(
-            dataDirectory: directory.url.appendingPathComponent("data"),
+            dataDirectory: self.directory.url.appendingPathComponent("data"),
             adminToken: AdminTokenDeclaration(name: "tester", token: Self.adminToken),
             projects: [ProjectDeclaration(id: "demo", number: "424242", apiKeys: [Self.apiKey])],
             clock: clock, adjust)
