@@ -1,14 +1,18 @@
+import ConfigCore
 @testable import ConfigServer
 import Foundation
 import Testing
 
 /// Webhooks end to end on a real server and a loopback receiver: signed payloads with their
 /// diff, retries, the delivery log, test events, rotation, redelivery, roles and the audit log.
+/// The server's clock is a manual one: a retry is made when the test moves it, and the log is
+/// read once the attempts due have run to the end (`runDueJobs`).
 @Suite(.timeLimit(.minutes(1))) final class WebhookTests {
     let server: TestServer
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
 
     init() throws {
-        server = try TestServer {
+        server = try TestServer(clock: clock) {
             $0.webhooks.allowPrivateAddresses = true
             $0.webhooks.retryBaseSeconds = 0.05
             $0.webhooks.retryMaxDelaySeconds = 0.2
@@ -41,16 +45,23 @@ import Testing
         return try #require(try response.json()["deliveries"] as? [[String: Any]])
     }
 
-    /// The deliveries once `done` holds for them: the log is written after the receiver answered,
-    /// with nothing to wait on but the API (bounded).
+    /// The deliveries once the attempts due ran to the end (their log is written after the
+    /// receiver answered); `done` must hold for them then.
     func deliveries(_ id: String, until done: ([[String: Any]]) -> Bool) throws -> [[String: Any]] {
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while Date() < deadline {
-            let deliveries = try deliveries(id)
-            if done(deliveries) { return deliveries }
-            Thread.sleep(forTimeInterval: 0.02)
+        server.runDueJobs()
+        let deliveries = try deliveries(id)
+        guard done(deliveries) else { throw TestFailure("the delivery log is not as expected: \(deliveries)") }
+        return deliveries
+    }
+
+    /// Moves `server`'s clock past its poll interval and the longest retry delay, then runs what
+    /// is due, `rounds` times: one attempt of a failing delivery each round, whether its first
+    /// came from the commit's poke before the first round or from the poll in it.
+    static func attempt(_ server: TestServer, clock: ManualClock, rounds: Int) {
+        for _ in 0..<rounds {
+            clock.advance(by: 0.2)
+            server.runDueJobs()
         }
-        throw TestFailure("the delivery log did not settle: \(try deliveries(id))")
     }
 
     @Test func aPublishIsDeliveredSignedWithFirebaseFieldsAndItsDiff() throws {
@@ -113,6 +124,7 @@ import Testing
         let receiver = try WebhookReceiver { index in [nil, 503, 200][min(index, 2)] }
         let hook = try create(receiver.url, events: ["template.publish"])
         try server.publish(Templates.single("a"))
+        Self.attempt(server, clock: clock, rounds: 3)
         let requests = try receiver.requests(atLeast: 3)
         #expect(Set(requests.map(\.id)).count == 1 && Set(requests.map(\.body)).count == 1, "every attempt sends the same message")
         let log = try deliveries(hook.id) { $0.first?["state"] as? String == "delivered" }
@@ -122,7 +134,8 @@ import Testing
     }
 
     @Test func attemptsEndInFailureAfterTheRetryWindow() throws {
-        let server = try TestServer {
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let server = try TestServer(clock: clock) {
             $0.webhooks.allowPrivateAddresses = true
             $0.webhooks.retryBaseSeconds = 0.05
             $0.webhooks.retryWindowSeconds = 1.5
@@ -133,15 +146,13 @@ import Testing
         let created = try server.admin("POST", "/v1/projects/demo/webhooks", body: #"{"url":"\#(receiver.url)","events":["test"]}"#)
         let id = try #require(try created.json()["id"] as? String)
         #expect(try server.admin("POST", "/v1/projects/demo/webhooks/\(id):test").status == 200)
-        let deadline = Date(timeIntervalSinceNow: 10)
-        var state = ""
-        while state != "failed", Date() < deadline {
-            let log = try server.admin("GET", "/v1/projects/demo/webhooks/\(id)/deliveries").json()
-            state = ((log["deliveries"] as? [[String: Any]])?.first?["state"] as? String) ?? ""
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        #expect(state == "failed")
-        #expect(try receiver.requests(atLeast: 2).count >= 2, "tried again before giving up")
+        // Every 0.2 s up to the window's 1.5 s: an attempt at 1.4 s is the last.
+        Self.attempt(server, clock: clock, rounds: 10)
+        let log = try server.admin("GET", "/v1/projects/demo/webhooks/\(id)/deliveries").json()
+        let delivery = (log["deliveries"] as? [[String: Any]])?.first
+        #expect(delivery?["state"] as? String == "failed", "\(log)")
+        let attempts = try receiver.requests(atLeast: 2).count
+        #expect(attempts >= 2 && attempts == delivery?["attemptCount"] as? Int, "tried again before giving up: \(attempts)")
     }
 
     @Test func testEventsRotationAndRedelivery() throws {
