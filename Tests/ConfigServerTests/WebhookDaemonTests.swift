@@ -1,6 +1,8 @@
+import ConfigStore
 import Dispatch
 import Foundation
 import Glibc
+import PostgresStore
 import PostgresTestSupport
 import TestSupport
 import Testing
@@ -33,18 +35,15 @@ import Testing
         return try #require(try response.json()["id"] as? String)
     }
 
-    /// The delivery log once every delivery in it is delivered and there are `count` (bounded:
-    /// the log is written after the receiver answered, with nothing else to wait on).
-    static func deliveredLog(_ port: Int, endpoint: String, count: Int) throws -> [[String: Any]] {
-        let deadline = Date(timeIntervalSinceNow: 30)
-        var log: [[String: Any]] = []
-        while Date() < deadline {
-            let response = try DaemonTests.admin(port, "GET", "/v1/projects/example-project/webhooks/\(endpoint)/deliveries?pageSize=1000")
-            log = try #require(try response.json()["deliveries"] as? [[String: Any]])
-            if log.count == count, log.allSatisfy({ $0["state"] as? String == "delivered" }) { return log }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        throw TestFailure("not all \(count) deliveries were delivered: \(log)")
+    /// Stops `daemons` (SIGTERM), then reads `endpoint`'s delivery log from `store`: a worker
+    /// stops once the attempts under way are recorded, so every answer the receiver gave is in it.
+    static func deliveryLog(stopping daemons: [DaemonProcess], endpoint: String,
+                            store: () throws -> any ConfigDatabase) throws -> [WebhookDelivery] {
+        for daemon in daemons { daemon.kill(SIGTERM) }
+        for daemon in daemons { #expect(daemon.waitForExit() == 0) }
+        let store = try store()
+        defer { store.close() }
+        return try store.webhooks.deliveries(endpointID: endpoint, pageSize: 1_000, pageToken: nil).deliveries
     }
 
     @Test func anEventCommittedBeforeAKillDashNineIsDeliveredAfterTheRestart() throws {
@@ -68,8 +67,12 @@ import Testing
         // Once the dead worker's lease ends, the restarted server sends the same message.
         let again = try #require(try receiver.requests(atLeast: 2, within: 30).last)
         #expect(again.id == first.id && again.body == first.body)
-        let log = try Self.deliveredLog(restarted.port, endpoint: endpoint, count: 1)
-        #expect((log.first?["attempts"] as? [[String: Any]])?.compactMap { $0["status"] as? Int } == [200])
+        let log = try Self.deliveryLog(stopping: [restarted], endpoint: endpoint) {
+            try SQLiteConfigDatabase(databasePath: URL(fileURLWithPath: dataDir).appendingPathComponent("remote-config.sqlite").path,
+                                    migrationsDirectory: PostgresTestServer.repository.appendingPathComponent("migrations/sqlite"))
+        }
+        #expect(log.count == 1 && log.first?.state == .delivered, "\(log)")
+        #expect(log.first?.attempts.map(\.status) == [200], "the dead worker's attempt was never answered: \(log)")
     }
 
     @Test func onThreeNodesEachEventIsSentOnce() throws {
@@ -85,11 +88,14 @@ import Testing
         for index in 0..<publishes {
             #expect(try MultiNodeTests.publish(nodes[index % nodes.count].port, "v\(index)").status == 200)
         }
-        let log = try Self.deliveredLog(nodes[2].port, endpoint: endpoint, count: publishes)
+        _ = try receiver.requests(atLeast: publishes)
+        let log = try Self.deliveryLog(stopping: nodes, endpoint: endpoint) {
+            try PostgresConfigDatabase(url: database.url, migrationsDirectory: PostgresTestServer.migrations)
+        }
         let perID = receiver.attemptsPerID()
         #expect(perID.count == publishes && perID.values.allSatisfy { $0 == 1 }, "attempts per event: \(perID)")
-        #expect(log.allSatisfy { $0["attemptCount"] as? Int == 1 })
-        #expect(Set(log.compactMap { $0["eventId"] as? String }) == Set(perID.keys))
+        #expect(log.count == publishes && log.allSatisfy { $0.state == .delivered && $0.attemptCount == 1 }, "\(log)")
+        #expect(Set(log.map(\.eventID)) == Set(perID.keys))
     }
 
     @Test func rcctlManagesEndpointsAndTheirDeliveries() throws {
