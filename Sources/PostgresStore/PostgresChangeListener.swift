@@ -61,10 +61,11 @@ public final class PostgresChangeListener: StoreChangeListener {
                 let connection = try PostgresConnection(settings: settings, onNotice: onNotice)
                 try connection.executeScript((["SET idle_session_timeout = 0"] + Self.sessionSettings).joined(separator: "; "))
                 // The name as the server keeps it (cut to 63 bytes), and only sessions this
-                // role may end.
+                // role may end; each waited for until it is gone (5 s at most), so that once this
+                // listener listens its predecessor's session is no more.
                 try connection.execute(
                     """
-                    SELECT count(pg_terminate_backend(a.pid)) FROM pg_stat_activity a, pg_stat_activity me
+                    SELECT count(pg_terminate_backend(a.pid, 5000)) FROM pg_stat_activity a, pg_stat_activity me
                     WHERE me.pid = pg_backend_pid() AND a.pid <> me.pid AND a.datname = me.datname
                         AND a.application_name = me.application_name AND a.usesysid = me.usesysid
                     """)

@@ -75,25 +75,13 @@ import TestSupport
         // The node comes back (here directly, not through the silent link) under the same name.
         let restarted = try #require(writer.makeChangeListener(name: name))
         defer { restarted.close() }
-        _ = try restarted.connect()
-        let ended = try await poll(within: .seconds(5)) {
-            try admin.queryFirst("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", [.integer(oldSession)]) { $0.int64(at: 0) } == 0
-        }
-        #expect(ended, "the restarted listener ended the old backend")
+        // Its connect returns once its predecessor's backend is gone.
+        _ = try await onDedicatedThread { try restarted.connect() }
+        #expect(try admin.queryFirst("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", [.integer(oldSession)]) { $0.int64(at: 0) } == 0,
+                "the restarted listener ended the old backend")
         #expect(try admin.queryFirst(
             "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1", [.text("\(PostgresConfigDatabase.listenerNamePrefix) \(name)")]
         ) { $0.int64(at: 0) } == 1)
-    }
-
-    /// Whether `condition` came to hold, checked every 20 ms until `limit` passed; sleeps
-    /// without holding a thread of the cooperative pool.
-    private func poll(within limit: Duration, _ condition: () throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
-            if try condition() { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return try condition()
     }
 
     /// A listener's session tells PostgreSQL to give up on a silent peer within tens of
