@@ -1,6 +1,7 @@
 import PostgresTestSupport
 import ConfigCore
 import ConfigStore
+import Dispatch
 import Foundation
 import PostgresStore
 import StoreTestSupport
@@ -102,17 +103,21 @@ import TestSupport
         try gate.execute("SELECT pg_advisory_lock(4242)")
 
         let store = self.store
+        // The store asks whether it may commit right before its COMMIT, which the gate holds.
+        let committing = DispatchSemaphore(value: 0)
         async let outcome = onDedicatedThread {
             do {
-                return "published \(try store.publishTag(1).versionNumber)"
+                let version = try StoreDeadline.run(until: .now + .seconds(30), commitPermit: { committing.signal(); return true }) {
+                    try store.publishTag(1)
+                }
+                return "published \(version.versionNumber)"
             } catch {
                 return "\(error)"
             }
         }
 
         // While the commit waits, the version is invisible and nothing is delivered.
-        let blocked = try database.connect()
-        try await waitUntilCommitWaits(on: blocked)
+        #expect(try await onDedicatedThread { committing.wait(timeout: .now() + 20) } == .success, "the publish reached its commit")
         #expect(try listener.waitForNotifications(timeout: .milliseconds(300)).isEmpty)
         #expect(try store.templates.headState(project: "p1", namespace: .client).active == nil)
 
@@ -122,22 +127,5 @@ import TestSupport
         // Delivered after the commit: the version is already visible to everyone.
         #expect(try store.templates.headState(project: "p1", namespace: .client).active == 1)
         #expect(try await outcome == "published 1")
-    }
-
-    /// Waits (bounded) until some backend of this database waits for the gate's advisory lock;
-    /// sleeps without holding a thread of the cooperative pool.
-    private func waitUntilCommitWaits(on connection: PostgresConnection) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            let waiting = try connection.queryFirst(
-                """
-                SELECT count(*) FROM pg_locks
-                WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                """
-            ) { $0.int64(at: 0) }
-            if waiting == 1 { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("the publish never reached its commit")
     }
 }
