@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Glibc
 import TestSupport
@@ -15,15 +16,19 @@ import Testing
     /// Allowed publishes are kept on the store queue after their commit, refusals from the
     /// loop thread: mixed on several workers, both kinds race for the next id.
     @Test func concurrentAllowedAndDeniedCallsOnSeveralWorkersAreKeptInTimeOrder() throws {
-        let daemon = try DaemonProcess(dataDir: temporary.url.appendingPathComponent("data").path, workers: 3)
+        let dataDir = temporary.url.appendingPathComponent("data").path
+        let daemon = try DaemonProcess(dataDir: dataDir, workers: 3)
         let port = daemon.port
         let principal = #"{"kind":"service","displayName":"Reader"}"#
         #expect(try DaemonTests.admin(port, "POST", "/v1/principals", body: principal).status == 200)
         #expect(try DaemonTests.admin(port, "PUT", "/v1/projects/example-project/members/svc-reader", body: #"{"role":"viewer"}"#).status == 200)
         let minted = try DaemonTests.admin(port, "POST", "/v1/tokens", body: #"{"principal":"svc-reader","name":"r"}"#)
         let readerToken = try #require(try minted.json()["token"] as? String)
-        let callers = (0..<6).map { caller in
+        let callers = DispatchGroup()
+        for caller in 0..<6 {
+            callers.enter()
             Thread {
+                defer { callers.leave() }
                 for index in 0..<20 {
                     let allowed = (caller + index) % 2 == 0
                     let body = "{\"parameters\":{\"k\":{\"defaultValue\":{\"value\":\"\(caller)-\(index)\"}}}}"
@@ -33,14 +38,15 @@ import Testing
                                                        headers: [("Authorization", credentials), ("If-Match", "*")], body: Array(body.utf8)))
                     _ = try? client.readResponse()
                 }
-            }
+            }.start()
         }
-        callers.forEach { $0.start() }
-        while callers.contains(where: { !$0.isFinished }) { usleep(1_000) }
-        // Refusals are kept after their answer: give the last ones time to land.
-        usleep(500_000)
+        callers.wait()
+        // Refusals are kept after their answer: a worker stops once it wrote what it queued.
+        daemon.kill(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let restarted = try DaemonProcess(dataDir: dataDir, workers: 1)
 
-        let listed = try DaemonTests.admin(port, "GET", "/v1/auditLog?pageSize=1000")
+        let listed = try DaemonTests.admin(restarted.port, "GET", "/v1/auditLog?pageSize=1000")
         let entries = try #require(try listed.json()["entries"] as? [[String: Any]])
         let ordered = entries.compactMap { entry -> (id: Int, time: String)? in
             guard let id = (entry["id"] as? String).flatMap(Int.init), let time = entry["time"] as? String else { return nil }

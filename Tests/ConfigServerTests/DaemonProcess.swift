@@ -115,13 +115,16 @@ final class DaemonProcess {
         var text = ""
     }
 
-    /// The log once it holds a line containing every one of `needles` (or the time limit passed).
-    func log(containing needles: String..., within seconds: Double = 10) throws -> String {
+    /// The log once it holds `times` lines each containing every one of `needles` (or the time
+    /// limit passed).
+    func log(containing needles: String..., times: Int = 1, within seconds: Double = 10) throws -> String {
         let deadline = Date(timeIntervalSinceNow: seconds)
         log.condition.lock()
         defer { log.condition.unlock() }
-        while !log.text.split(separator: "\n").contains(where: { line in needles.allSatisfy { line.contains($0) } }) {
-            guard log.condition.wait(until: deadline) else { throw TestFailure("no log line with \(needles) in: \(log.text)") }
+        while log.text.split(separator: "\n").count(where: { line in needles.allSatisfy { line.contains($0) } }) < times {
+            guard log.condition.wait(until: deadline) else {
+                throw TestFailure("not \(times) log lines with \(needles) in: \(log.text)")
+            }
         }
         return log.text
     }
