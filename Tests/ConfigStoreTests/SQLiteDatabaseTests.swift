@@ -117,7 +117,7 @@ import Testing
             let other = try? SQLiteDatabase(path: path, configuration: .init(journalMode: nil))
             _ = try? other?.execute("BEGIN IMMEDIATE")
             locked.signal()
-            usleep(300_000)  // how long the lock is held, not a synchronisation
+            letTimePass(seconds: 0.3)  // how long the lock is held, not a synchronisation
             _ = try? other?.execute("COMMIT")
         }
         holder.start()

@@ -3,7 +3,7 @@ import HTTP1
 import Testing
 
 /// The transport's behaviour, driven through the connection's state machine with a manual
-/// clock: no socket, no sleep.
+/// clock: no socket, no waiting for real time.
 @Suite struct HTTPConnectionStateMachineTests {
     typealias Machine = HTTPConnectionStateMachine
     /// Defaults: header 10 s, body 30 s, idle 75 s, write 30 s, stream backlog 64 KiB.

@@ -80,7 +80,7 @@ public final class DelayingProxy: @unchecked Sendable {
                 defer { written.signal() }
                 while let (due, chunk) = queue.next() {
                     let wait = ContinuousClock.now.duration(to: due)
-                    if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18) }
+                    letTimePass(seconds: Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
                     guard LoopbackSocket.writeAll(chunk, to: destination) else { break }
                 }
                 shutdown(destination, Int32(SHUT_RDWR))

@@ -32,7 +32,7 @@ import TestSupport
         try #require(first.status == 200 && first.version == 1, "\(first)")
         let before = NodeCalls.fetch(port1, instance: "before", projectNumber: number, apiKey: key)
         try #require(before.status == 200 && before.version == 1, "node 1 before the cut: \(before)")
-        usleep(UInt32(cutDelay * 1_000_000))
+        letTimePass(seconds: cutDelay)
         cluster.links[1].set(.silent)
 
         let history = History()
@@ -47,7 +47,7 @@ import TestSupport
                     history.record(History.Operation(kind: .fetch, node: 1, start: start, end: start + answer.seconds,
                                                      status: answer.status, version: answer.version, value: answer.value))
                     count += 1
-                    usleep(20_000)
+                    letTimePass(seconds: 0.02)  // the fetchers' pace
                 }
                 fetchers.leave()
             }.start()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// PostgreSQL stopped at once and started again under two nodes: as soon as a publish through
 /// node 0 is acknowledged after the restart, node 1 answers that version or newer (its listener
@@ -20,7 +21,7 @@ import Testing
         var fetches = 0
         for round in 1...Self.rounds {
             try cluster.haltDatabase()
-            usleep(500_000)
+            letTimePass(seconds: 0.5)  // how long the database is down
             try cluster.resumeDatabase()
             let published = try #require(NodeCalls.publishUntilAcknowledged({ port0 }, "r\(round)", within: 15))
             let version = try #require(published.version)

@@ -198,15 +198,14 @@ struct FaultScenario: Sendable, CustomStringConvertible {
 
     /// Until every node fetched and was told of `version`, or `until` (history time) passed.
     private func waitUntilCaughtUp(_ history: History, nodes: Int, version: Int64, until: Double) {
-        while history.now < until {
-            let seen = history.operations.filter { ($0.version ?? 0) >= version }
-            let caughtUp = (0..<nodes).allSatisfy { node in
+        history.wait(until: until) { operations in
+            let seen = operations.filter { ($0.version ?? 0) >= version }
+            return (0..<nodes).allSatisfy { node in
                 seen.contains { $0.node == node && $0.kind == .fetch } && seen.contains { $0.node == node && $0.kind == .streamNotice }
             }
-            if caughtUp { return }
-            pause(seconds: 0.1)
         }
     }
 
-    private func pause(seconds: Double) { usleep(UInt32(seconds * 1_000_000)) }
+    /// How long the workload runs before the fault, and the fault lasts: time itself.
+    private func pause(seconds: Double) { letTimePass(seconds: seconds) }
 }

@@ -1,4 +1,5 @@
 import CLinuxIO
+import Foundation
 import Synchronization
 
 /// Everything a fault scenario's clients did and saw, and the faults injected, on one clock
@@ -59,12 +60,30 @@ final class History: Sendable {
 
     private let origin = rcs_monotonic_nanos()
     private let state = Mutex<(operations: [Operation], faults: [Fault])>(([], []))
+    /// Broadcast on every operation recorded, for ``wait(until:for:)``.
+    private let recorded = NSCondition()
 
     /// Seconds since the history began.
     var now: Double { Double(rcs_monotonic_nanos() - origin) / 1e9 }
 
     func record(_ operation: Operation) {
         state.withLock { $0.operations.append(operation) }
+        recorded.lock()
+        recorded.broadcast()
+        recorded.unlock()
+    }
+
+    /// Waits until `condition` holds for the operations recorded, looking again as each one is
+    /// recorded, or until `deadline` (history time) passed; whether it holds.
+    @discardableResult
+    func wait(until deadline: Double, for condition: ([Operation]) -> Bool) -> Bool {
+        recorded.lock()
+        defer { recorded.unlock() }
+        while !condition(operations) {
+            let remaining = deadline - now
+            guard remaining > 0, recorded.wait(until: Date(timeIntervalSinceNow: remaining)) else { return condition(operations) }
+        }
+        return true
     }
 
     func record(_ fault: Fault) {

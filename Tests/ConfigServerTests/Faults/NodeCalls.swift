@@ -1,5 +1,6 @@
 import CLinuxIO
 import Foundation
+import TestSupport
 
 /// The calls a fault test makes to a node, each with a time limit and its duration measured:
 /// a call that gets no answer in time is an outcome to record, not a test error.
@@ -44,7 +45,8 @@ enum NodeCalls {
             answer.value = "\(value)-\(attempt)"
             attempted(answer.value ?? "", answer)
             if answer.status == 200 { return answer }
-            usleep(100_000)
+            // A client's retry after a refusal comes a moment later.
+            letTimePass(seconds: 0.1)
         }
         return nil
     }

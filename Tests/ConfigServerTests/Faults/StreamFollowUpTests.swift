@@ -18,11 +18,19 @@ import Testing
         let workload = Workload(history: history, nodes: cluster.nodes, seed: Self.seed,
                                 mix: Workload.Mix(publishers: 1, fetchers: 0, sdks: 25))
         workload.start()
-        func acknowledged() -> Int { history.operations.filter { $0.kind == .publish && $0.status == 200 }.count }
-        let deadline = history.now + 45
-        while history.now < deadline, acknowledged() < Self.publishes { usleep(100_000) }
-        // The last announcements' follow-ups.
-        usleep(500_000)
+        func acknowledged(_ operations: [History.Operation]) -> [History.Operation] {
+            operations.filter { $0.kind == .publish && $0.status == 200 }
+        }
+        func acknowledged() -> Int { acknowledged(history.operations).count }
+        history.wait(until: history.now + 45) { acknowledged($0).count >= Self.publishes }
+        // The last announcements' follow-ups: every node told of the last version acknowledged,
+        // and every notice followed by its fetch.
+        history.wait(until: history.now + 5) { operations in
+            let last = acknowledged(operations).compactMap(\.version).max() ?? 0
+            let notices = operations.filter { $0.kind == .streamNotice }
+            return Set(notices.filter { ($0.version ?? 0) >= last }.map(\.node)).count == 2
+                && operations.filter { $0.kind == .sdkFetch }.count >= notices.count
+        }
         workload.stop()
 
         let operations = history.operations

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import TestSupport
 
 /// The clients of a fault scenario, on every node at once until `stop()`: publishers each
 /// writing values no other publish writes, a fetcher, and an SDK (a held stream that fetches whenever it
@@ -69,7 +70,7 @@ final class Workload: Sendable {
     private var isStopped: Bool { stopped.load(ordering: .sequentiallyConsistent) }
 
     /// A pause between calls, so that a few clients do not saturate two nodes (pacing only).
-    private func pause(_ milliseconds: UInt32) { usleep(milliseconds * 1000) }
+    private func pause(_ milliseconds: UInt32) { letTimePass(seconds: Double(milliseconds) / 1000) }
 
     private func record(_ kind: History.Kind, _ node: Node, start: Double, _ answer: NodeCalls.Answer) {
         history.record(History.Operation(
