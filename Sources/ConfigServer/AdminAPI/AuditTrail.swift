@@ -7,21 +7,20 @@ import HTTP1
 import Logging
 
 /// Appends an audit entry for every call of the management API that changes something, and for
-/// every refusal for a missing role (docs/access.md, "Audit log"). `Exchange.respond` hands it
-/// each answer, the router each refusal; an answer computed on the store queue is recorded there
-/// before it is sent, so the entry is in the log once the caller has the answer.
+/// every refusal for a missing role (docs/access.md, "Audit log"), from the route's declaration
+/// (`AuditRule`: the action and where its target is named) and the caller the exchange
+/// carries. `Exchange.respond` hands it each answer, the request checks each refusal; an answer
+/// computed on the store queue is recorded there before it is sent, so the entry is in the log
+/// once the caller has the answer.
 final class AuditTrail: Sendable {
     private let store: any ConfigDatabase
-    private let access: AccessControl
     private let projects: ProjectDirectory
     private let storeQueue: StoreQueue
     private let logger: Logger
     private let clock: any WallClock
 
-    init(store: any ConfigDatabase, access: AccessControl, projects: ProjectDirectory, storeQueue: StoreQueue, clock: any WallClock,
-         logger: Logger) {
+    init(store: any ConfigDatabase, projects: ProjectDirectory, storeQueue: StoreQueue, clock: any WallClock, logger: Logger) {
         self.store = store
-        self.access = access
         self.projects = projects
         self.storeQueue = storeQueue
         self.clock = clock
@@ -31,13 +30,13 @@ final class AuditTrail: Sendable {
     /// Records `response` to `exchange` if the log keeps such a call.
     func record(_ exchange: Exchange, _ response: HTTPResponse) {
         // A refusal (401, 403) changed nothing: one for a missing role comes through `refused`.
-        guard response.status != 401, response.status != 403, let action = Self.action(exchange), !Self.isRead(action),
-              let actor = access.identity(presentedIn: exchange.request.head.headers)
+        guard let rule = exchange.route.declaration.audit, rule.kind != .read, response.status != 401, response.status != 403,
+              let action = rule.action(of: exchange), let actor = exchange.caller.identity
         else { return }
         var entry = Self.entry(exchange, actor: actor, action: action,
                                outcome: (200..<300).contains(response.status) ? "ok" : "failed \(response.status)")
-        (entry.project, entry.namespace, entry.target) = target(exchange, response)
-        if entry.outcome == "ok", let etag = response.headers["ETag"], Self.makesAVersion(action) {
+        (entry.project, entry.namespace, entry.target) = names(exchange, rule, response)
+        if entry.outcome == "ok", let etag = response.headers["ETag"], rule.kind == .version {
             entry.versionNumber = TemplateETag(etag).map(\.versionNumber)
         }
         keep(entry, exchange)
@@ -45,9 +44,9 @@ final class AuditTrail: Sendable {
 
     /// Records that `actor` was refused `exchange`'s call for a missing role (loop thread).
     func refused(_ exchange: Exchange, actor: AccessControl.AdminIdentity, project: StoredProject?) {
-        guard let action = Self.action(exchange) else { return }
+        guard let rule = exchange.route.declaration.audit, let action = rule.action(of: exchange) else { return }
         var entry = Self.entry(exchange, actor: actor, action: action, outcome: "denied")
-        (entry.project, entry.namespace, entry.target) = target(exchange, nil)
+        (entry.project, entry.namespace, entry.target) = names(exchange, rule, nil)
         entry.project = project?.id ?? entry.project
         keep(entry, exchange)
     }
@@ -118,76 +117,24 @@ final class AuditTrail: Sendable {
         }
     }
 
-    /// What the call does, as the log names it; nil for calls it does not keep.
-    static func action(_ exchange: Exchange) -> String? {
-        let method = exchange.request.head.method
-        switch exchange.route {
-        case .template(_, _, nil) where method == .put:
-            if TemplateAdminEndpoint.isValidateOnly(exchange) { return nil }
-            return exchange.uri.parameter("canaryPercent") == nil ? "template.publish" : "canary.start"
-        case .template(_, _, let custom?):
-            switch TemplateMethod(rawValue: custom) {
-            case .rollback?: return "template.rollback"
-            case .canary? where method == .post: return "canary.share"
-            case .promote?: return "canary.promote"
-            case .abort?: return "canary.abort"
-            default: return "template.read"
-            }
-        case .template: return "template.read"
-        case .projects: return method == .post ? "project.create" : "project.list"
-        case .apiKeys(_, let id): return id != nil ? "apiKey.revoke" : method == .post ? "apiKey.create" : "apiKey.list"
-        case .principals: return method == .post ? "principal.create" : "principal.list"
-        case .members(_, let principal): return principal == nil ? "member.list" : method == .delete ? "member.remove" : "member.set"
-        case .tokens(let id): return id != nil ? "token.revoke" : method == .post ? "token.create" : "token.list"
-        case .sessions(let id): return id != nil ? "session.end" : "session.list"
-        case .webhooks(_, nil, _): return method == .post ? "webhook.create" : "webhook.list"
-        case .webhooks(_, _, "rotateSecret"?): return "webhook.rotate"
-        case .webhooks(_, _, "test"?): return "webhook.test"
-        case .webhooks: return method == .patch ? "webhook.update" : method == .delete ? "webhook.delete" : "webhook.list"
-        case .webhookDeliveries(_, _, let delivery, _): return delivery == nil ? "webhookDelivery.list" : "webhook.redeliver"
-        case .serverTemplate: return "template.read"
-        case .changePolicy: return method == .get ? "changePolicy.read" : "changePolicy.set"
-        case .changeRequests(_, _, nil, _): return method == .post ? "changeRequest.create" : "changeRequest.list"
-        case .changeRequests(_, _, _, nil): return method == .patch ? "changeRequest.edit" : "changeRequest.read"
-        case .changeRequests(_, _, _, let step?): return "changeRequest." + (ChangeStep(rawValue: step)?.rawValue ?? "read")
-        case .metrics: return "metrics.read"
-        // Sign-in and sign-out are kept by the sign-in endpoint (`signIn(_:…)`), which knows who.
-        case .health, .ready, .openAPI, .console, .fetch, .stream, .ofrepEvaluation, .ofrepEventStream, .audit, .me, .signIn:
-            return nil
-        }
-    }
-
-    /// Reads are kept only when refused.
-    private static func isRead(_ action: String) -> Bool {
-        action.hasSuffix(".read") || action.hasSuffix(".list")
-    }
-
-    private static func makesAVersion(_ action: String) -> Bool {
-        ["template.publish", "template.rollback", "canary.start", "canary.promote", "canary.abort", "changeRequest.apply"]
-            .contains(action)
-    }
-
-    /// The project (its id), namespace and other target the call names.
+    /// The project (its id), namespace and target of the call, as `rule` and the route name them.
     /// - Parameter response: the answer, for ids it carries; nil for a refused call.
-    private func target(_ exchange: Exchange, _ response: HTTPResponse?) -> (String?, String?, String?) {
-        func id(_ idOrNumber: String) -> String { projects.project(idOrNumber)?.id ?? idOrNumber }
-        switch exchange.route {
-        case .template(let project, let namespace, _): return (id(project), namespace, nil)
-        case .serverTemplate(let project): return (id(project), TemplateNamespace.server.rawValue, nil)
-        case .apiKeys(let project, let key?): return (id(project), nil, key)
-        case .apiKeys(let project, nil): return (id(project), nil, Self.member("name", of: exchange.request.body))
-        case .members(let project, let principal): return (id(project), nil, principal)
-        case .changePolicy(let project, let namespace): return (id(project), namespace, nil)
-        case .changeRequests(let project, let namespace, let request, _):
-            return (id(project), namespace, request ?? response.flatMap { Self.member("id", of: $0.body) })
-        // The endpoint's id; for a create, from the answer (which also holds the secret, never kept).
-        case .webhooks(let project, let hook?, _): return (id(project), nil, hook)
-        case .webhooks(let project, nil, _): return (id(project), nil, response.flatMap { Self.member("id", of: $0.body) })
-        case .webhookDeliveries(let project, let hook, let delivery, _): return (id(project), nil, delivery.map { "\(hook)/\($0)" } ?? hook)
-        case .tokens(let token?), .sessions(let token?): return (nil, nil, token)
-        case .tokens(nil), .principals: return (nil, nil, response.flatMap { Self.member("id", of: $0.body) })
-        case .projects: return (response.flatMap { Self.member("projectId", of: $0.body) }, nil, nil)
-        default: return (nil, nil, nil)
+    private func names(_ exchange: Exchange, _ rule: AuditRule, _ response: HTTPResponse?) -> (String?, String?, String?) {
+        let route = exchange.route
+        // A path's project by its id, whether it named it so or by its number.
+        let project = route.projectIndex.map { index in
+            let named = exchange.parameter(at: index)
+            return projects.project(named)?.id ?? named
+        }
+        return (project ?? rule.project.flatMap { Self.name($0, exchange, response) }, exchange.namespaceText,
+                rule.target.flatMap { Self.name($0, exchange, response) })
+    }
+
+    private static func name(_ name: AuditRule.Name, _ exchange: Exchange, _ response: HTTPResponse?) -> String? {
+        switch name {
+        case .parameters(let names): names.map { exchange.pathParameter($0) ?? "" }.joined(separator: "/")
+        case .requestMember(let member): Self.member(member, of: exchange.request.body)
+        case .answerMember(let member): response.flatMap { Self.member(member, of: $0.body) }
         }
     }
 

@@ -102,7 +102,12 @@ struct TemplateAdminEndpoint: Sendable {
 
     /// Whether a `PUT` only validates (`validateOnly=true`): it publishes nothing.
     static func isValidateOnly(_ exchange: Exchange) -> Bool {
-        let value = exchange.uri.parameter("validateOnly")
+        isValidateOnly(exchange.uri)
+    }
+
+    /// Whether a `PUT` to `uri` only validates.
+    static func isValidateOnly(_ uri: RequestURI) -> Bool {
+        let value = uri.parameter("validateOnly")
         return value?.lowercased() == "true" || value == "1"
     }
 }

@@ -39,6 +39,9 @@ public final class Application: HTTPRequestHandler, Sendable {
     let jobs: JobRuntime
     /// Sends the webhook outbox's deliveries.
     let webhooks: WebhookDispatcher
+    /// The endpoints that also answer the worker's peers (`PeerMailbox`).
+    private let metricsEndpoint: MetricsEndpoint
+    private let adoption: AdoptionEndpoint
 
     init(configuration: ServerConfiguration, store: any ConfigDatabase, loop: EventLoop,
          admission: StreamAdmission, counters: ChangeCounters, board: CatchUpBoard, peers: PeerChannel?,
@@ -79,15 +82,19 @@ public final class Application: HTTPRequestHandler, Sendable {
                                             projects: projects, templates: templates, reloads: reloads, updates: updates,
                                             logger: logger)
         let applier = ChangeRequestApplier(store: store, updates: updates, clock: clock)
-        let endpoints = Self.endpoints(
+        let audit = AuditTrail(store: store, projects: projects, storeQueue: storeExecutor.requests, clock: clock, logger: logger)
+        metricsEndpoint = MetricsEndpoint(metrics: metrics, peerGather: peerGather)
+        adoption = AdoptionEndpoint(realtime: realtime, templates: templates, peerGather: peerGather)
+        let routes = Self.routes(
             configuration: configuration, store: store, templates: templates, projects: projects, access: access,
-            counters: counters, realtime: realtime, updates: updates, metrics: metrics, peerGather: peerGather,
-            storeHealth: storeHealth, board: board, controlPlane: controlPlane, sessions: sessions, policies: policies,
-            storeQueue: storeExecutor.requests, webhooks: webhooks, applier: applier, clock: clock)
-        let audit = AuditTrail(store: store, access: access, projects: projects, storeQueue: storeExecutor.requests, clock: clock,
-                               logger: logger)
-        router = Router(endpoints: endpoints, access: access, projects: projects, policies: policies, readYourWrites: readYourWrites,
-                        metrics: metrics, logger: logger, storeQueue: storeExecutor.requests, audit: audit, board: board)
+            realtime: realtime, updates: updates, metrics: metrics, storeHealth: storeHealth, board: board,
+            controlPlane: controlPlane, policies: policies, storeQueue: storeExecutor.requests, webhooks: webhooks, audit: audit,
+            sessions: sessions, applier: applier, clock: clock)
+        router = Router(table: RouteTable(routes + [metricsEndpoint.routes, adoption.routes].joined()),
+                        checks: RequestChecks(access: access, projects: projects, sessions: sessions, audit: audit),
+                        readYourWrites: readYourWrites,
+                        services: ExchangeServices(metrics: metrics, audit: audit, storeQueue: storeExecutor.requests, board: board,
+                                                   logger: logger))
         jobs.add(DueChanges(store: store, applier: applier, templates: templates, projects: projects, updates: updates,
                             audit: audit, logger: logger).job)
         jobs.add(webhooks.job)
@@ -98,14 +105,15 @@ public final class Application: HTTPRequestHandler, Sendable {
         try controlPlane.loadDeclared()
     }
 
-    /// Every endpoint, each given only what it uses.
-    private static func endpoints(
+    /// Every feature's route declarations, each endpoint given only what it uses: the route
+    /// table is their concatenation.
+    private static func routes(
         configuration: ServerConfiguration, store: any ConfigDatabase, templates: TemplateRegistry,
-        projects: ProjectDirectory, access: AccessControl, counters: ChangeCounters, realtime: RealtimeHub,
-        updates: TemplateUpdates, metrics: ServerMetrics, peerGather: PeerGather, storeHealth: StoreHealth, board: CatchUpBoard,
-        controlPlane: ControlPlane, sessions: ConsoleSessions, policies: ChangePolicies, storeQueue: StoreQueue,
-        webhooks: WebhookDispatcher, applier: ChangeRequestApplier, clock: any WallClock
-    ) -> Endpoints {
+        projects: ProjectDirectory, access: AccessControl, realtime: RealtimeHub,
+        updates: TemplateUpdates, metrics: ServerMetrics, storeHealth: StoreHealth, board: CatchUpBoard,
+        controlPlane: ControlPlane, policies: ChangePolicies, storeQueue: StoreQueue, webhooks: WebhookDispatcher,
+        audit: AuditTrail, sessions: ConsoleSessions, applier: ChangeRequestApplier, clock: any WallClock
+    ) -> [RouteDeclaration] {
         let maxBodyBytes = configuration.http.maxBodyBytes
         var limits = TemplateLimits.firebase
         limits.maxParameters = configuration.templates.maxParameters
@@ -113,32 +121,35 @@ public final class Application: HTTPRequestHandler, Sendable {
         let throttle = FetchThrottle(burst: configuration.fetch.throttleBurst,
                                      perMinute: configuration.fetch.throttlePerMinute)
         let canaries = CanaryAdminEndpoint(store: store.templates, templates: templates, updates: updates, clock: clock)
-        let templateEndpoint = TemplateAdminEndpoint(store: store.templates, templates: templates, validator: TemplateValidator(limits: limits),
-                                                     updates: updates, canaries: canaries)
-        return Endpoints(
-            health: HealthEndpoint(storeHealth: storeHealth, board: board),
-            metrics: MetricsEndpoint(metrics: metrics, peerGather: peerGather),
-            projects: ProjectAdminEndpoint(store: store.projects, projects: projects, access: access, controlPlane: controlPlane),
-            access: AccessAdminEndpoint(store: store.access, access: access, controlPlane: controlPlane, clock: clock),
-            audit: AuditEndpoint(store: store.audit),
-            webhooks: WebhookAdminEndpoint(store: store, settings: configuration.webhooks, dispatcher: webhooks, clock: clock),
-            templates: templateEndpoint,
-            versions: VersionAdminEndpoint(store: store.templates, templates: templates, updates: updates,
-                                           maxBodyBytes: maxBodyBytes, clock: clock),
-            canaries: canaries,
-            adoption: AdoptionEndpoint(realtime: realtime, templates: templates, peerGather: peerGather),
-            fetch: FetchEndpoint(templates: templates, throttle: throttle, realtime: realtime, metrics: metrics,
-                                 maxBodyBytes: maxBodyBytes, clock: clock),
-            stream: StreamEndpoint(realtime: realtime, maxBodyBytes: maxBodyBytes),
-            ofrep: OFREPEndpoint(templates: templates, projects: projects, access: access, throttle: throttle, realtime: realtime,
-                                 metrics: metrics, namespaces: configuration.openFeatureNamespaces, clock: clock),
-            console: ConsoleEndpoint(),
-            signIn: SignInEndpoint(
-                provider: configuration.signIn.isEnabled ? OIDCProvider(settings: configuration.signIn, clock: clock) : nil,
-                sessions: sessions, store: store.signIns, access: access, storeQueue: storeQueue, clock: clock),
-            changes: ChangeRequestEndpoint(
-                store: store, templates: templates, policies: policies, controlPlane: controlPlane,
-                validation: templateEndpoint, applier: applier, clock: clock))
+        let templateEndpoint = TemplateAdminEndpoint(store: store.templates, templates: templates,
+                                                     validator: TemplateValidator(limits: limits), updates: updates, canaries: canaries)
+        let directChanges = DirectChanges(policies: policies, audit: audit)
+        let signIn = SignInEndpoint(
+            provider: configuration.signIn.isEnabled ? OIDCProvider(settings: configuration.signIn, clock: clock) : nil,
+            sessions: sessions, store: store.signIns, access: access, storeQueue: storeQueue, clock: clock, audit: audit)
+        let changes = ChangeRequestEndpoint(store: store, templates: templates, policies: policies, controlPlane: controlPlane,
+                                            validation: templateEndpoint, applier: applier, clock: clock, audit: audit)
+        // The client API first: its paths are tried first where they share a segment.
+        return [
+            FetchEndpoint(templates: templates, throttle: throttle, realtime: realtime, metrics: metrics, maxBodyBytes: maxBodyBytes,
+                          clock: clock).routes,
+            StreamEndpoint(realtime: realtime, maxBodyBytes: maxBodyBytes).routes,
+            OFREPEndpoint(templates: templates, projects: projects, access: access, throttle: throttle, realtime: realtime,
+                          metrics: metrics, namespaces: configuration.openFeatureNamespaces, clock: clock).routes,
+            HealthEndpoint(storeHealth: storeHealth, board: board).routes,
+            OpenAPIDocument.routes,
+            ProjectAdminEndpoint(store: store.projects, projects: projects, access: access, controlPlane: controlPlane).routes,
+            AccessAdminEndpoint(store: store.access, access: access, controlPlane: controlPlane, clock: clock).routes,
+            AuditEndpoint(store: store.audit).routes,
+            WebhookAdminEndpoint(store: store, settings: configuration.webhooks, dispatcher: webhooks, clock: clock).routes,
+            templateEndpoint.routes(directChanges: directChanges),
+            VersionAdminEndpoint(store: store.templates, templates: templates, updates: updates, maxBodyBytes: maxBodyBytes,
+                                 clock: clock).routes(directChanges: directChanges),
+            canaries.routes(directChanges: directChanges),
+            changes.routes,
+            signIn.routes,
+            ConsoleEndpoint().routes,
+        ].flatMap { $0 }
     }
 
     /// Loads every template, then starts what runs on the loop's ticks, the background jobs and
@@ -153,11 +164,11 @@ public final class Application: HTTPRequestHandler, Sendable {
                    storeQueue: storeQueue, settings: configuration.store)
             .start(listener: listener)
         if let peers {
-            let endpoints = router.endpoints
+            let (metrics, adoption) = (metricsEndpoint, adoption)
             try PeerMailbox(channel: peers, updates: updates, catchUp: catchUp, gather: peerGather) { question in
                 switch question {
-                case .metrics: endpoints.metrics.localAnswer()
-                case .adoption(let key): endpoints.adoption.localAnswer(key)
+                case .metrics: metrics.localAnswer()
+                case .adoption(let key): adoption.localAnswer(key)
                 }
             }.start(on: loop)
         }
@@ -171,7 +182,8 @@ public final class Application: HTTPRequestHandler, Sendable {
     /// request, a connection beyond the limit): clients parse every error the same way.
     public var errorBodyFormat: ErrorBodyFormat {
         var format = ErrorBody.format
-        format.byPathPrefix = [("/ofrep/", OFREPError.transportFormat)]
+        // Under the prefixes whose routes word errors in a protocol of their own (OFREP's).
+        format.byPathPrefix = router.table.errorFormats
         return format
     }
 
@@ -179,6 +191,6 @@ public final class Application: HTTPRequestHandler, Sendable {
     /// API, the console and health checks are read at once, so that a flood of SDK requests
     /// (every client fetching after a publish) never holds up a publish.
     public func mayWait(requestStart: UnsafeRawBufferPointer) -> Bool {
-        Route.isClientRequest(requestStart)
+        router.table.clientRequests.matches(requestStart)
     }
 }

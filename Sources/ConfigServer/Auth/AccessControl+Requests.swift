@@ -2,8 +2,8 @@ import ConfigStore
 import Foundation
 import HTTP1
 
-/// Valid credentials that lack the role a call needs: the router keeps the refusal in the audit
-/// log, then answers `error`.
+/// Valid credentials that lack the role a call needs: the request checks keep the refusal in the
+/// audit log, then answer `error`.
 struct RoleRefusal: Error {
     let identity: AccessControl.AdminIdentity
     let error: APIError
@@ -11,42 +11,28 @@ struct RoleRefusal: Error {
 
 /// The credentials a request presents, checked against what `AccessControl` knows.
 extension AccessControl {
-    /// The admin behind `Authorization: Bearer <token>`, or else behind the console's session
-    /// cookie: 401 without credentials or with an ended session, 403 with credentials that are
-    /// not an admin token (e.g. a client API key), and for a session's call that changes
-    /// something without its CSRF token.
+    /// The admin the request's credentials name (`Exchange.caller`): 401 without credentials
+    /// or with an ended session, 403 with credentials that are not an admin token (e.g. a
+    /// client API key), and for a session's call that changes something without its CSRF token.
     func requireAdmin(_ exchange: Exchange) throws -> AdminIdentity {
-        let headers = exchange.request.head.headers
-        guard let header = headers["Authorization"] else {
-            guard let secret = ConsoleSession.secret(in: headers) else {
-                throw APIError(401, "Missing admin credentials: send 'Authorization: Bearer <admin token>'.")
-            }
-            guard let (_, identity) = admin(session: secret) else {
-                throw APIError(401, "The console session has ended (signed out, expired or revoked): sign in again.")
-            }
+        switch exchange.caller {
+        case .anonymous:
+            throw APIError(401, "Missing admin credentials: send 'Authorization: Bearer <admin token>'.")
+        case .malformedAuthorization:
+            throw APIError(401, "The Authorization header must be 'Bearer <admin token>'.")
+        case .unknownToken:
+            throw APIError(403, "The credentials are not a valid admin token.")
+        case .endedSession:
+            throw APIError(401, "The console session has ended (signed out, expired or revoked): sign in again.")
+        case .admin(let identity, nil):
+            return identity
+        case .admin(let identity, let secret?):
+            let csrf = exchange.request.head.headers["X-CSRF-Token"]
             guard Self.isSafe(exchange.request.head.method)
-                || headers["X-CSRF-Token"].map({ Self.constantTimeEqual($0, ConsoleSession.csrfToken(forSecret: secret)) }) == true
+                || csrf.map({ Self.constantTimeEqual($0, ConsoleSession.csrfToken(forSecret: secret)) }) == true
             else { throw APIError(403, "A console call that changes something must carry the session's X-CSRF-Token.") }
             return identity
         }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            throw APIError(401, "The Authorization header must be 'Bearer <admin token>'.")
-        }
-        guard let identity = admin(bearer: String(parts[1]).trimmingCharacters(in: .whitespaces)) else {
-            throw APIError(403, "The credentials are not a valid admin token.")
-        }
-        return identity
-    }
-
-    /// Who the request's credentials are (a bearer token, else a session cookie), unchecked
-    /// for CSRF: for the audit log of a call already allowed.
-    func identity(presentedIn headers: HTTPHeaders) -> AdminIdentity? {
-        if let header = headers["Authorization"] {
-            guard header.lowercased().hasPrefix("bearer ") else { return nil }
-            return admin(bearer: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
-        }
-        return ConsoleSession.secret(in: headers).flatMap { admin(session: $0)?.identity }
     }
 
     /// GET, HEAD and OPTIONS change nothing (RFC 9110 §9.2.1).
@@ -86,16 +72,24 @@ extension AccessControl {
 
     /// Fetch and real-time need one of the project's API keys (or an admin token), unless the
     /// server is configured to need none.
-    func requireClientKey(_ exchange: Exchange, project: StoredProject) throws {
+    /// - Parameter project: the project the route names (the client API's always name one); an
+    ///   optional, lent as it is: unwrapping it at the call copied it, on every fetch.
+    func requireClientKey(_ exchange: Exchange, project: StoredProject?) throws {
         guard apiKeyRequired else { return }
+        guard let id = project?.id else { preconditionFailure("a client key is checked on a route that names a project") }
         let headers = exchange.request.head.headers
         if let key = headers["X-Goog-Api-Key"] ?? exchange.uri["key"] {
-            guard isValidAPIKey(key, project: project.id) else {
-                throw APIError(403, "API key not valid for project '\(project.id)'.")
+            guard isValidAPIKey(key, project: id) else {
+                throw APIError(403, "API key not valid for project '\(id)'.")
             }
             return
         }
-        if headers["Authorization"] != nil, (try? require(.viewer, on: project, exchange)) != nil { return }
+        if headers["Authorization"] != nil {
+            // Admin credentials are looked up only here: the client API's routes need none.
+            var exchange = exchange
+            exchange.caller = caller(presenting: headers)
+            if (try? require(.viewer, on: project, exchange)) != nil { return }
+        }
         throw APIError(401, "Missing API key: send 'X-Goog-Api-Key' or '?key='.")
     }
 }

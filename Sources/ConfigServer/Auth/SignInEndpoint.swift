@@ -16,6 +16,8 @@ struct SignInEndpoint: Sendable {
     let access: AccessControl
     let storeQueue: StoreQueue
     let clock: any WallClock
+    /// Keeps sign-ins, failed ones and sign-outs (this endpoint knows who).
+    let audit: AuditTrail
 
     /// What one sign-in keeps in the store between leaving for the provider and coming back.
     private struct Attempt: Codable {
@@ -31,26 +33,15 @@ struct SignInEndpoint: Sendable {
     /// table is bounded (a team signs in far fewer times in ten minutes).
     private static let maxPendingAttempts = 10_000
 
-    func answer(_ exchange: Exchange, step: SignInStep) throws {
-        switch step {
-        case .session:
-            try exchange.allow(.get)
-            describe(exchange)
-        case .signOut:
-            try exchange.allow(.post)
-            try signOut(exchange)
-        case .login, .callback:
-            try exchange.allow(.get)
-            guard let provider else {
-                throw APIError.notFound("Sign-in with an identity provider is not configured (signIn.issuer).")
-            }
-            if step == .login { login(exchange, provider) } else { try callback(exchange, provider) }
-        }
+    /// The identity provider, for its steps; 404 where none is configured.
+    func requireProvider() throws -> OIDCProvider {
+        guard let provider else { throw APIError.notFound("Sign-in with an identity provider is not configured (signIn.issuer).") }
+        return provider
     }
 
     /// `GET /auth/session`: whether sign-in with the provider is offered, and who is signed in
     /// with the request's cookie, with the CSRF token their calls carry.
-    private func describe(_ exchange: Exchange) {
+    func describe(_ exchange: Exchange) {
         struct Answer: Encodable {
             struct Provider: Encodable {
                 let name: String
@@ -82,7 +73,7 @@ struct SignInEndpoint: Sendable {
 
     /// `GET /auth/oidc/login[?returnTo=/console/…]`: keeps a new attempt, then sends the browser
     /// to the provider's authorization endpoint.
-    private func login(_ exchange: Exchange, _ provider: OIDCProvider) {
+    func login(_ exchange: Exchange, _ provider: OIDCProvider) {
         let returnTo = Self.consolePath(exchange.uri["returnTo"])
         let redirectURI = redirectURI(exchange, provider.settings)
         Task {
@@ -121,7 +112,7 @@ struct SignInEndpoint: Sendable {
 
     /// `GET /auth/oidc/callback?code=…&state=…`: takes the attempt (once), redeems the code,
     /// checks the ID token, and starts a session.
-    private func callback(_ exchange: Exchange, _ provider: OIDCProvider) throws {
+    func callback(_ exchange: Exchange, _ provider: OIDCProvider) throws {
         let uri = exchange.uri
         guard let state = uri["state"], !state.isEmpty else {
             throw APIError.badRequest("The sign-in answer has no 'state': start again from the console.")
@@ -147,11 +138,11 @@ struct SignInEndpoint: Sendable {
                 guard person.emailVerified != false else {
                     throw SignInFailure(403, "The identity provider says \(email) is not verified.")
                 }
-                let secret = try await onStoreQueue { [access] in
+                let secret = try await onStoreQueue { [access, audit] in
                     let (secret, session) = try sessions.start(email: email, name: person.name, groups: person.groups)
                     let name = access.storedAccess.principals[email]?.updateUser ?? email
                     // Kept before the answer, as every audited call is.
-                    exchange.router.audit.signIn(exchange, action: "session.signIn", actor: (email, name), target: session.id,
+                    audit.signIn(exchange, action: "session.signIn", actor: (email, name), target: session.id,
                                                  outcome: "ok")
                     return secret
                 }
@@ -166,7 +157,7 @@ struct SignInEndpoint: Sendable {
 
     /// `POST /auth/signOut`: ends the cookie's session on every worker and node (with its CSRF
     /// token), and drops the cookie. Without a live session there is nothing to end.
-    private func signOut(_ exchange: Exchange) throws {
+    func signOut(_ exchange: Exchange) throws {
         let headers = exchange.request.head.headers
         let response = HTTPResponse(status: 204, headers: HTTPHeaders([
             ("Set-Cookie", cookie(nil, exchange)), ("Cache-Control", "no-store"),
@@ -178,9 +169,9 @@ struct SignInEndpoint: Sendable {
               AccessControl.constantTimeEqual(presented, ConsoleSession.csrfToken(forSecret: secret)) else {
             throw APIError(403, "Signing out needs the session's X-CSRF-Token.")
         }
-        exchange.answerFromStore { [sessions] in
+        exchange.answerFromStore { [sessions, audit] in
             _ = try sessions.end(id: session.id)
-            exchange.router.audit.signIn(exchange, action: "session.signOut", actor: (identity.id, identity.name),
+            audit.signIn(exchange, action: "session.signOut", actor: (identity.id, identity.name),
                                          target: session.id, outcome: "ok")
             return response
         }
@@ -225,8 +216,8 @@ struct SignInEndpoint: Sendable {
         let failure = (error as? SignInFailure)
             ?? (error as? StoreError).map { _ in SignInFailure(503, "The server cannot reach its store: try again shortly.") }
             ?? SignInFailure(500, "Sign-in failed: \(error).")
-        storeQueue.async {
-            exchange.router.audit.signIn(exchange, action: "session.signIn", actor: (who ?? "unknown", who ?? "unknown"),
+        storeQueue.async { [audit] in
+            audit.signIn(exchange, action: "session.signIn", actor: (who ?? "unknown", who ?? "unknown"),
                                          target: nil, outcome: "failed \(failure.status): \(failure.message)")
             exchange.respond(SignInPage.failure(failure))
         }

@@ -5,8 +5,8 @@ import HTTP1
 
 /// Change requests and approval policies (docs/change-control.md):
 /// `…/namespaces/{ns}/changePolicy` and `…/namespaces/{ns}/changeRequests[/{id}[:step]]`.
-/// The router checks the role each call needs; who may take a step beyond that (not one's own
-/// approval, the author's edits) is checked here.
+/// The route declarations name the role each call needs; who may take a step beyond that (not
+/// one's own approval, the author's edits) is checked here.
 struct ChangeRequestEndpoint: Sendable {
     let store: any ConfigDatabase
     let templates: TemplateRegistry
@@ -15,6 +15,8 @@ struct ChangeRequestEndpoint: Sendable {
     let validation: TemplateAdminEndpoint
     let applier: ChangeRequestApplier
     let clock: any WallClock
+    /// Keeps an admin's bypass of the approvals.
+    let audit: AuditTrail
 
     /// How far ahead a publish may be scheduled.
     static let maxScheduleAhead: TimeInterval = 366 * 86_400
@@ -144,7 +146,7 @@ struct ChangeRequestEndpoint: Sendable {
                 return (try answer(applier.record(transition, of: stored), transition, key: key), nil)
             }
             if transition.request.bypassedApproval {
-                exchange.router.audit.bypassed(exchange, actor: identity, key: key, changeRequest: id)
+                audit.bypassed(exchange, actor: identity, key: key, changeRequest: id)
             }
             switch try applier.apply(stored, transition, origin: origin) {
             case .version(_, let served, let announcement):

@@ -15,13 +15,13 @@ struct FetchEndpoint: Sendable {
     let clock: any WallClock
 
     /// Answers a fetch whose API key was checked.
-    func answer(_ exchange: Exchange, project: StoredProject, namespace: TemplateNamespace) throws {
+    func answer(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
+        let namespace = key.namespace
         let request = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
         let instance = try request.fetchingInstance(namespace: namespace)
         guard request.string("appId")?.isEmpty == false || namespace == .server else {
             throw APIError.badRequest("appId is required.")
         }
-        let key = TemplateKey(project: project.id, namespace: namespace)
         // Read-your-writes (docs/consistency.md), checked here rather than at routing so that
         // the fetch looks its template up once; before the throttle, which a retry would
         // otherwise charge twice.
@@ -30,7 +30,7 @@ struct FetchEndpoint: Sendable {
         case .current(let template): active = template
         // It waited for its one read (or the store could not be read): from memory.
         case .stale where exchange.reloaded || exchange.storeUnreadable: active = templates.serving(key, instance: instance)
-        case .stale: return exchange.answerAfterReload(of: .template(key))
+        case .stale: throw ReloadNeeded(.template(key))
         }
         // Never an empty configuration for a template this worker has not read: the SDK would
         // take it for one. The store could not be read, so the client keeps what it has.

@@ -3,10 +3,12 @@ import Synchronization
 /// Counters and gauges of one worker, exposed in Prometheus text format at `/metrics`.
 final class ServerMetrics: Sendable {
     private struct State {
-        /// Requests answered, by route label (its raw value), then by status in the order first seen.
-        var requests = [[(status: Int, count: Int)]](repeating: [], count: RouteLabel.allCases.count)
-        /// Answer times by route label (its raw value); a route with none has an empty histogram.
-        var latency = [Histogram](repeating: Histogram(), count: RouteLabel.allCases.count)
+        /// The labels counted, by their number (empty for one not counted yet).
+        var routes: [String] = []
+        /// Requests answered, by route label number, then by status in the order first seen.
+        var requests: [[(status: Int, count: Int)]] = []
+        /// Answer times by route label number; a route with none has an empty histogram.
+        var latency: [Histogram] = []
         var held = 0
         var invalidations = 0
         var refusals = 0
@@ -24,6 +26,17 @@ final class ServerMetrics: Sendable {
         var listenerReconnects = 0
         /// The node's workers could not read what its listener heard in time (CatchUpBoard).
         var nodeBehind = false
+
+        /// Names `route`'s slot, made first if need be (once per label: the table's are few).
+        mutating func name(_ route: RouteLabel) {
+            let missing = route.index + 1 - routes.count
+            if missing > 0 {
+                routes += [String](repeating: "", count: missing)
+                requests += [[(status: Int, count: Int)]](repeating: [], count: missing)
+                latency += [Histogram](repeating: Histogram(), count: missing)
+            }
+            routes[route.index] = route.name
+        }
     }
 
     struct Histogram {
@@ -59,7 +72,8 @@ final class ServerMetrics: Sendable {
 
     func recordRequest(route: RouteLabel, status: Int, seconds: Double? = nil) {
         state.withLock { state in
-            let route = route.rawValue
+            if route.index >= state.routes.count || state.routes[route.index].isEmpty { state.name(route) }
+            let route = route.index
             if let index = state.requests[route].firstIndex(where: { $0.status == status }) {
                 state.requests[route][index].count += 1
             } else {
@@ -102,14 +116,14 @@ final class ServerMetrics: Sendable {
                 out += "\(name){\(labels.isEmpty ? worker : "\(worker),\(labels)")} \(value)\n"
             }
         }
-        let requests = RouteLabel.allCases.flatMap { label in
-            state.requests[label.rawValue].map { (route: label.name, status: $0.status, count: $0.count) }
+        let requests = state.routes.indices.flatMap { label in
+            state.requests[label].map { (route: state.routes[label], status: $0.status, count: $0.count) }
         }
         metric("rcs_http_requests_total", "counter", "HTTP requests by route and status.",
                requests.sorted { ($0.route, $0.status) < ($1.route, $1.status) }
                    .map { ("route=\"\($0.route)\",status=\"\($0.status)\"", "\($0.count)") })
         out += "# HELP rcs_http_request_duration_seconds Time to answer, by route.\n# TYPE rcs_http_request_duration_seconds histogram\n"
-        let latency = RouteLabel.allCases.map { (route: $0.name, histogram: state.latency[$0.rawValue]) }.filter { $0.histogram.count > 0 }
+        let latency = zip(state.routes, state.latency).map { (route: $0, histogram: $1) }.filter { $0.histogram.count > 0 }
         for (route, histogram) in latency.sorted(by: { $0.route < $1.route }) {
             let buckets = histogram.buckets
             for (index, bound) in Histogram.bounds.enumerated() {

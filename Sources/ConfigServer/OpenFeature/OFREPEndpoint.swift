@@ -26,7 +26,7 @@ struct OFREPEndpoint: Sendable {
     static let eventStreamPath = "/ofrep/v1/sse"
 
     /// Evaluates one flag (`flag`) or, for nil, every flag of the project's template.
-    func evaluate(_ exchange: Exchange, flag: String?) throws(OFREPError) {
+    func evaluate(_ exchange: Exchange, flag: String?) throws {
         let (clientKey, project) = try authenticate(exchange, flag: flag)
         let key = templateKey(of: project)
         // A bulk re-fetch that an event stream prompted names the version it was told of.
@@ -44,10 +44,10 @@ struct OFREPEndpoint: Sendable {
         let active: ActiveTemplate?
         switch templates.servingIfCurrent(key, instance: request.targetingKey, reloaded: exchange.reloaded) {
         case .current(let template) where Self.mayNotHaveHeard(of: told, serving: template, exchange):
-            return exchange.answerAfterReload(of: .template(key))
+            throw ReloadNeeded(.template(key))
         case .current(let template): active = template
         case .stale where exchange.reloaded || exchange.storeUnreadable: active = templates.serving(key, instance: request.targetingKey)
-        case .stale: return exchange.answerAfterReload(of: .template(key))
+        case .stale: throw ReloadNeeded(.template(key))
         }
         // The client was told of a newer version than this worker could read: never the older
         // one, and never an empty answer for a template not read here.
@@ -167,23 +167,15 @@ struct OFREPEndpoint: Sendable {
     /// `GET /ofrep/v1/sse?key=…&targetingKey=…&version=N`: holds an event stream on the
     /// real-time hub, beside the Firebase streams. A client that knows an older version than
     /// it should (by the address, or by the last event it heard, `Last-Event-ID`) is told at once.
-    func openEventStream(_ exchange: Exchange) throws(OFREPError) {
+    func openEventStream(_ exchange: Exchange) throws {
         let (_, project) = try authenticate(exchange, flag: nil)
         let key = templateKey(of: project)
         // After its one read (or a store that could not be read), from memory.
-        guard exchange.reloaded || exchange.storeUnreadable || templates.isCurrent(key) else {
-            return exchange.answerAfterReload(of: .template(key))
-        }
+        guard exchange.reloaded || exchange.storeUnreadable || templates.isCurrent(key) else { throw ReloadNeeded(.template(key)) }
         let addressed = exchange.uri["version"].flatMap { Int64($0) } ?? 0
         let heard = exchange.request.head.headers["Last-Event-ID"].flatMap { Int64($0) } ?? 0
         realtime.open(exchange, key: key, lastKnown: max(0, addressed, heard), instance: exchange.uri["targetingKey"] ?? "",
                       encoding: .serverSentEvents)
-    }
-
-    /// The token of an `Authorization: Bearer …` field (the scheme is case-insensitive).
-    private static func bearerToken(_ authorization: String?) -> String? {
-        guard let value = authorization, value.count > 7, value.prefix(7).lowercased() == "bearer " else { return nil }
-        return String(value.dropFirst(7))
     }
 
     private func templateKey(of project: StoredProject) -> TemplateKey {
@@ -195,7 +187,7 @@ struct OFREPEndpoint: Sendable {
     private func authenticate(_ exchange: Exchange, flag: String?) throws(OFREPError) -> (String, StoredProject) {
         let headers = exchange.request.head.headers
         // Each looked up only when the one before is absent.
-        guard let presented = headers["X-API-Key"] ?? Self.bearerToken(headers["Authorization"]) ?? exchange.uri["key"],
+        guard let presented = headers["X-API-Key"] ?? BearerToken.presented(in: headers["Authorization"]) ?? exchange.uri["key"],
               !presented.isEmpty else {
             throw OFREPError(401, .general, "Missing API key: send 'X-API-Key' or 'Authorization: Bearer'.", key: flag)
         }

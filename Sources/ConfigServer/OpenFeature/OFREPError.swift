@@ -4,7 +4,7 @@ import HTTP1
 /// A failure of an OFREP request, answered in the protocol's error shape (openapi.yaml
 /// `evaluationFailure`, `bulkEvaluationFailure`, `flagNotFound`, `generalErrorResponse`):
 /// `{"key":…,"errorCode":…,"errorDetails":…}`, `key` only on a single flag's evaluation.
-struct OFREPError: Error {
+struct OFREPError: AnsweringError {
     /// The protocol's error codes; `GENERAL` also stands for the statuses it names none for
     /// (401, 403, 405, 413, 429, 5xx).
     enum Code: String {

@@ -20,26 +20,26 @@ struct ReadYourWrites: Sendable {
     let logger: Logger
 
     /// What must be read again before `exchange` is answered, other than what it read already
-    /// (`read`); nil on the fast path, which for a fetch costs two atomic loads (the template is
-    /// checked in the lookup that finds it).
+    /// (`read`): what its route's declaration says it reads (`RouteReads`). Nil on the fast
+    /// path, which for a fetch costs two atomic loads (the template is checked in the lookup
+    /// that finds it); a route that reads neither plane (health, the console's files) waits for
+    /// nothing.
     func staleTarget(of exchange: Exchange, read: Set<ReloadTarget> = []) -> ReloadTarget? {
-        let route = exchange.route
+        guard let plane = exchange.route.declaration.reads.plane else { return nil }
         if !controlPlane.isCurrent(.projects), !read.contains(.projects) { return .projects }
-        switch AccessReads(route) {
-        case .nothing:
-            break
-        case .withAdminCredentials:
+        switch plane {
+        case .data:
             // A client key needs no access record; an admin token in its place does.
             if !controlPlane.isCurrent(.access), !read.contains(.access),
                exchange.request.head.headers["Authorization"] != nil { return .access }
-        case .always:
+        case .control:
             if !controlPlane.isCurrent(.access), !read.contains(.access) { return .access }
             if let id = sessionID(exchange), !read.contains(.session(id)),
                !access.sessions.isCurrent(id, accessCounter: counters.value(of: .access), now: access.clock.now) {
                 return .session(id)
             }
         }
-        guard let key = templateKey(route), !templates.isCurrent(key), !read.contains(.template(key)) else { return nil }
+        guard let key = templateKey(exchange), !templates.isCurrent(key), !read.contains(.template(key)) else { return nil }
         return .template(key)
     }
 
@@ -86,24 +86,6 @@ struct ReadYourWrites: Sendable {
         }
     }
 
-    /// When a route reads access records and sessions.
-    private enum AccessReads {
-        /// Never: it reads nothing of the store's control plane.
-        case nothing
-        /// Only for admin credentials presented instead of a client key: the client protocols.
-        case withAdminCredentials
-        /// Always: admin calls, sign-in, the console's session.
-        case always
-
-        init(_ route: Route) {
-            switch route {
-            case .health, .ready, .openAPI, .console: self = .nothing
-            case .fetch, .stream, .ofrepEvaluation, .ofrepEventStream: self = .withAdminCredentials
-            default: self = .always
-            }
-        }
-    }
-
     /// The console session a request presents, when it presents no bearer token.
     private func sessionID(_ exchange: Exchange) -> String? {
         let headers = exchange.request.head.headers
@@ -113,18 +95,10 @@ struct ReadYourWrites: Sendable {
 
     /// The template a route reads, if its project and namespace exist. The fetch checks its own
     /// (in one lookup with the template it serves).
-    private func templateKey(_ route: Route) -> TemplateKey? {
-        let project: String, namespace: String
-        switch route {
-        case .template(let name, let space, _), .stream(let name, let space), .changeRequests(let name, let space, _, _):
-            // A change request is based on the active version: this worker's must be current.
-            (project, namespace) = (name, space)
-        case .serverTemplate(let name):
-            (project, namespace) = (name, TemplateNamespace.server.rawValue)
-        default:
-            return nil
-        }
-        guard let id = projects.project(project)?.id, let namespace = TemplateNamespace(rawValue: namespace) else { return nil }
+    private func templateKey(_ exchange: Exchange) -> TemplateKey? {
+        guard exchange.route.declaration.reads.template, let project = exchange.route.projectIndex.map(exchange.parameter(at:)),
+              let id = projects.project(project)?.id,
+              let namespace = exchange.namespaceText.flatMap(TemplateNamespace.init(rawValue:)) else { return nil }
         return TemplateKey(project: id, namespace: namespace)
     }
 }

@@ -5,7 +5,7 @@ import HTTP1
 
 /// A project's webhook endpoints and their delivery log (docs/webhooks.md, "API"): list,
 /// create, read, update, delete, rotate the secret, send a test event, list deliveries and
-/// redeliver one. The router lets only the project's admins in; the audit trail keeps every
+/// redeliver one. Their routes let only the project's admins in; the audit trail keeps every
 /// change (never a secret). Secrets are in the answers of create and rotate only.
 struct WebhookAdminEndpoint: Sendable {
     let store: any ConfigDatabase
@@ -14,62 +14,19 @@ struct WebhookAdminEndpoint: Sendable {
     let clock: any WallClock
     static let maxPerProject = 20
 
-    /// `/v1/projects/{p}/webhooks[/{id}[:rotateSecret|:test]]`.
-    func answer(_ exchange: Exchange, project: StoredProject, id: String?, method: String?) throws {
-        let verb = exchange.request.head.method
-        switch (id, method) {
-        case (nil, nil):
-            try exchange.allow(.get, or: .post)
-            try verb == .get ? list(exchange, project: project) : create(exchange, project: project)
-        case (let id?, nil):
-            if verb == .patch { return try update(exchange, project: project, id: id) }
-            try exchange.allow(.get, or: .delete)
-            verb == .get ? show(exchange, project: project, id: id) : delete(exchange, project: project, id: id)
-        case (let id?, "rotateSecret"?):
-            try exchange.allow(.post)
-            try rotate(exchange, project: project, id: id)
-        case (let id?, "test"?):
-            try exchange.allow(.post)
-            sendTest(exchange, project: project, id: id)
-        case (_, let method?):
-            throw APIError.notFound("Unknown method 'webhooks:\(method)'; use rotateSecret or test.")
-        }
-    }
-
-    /// `/v1/projects/{p}/webhooks/{id}/deliveries[/{delivery}:redeliver]`.
-    func answerDeliveries(_ exchange: Exchange, project: StoredProject, id: String, delivery: String?, method: String?) throws {
-        guard let delivery else {
-            try exchange.allow(.get)
-            return try listDeliveries(exchange, project: project, id: id)
-        }
-        guard method == "redeliver" else {
-            throw APIError.notFound("Unknown call on a delivery; use POST …/deliveries/{delivery}:redeliver.")
-        }
-        try exchange.allow(.post)
-        guard let number = Int64(delivery), number > 0 else { throw APIError.notFound("No delivery '\(delivery)'.") }
-        exchange.answerFromStore { [self] in
-            _ = try endpoint(project: project, id: id)
-            guard try store.webhooks.redeliver(endpointID: id, deliveryID: number) else {
-                throw APIError.notFound("No delivery '\(delivery)' of webhook '\(id)'.")
-            }
-            dispatcher.poke()
-            return .json(Self.encode(["deliveryId": "\(number)", "state": WebhookDelivery.State.pending.rawValue]))
-        }
-    }
-
     // MARK: Endpoints
 
-    private func list(_ exchange: Exchange, project: StoredProject) throws {
+    func list(_ exchange: Exchange, project: StoredProject) throws {
         exchange.answerFromStore { [store] in
             .json(Self.encode(["webhooks": try store.webhooks.webhooks(project: project.id).map { EndpointJSON($0) }]))
         }
     }
 
-    private func show(_ exchange: Exchange, project: StoredProject, id: String) {
+    func show(_ exchange: Exchange, project: StoredProject, id: String) {
         exchange.answerFromStore { [self] in .json(Self.encode(EndpointJSON(try endpoint(project: project, id: id)))) }
     }
 
-    private func create(_ exchange: Exchange, project: StoredProject) throws {
+    func create(_ exchange: Exchange, project: StoredProject) throws {
         let request = try WebhookRequest(body: exchange.request.body, requireAll: true)
         let url = request.url ?? ""
         let address = try WebhookRequest.check(url: url, allowPrivate: settings.allowPrivateAddresses)
@@ -88,7 +45,7 @@ struct WebhookAdminEndpoint: Sendable {
         }
     }
 
-    private func update(_ exchange: Exchange, project: StoredProject, id: String) throws {
+    func update(_ exchange: Exchange, project: StoredProject, id: String) throws {
         let request = try WebhookRequest(body: exchange.request.body, requireAll: false)
         let address = try request.url.map { try WebhookRequest.check(url: $0, allowPrivate: settings.allowPrivateAddresses) }
         exchange.answerFromStore { [self] in
@@ -103,7 +60,7 @@ struct WebhookAdminEndpoint: Sendable {
         }
     }
 
-    private func delete(_ exchange: Exchange, project: StoredProject, id: String) {
+    func delete(_ exchange: Exchange, project: StoredProject, id: String) {
         exchange.answerFromStore { [store] in
             guard try store.webhooks.deleteWebhook(project: project.id, id: id) else { throw Self.notFound(id) }
             return HTTPResponse(status: 204)
@@ -112,7 +69,7 @@ struct WebhookAdminEndpoint: Sendable {
 
     /// `:rotateSecret` `{"overlapSeconds": N}`: a new secret; the old one keeps signing (beside
     /// the new) for the overlap.
-    private func rotate(_ exchange: Exchange, project: StoredProject, id: String) throws {
+    func rotate(_ exchange: Exchange, project: StoredProject, id: String) throws {
         let requested = try ManagementBody(exchange.request.body, fields: ["overlapSeconds"]).numberText("overlapSeconds")
         let overlap = try requested.map { text in
             guard let seconds = Double(text), (0...2_592_000).contains(seconds) else {
@@ -133,7 +90,7 @@ struct WebhookAdminEndpoint: Sendable {
     }
 
     /// `:test`: a `test` event for this endpoint alone, delivered like any other.
-    private func sendTest(_ exchange: Exchange, project: StoredProject, id: String) {
+    func sendTest(_ exchange: Exchange, project: StoredProject, id: String) {
         let data = Self.encode(["endpoint": id, "message": "A test event from remote-config-server."])
         let event = WebhookEvent(type: WebhookEventType.test.rawValue, project: project.id, namespace: nil, time: clock.now, data: data)
         exchange.answerFromStore { [self] in
@@ -147,13 +104,26 @@ struct WebhookAdminEndpoint: Sendable {
 
     // MARK: Delivery log
 
-    private func listDeliveries(_ exchange: Exchange, project: StoredProject, id: String) throws {
+    func listDeliveries(_ exchange: Exchange, project: StoredProject, id: String) throws {
         let pageSize = try exchange.uri.pageSize(in: 1...1000, default: 50)
         let pageToken = exchange.uri.parameter("pageToken")
         exchange.answerFromStore { [self] in
             _ = try endpoint(project: project, id: id)
             let (deliveries, next) = try store.webhooks.deliveries(endpointID: id, pageSize: pageSize, pageToken: pageToken)
             return .json(Self.encode(DeliveryPage(deliveries: deliveries.map(DeliveryJSON.init), nextPageToken: next)))
+        }
+    }
+
+    /// `POST …/deliveries/{delivery}:redeliver`.
+    func redeliver(_ exchange: Exchange, project: StoredProject, id: String, delivery: String) throws {
+        guard let number = Int64(delivery), number > 0 else { throw APIError.notFound("No delivery '\(delivery)'.") }
+        exchange.answerFromStore { [self] in
+            _ = try endpoint(project: project, id: id)
+            guard try store.webhooks.redeliver(endpointID: id, deliveryID: number) else {
+                throw APIError.notFound("No delivery '\(delivery)' of webhook '\(id)'.")
+            }
+            dispatcher.poke()
+            return .json(Self.encode(["deliveryId": "\(number)", "state": WebhookDelivery.State.pending.rawValue]))
         }
     }
 

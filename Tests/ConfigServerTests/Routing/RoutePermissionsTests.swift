@@ -1,18 +1,56 @@
 @testable import ConfigServer
+import ConfigCore
+import ConfigStore
 import HTTP1
 import Testing
 
-/// The role table by value: the role each call of the management API needs (docs/access.md),
-/// looked up from its method and path as a request would be. `RoleTests` checks the same calls
-/// end to end with a token of each role.
+/// The role table by value: what each call needs (docs/access.md), as the route it reaches
+/// declares it, looked up from its method and path as a request would be. `RoleTests` checks the
+/// same calls end to end with a token of each role.
 @Suite struct RoutePermissionsTests {
+    /// What a caller needs.
+    enum Needs: Sendable, Equatable, CustomStringConvertible {
+        /// No admin credentials (the client API checks its client key itself).
+        case none
+        /// Any valid admin credentials, whatever roles they hold.
+        case credentials
+        case role(Role)
+
+        var description: String {
+            switch self {
+            case .none: "none"
+            case .credentials: "credentials"
+            case .role(let role): "'\(role)'"
+            }
+        }
+    }
+
     struct Call: Sendable, CustomStringConvertible {
         let method: HTTPMethod
         let path: String
         var validateOnly = false
-        let needs: Role?
+        let needs: Needs
 
-        var description: String { "\(method) \(path)\(validateOnly ? " (validateOnly)" : "") needs \(needs.map(\.description) ?? "none")" }
+        init(method: HTTPMethod, path: String, validateOnly: Bool = false, needs: Role?) {
+            self.method = method
+            self.path = path
+            self.validateOnly = validateOnly
+            self.needs = needs.map(Needs.role) ?? .none
+        }
+
+        init(method: HTTPMethod, path: String, needs: Needs) {
+            (self.method, self.path, self.needs) = (method, path, needs)
+        }
+
+        var description: String { "\(method) \(path)\(validateOnly ? " (validateOnly)" : "") needs \(needs)" }
+    }
+
+    let server: TestServer
+    let table: RouteTable
+
+    init() throws {
+        server = try TestServer()
+        table = server.instance.application.router.table
     }
 
     static let template = "/v1/projects/demo/namespaces/firebase/remoteConfig"
@@ -32,7 +70,7 @@ import Testing
         Call(method: .get, path: "/metrics", needs: .owner),
         Call(method: .get, path: "/v1/projects", needs: .viewer),
         Call(method: .post, path: "/v1/projects", needs: .owner),
-        Call(method: .get, path: "/v1/me", needs: .viewer),
+        Call(method: .get, path: "/v1/me", needs: .credentials),
         Call(method: .get, path: "/v1/sessions", needs: .viewer),
         Call(method: .delete, path: "/v1/sessions/s1", needs: .viewer),
         Call(method: .get, path: "/v1/principals", needs: .admin),
@@ -78,8 +116,17 @@ import Testing
 
     @Test(arguments: calls)
     func eachCallNeedsItsRole(_ call: Call) throws {
-        let route = try #require(Route(path: call.path), "\(call.path) is a route")
-        #expect(RoutePermissions.role(for: route, method: call.method, validateOnly: call.validateOnly) == call.needs, "\(call)")
+        let (route, _) = table.route(for: call.path, method: call.method)
+        try #require(route.declaration.methods.contains(call.method), "\(call.method) \(call.path) is a declared route")
+        let uri = RequestURI(target: call.path + (call.validateOnly ? "?validateOnly=true" : ""))
+        let project = StoredProject(id: "demo", number: "424242")
+        let needs: Needs =
+            switch route.declaration.access {
+            case .open, .clientKey, .keyNamingProject: .none
+            case .signedIn: .credentials
+            case .role(let asked): .role(route.neededRole(asked, for: uri, RouteArguments(project: project, namespace: .client)))
+            }
+        #expect(needs == call.needs, "\(call)")
     }
 
     /// Each role holds the rights of those below it.

@@ -1,0 +1,13 @@
+import HTTP1
+
+extension AuditEndpoint {
+    /// The log: an owner reads every entry; a project's admin the project's (`?project=`).
+    var routes: [RouteDeclaration] {
+        var declaration = RouteDeclaration(
+            .get, path: "/v1/auditLog", label: "auditLog", access: .role(.admin), reads: .controlPlane,
+            rules: [RouteRule(role: { _, arguments, asked in arguments.project == nil ? .owner : asked })]
+        ) { try answer($0, project: $1.project) }
+        declaration.projectQueryParameter = "project"
+        return [declaration]
+    }
+}
