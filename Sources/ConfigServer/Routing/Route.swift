@@ -13,12 +13,14 @@ final class Route: Sendable {
     let projectIndex: Int?
     let namespaceIndex: Int?
 
-    init(_ declaration: RouteDeclaration, label: RouteLabel) {
+    /// - Parameter namingNothing: the table's own answers on a path (the preflight, 405): they
+    ///   check and read nothing, not even that the project and namespace it names exist.
+    init(_ declaration: RouteDeclaration, label: RouteLabel, namingNothing: Bool = false) {
         self.declaration = declaration
         self.label = label
         parameterNames = declaration.path.parameterNames
-        projectIndex = parameterNames.firstIndex(of: "project")
-        namespaceIndex = parameterNames.firstIndex(of: "namespace")
+        projectIndex = namingNothing ? nil : parameterNames.firstIndex(of: "project")
+        namespaceIndex = namingNothing ? nil : parameterNames.firstIndex(of: "namespace")
     }
 
     /// The role a request to `uri` needs when the route asks `asked`, as its rules make it

@@ -115,7 +115,7 @@ final class RouteTable: Sendable {
                                            handler: handler)
         declaration.dialect = template.dialect
         declaration.isCalledByBrowsers = template.isCalledByBrowsers
-        return Route(declaration, label: label)
+        return Route(declaration, label: label, namingNothing: true)
     }
 
     /// 404 for a path no route has, worded as `format` words errors.

@@ -114,6 +114,16 @@ import Testing
         #expect(denied.status == 405 && denied.header("Allow") == "POST" && denied.header("Access-Control-Allow-Origin") == "*")
     }
 
+    /// The preflight and the 405 check and read nothing: not even the project or namespace the
+    /// path names (a browser's preflight carries no credentials, and its answer is no stream's).
+    @Test func thePreflightAndThe405NameNoProjectOrNamespace() throws {
+        let stream = "/v1/projects/nowhere/namespaces/AAA:streamFetchInvalidations"
+        let preflight = try server.request("OPTIONS", stream)
+        #expect(preflight.status == 204 && preflight.header("Access-Control-Allow-Origin") == "*", "\(preflight.status)")
+        let denied = try server.request("GET", stream)
+        #expect(denied.status == 405 && denied.header("Allow") == "POST", "\(denied.status)")
+    }
+
     /// Each route's label reads as the name metrics always gave it; labels are numbered once.
     @Test(arguments: [
         ("GET /healthz", "healthz"), ("GET /readyz", "readyz"), ("GET /openapi.json", "openapi"), ("POST /v1/projects", "projects"),
