@@ -5,6 +5,7 @@ import Dispatch
 import Foundation
 import PostgresStore
 import StoreTestSupport
+import Synchronization
 import Testing
 import TestSupport
 
@@ -105,16 +106,22 @@ import TestSupport
         let store = self.store
         // The store asks whether it may commit right before its COMMIT, which the gate holds.
         let committing = DispatchSemaphore(value: 0)
-        async let outcome = onDedicatedThread {
+        // Started on a thread of its own at once: a child task would first need a thread of the
+        // cooperative pool, which the suites running beside this one may all hold.
+        let outcome = Mutex<String?>(nil), finished = DispatchSemaphore(value: 0)
+        Thread {
+            let result: String
             do {
                 let version = try StoreDeadline.run(until: .now + .seconds(30), commitPermit: { committing.signal(); return true }) {
                     try store.publishTag(1)
                 }
-                return "published \(version.versionNumber)"
+                result = "published \(version.versionNumber)"
             } catch {
-                return "\(error)"
+                result = "\(error)"
             }
-        }
+            outcome.withLock { $0 = result }
+            finished.signal()
+        }.start()
 
         // While the commit waits, the version is invisible and nothing is delivered.
         #expect(try await onDedicatedThread { committing.wait(timeout: .now() + 20) } == .success, "the publish reached its commit")
@@ -126,6 +133,7 @@ import TestSupport
         #expect(delivered.map { $0.payload.split(separator: "\t", maxSplits: 1).last.map(String.init) } == ["p1\tfirebase\t1"])
         // Delivered after the commit: the version is already visible to everyone.
         #expect(try store.templates.headState(project: "p1", namespace: .client).active == 1)
-        #expect(try await outcome == "published 1")
+        #expect(try await onDedicatedThread { finished.wait(timeout: .now() + 30) } == .success)
+        #expect(outcome.withLock { $0 } == "published 1")
     }
 }
