@@ -20,33 +20,16 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(__file__))
 from oidc_forger import CLIENT_ID, Forger, free_port  # noqa: E402
+from oidc_forger import request as call  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PROJECT_NUMBER = "123456789012"
 BODY = '{"appInstanceId":"client-{n}","appId":"1:123456789012:android:ab","appVersion":"2.{n}.0","countryCode":"US"}'
-
-
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-OPENER = urllib.request.build_opener(NoRedirect)
-
-
-def call(url, method="GET", headers=None, body=None):
-    request = urllib.request.Request(url, method=method, data=body, headers=headers or {})
-    try:
-        with OPENER.open(request, timeout=10) as response:
-            return response.status, response.headers, response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.headers, error.read()
 
 
 class ControlPlaneLoad:

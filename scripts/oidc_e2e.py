@@ -20,33 +20,14 @@ import tempfile
 import threading
 import time
 import traceback
-import urllib.error
 import urllib.parse
 import urllib.request
 
-from oidc_forger import CLIENT_ID, Forger, free_port
+from oidc_forger import CLIENT_ID, Forger, free_port, request
 from playwright.sync_api import expect, sync_playwright
 
 PROJECT = "example-project"
 BOOT_TOKEN = "boot-token"
-
-
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-OPENER = urllib.request.build_opener(NoRedirect)
-
-
-def request(url, method="GET", headers=None, body=None, timeout=15):
-    """(status, headers, body bytes); redirects are not followed."""
-    req = urllib.request.Request(url, method=method, data=body, headers=headers or {})
-    try:
-        with OPENER.open(req, timeout=timeout) as response:
-            return response.status, response.headers, response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.headers, error.read()
 
 
 # MARK: the servers

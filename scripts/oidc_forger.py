@@ -6,11 +6,31 @@ import json
 import socket
 import threading
 import time
+import urllib.error
+import urllib.request
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 CLIENT_ID = "rcs-console"
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+OPENER = urllib.request.build_opener(NoRedirect)
+
+
+def request(url, method="GET", headers=None, body=None, timeout=15):
+    """(status, headers, body bytes); redirects are not followed (a sign-in is a chain of them)."""
+    req = urllib.request.Request(url, method=method, data=body, headers=headers or {})
+    try:
+        with OPENER.open(req, timeout=timeout) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
 
 
 def free_port():
