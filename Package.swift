@@ -74,7 +74,7 @@ let package = Package(
         ),
 
         // Helpers shared by test targets (and compiled into the HTTP fuzz target by scripts/fuzz).
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .target(name: "TestSupport", dependencies: ["CLinuxIO"], path: "Tests/TestSupport", swiftSettings: strictSettings),
         // The real server started in-process, for the end-to-end tests of the server and the client.
         .target(
             name: "ServerTestSupport",
@@ -84,7 +84,7 @@ let package = Package(
         ),
         // A PostgreSQL server for the tests: RCS_TEST_POSTGRES_URL or a throw-away cluster.
         .target(
-            name: "PostgresTestSupport", dependencies: ["PostgresStore"], path: "Tests/PostgresTestSupport",
+            name: "PostgresTestSupport", dependencies: ["PostgresStore", "TestSupport"], path: "Tests/PostgresTestSupport",
             swiftSettings: strictSettings
         ),
         // Stores of either engine on fresh data, for the store contract and each engine's own tests.

@@ -291,3 +291,11 @@ int rcs_signalfd_next(int fd) {
     } while (got < 0 && errno == EINTR);
     return got == (ssize_t)sizeof info ? (int)info.ssi_signo : 0;
 }
+
+int rcs_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}
+
+int rcs_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}

@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
 import Glibc
+import TestSupport
 
 /// The real `remote-config-server` executable, started as a child process on a free port.
 final class DaemonProcess {
-    let process = Process()
-    private let output = Pipe()
+    let process: ChildProcess
+    private let output: FileHandle
     private(set) var port = 0
 
     /// The executable built next to the test bundle.
@@ -19,14 +20,12 @@ final class DaemonProcess {
     ///   - logged: runs with the log so far each time it grows, until the daemon listens.
     init(dataDir: String, workers: Int, config: String = "config/remote-config.json", extraEnvironment: [String: String] = [:],
          startSeconds: Double = 60, launched: (pid_t) throws -> Void = { _ in }, logged: (String) -> Void = { _ in }) throws {
-        Self.prepare(process, arguments: Self.arguments(dataDir: dataDir, workers: workers, config: config),
-                     extraEnvironment: extraEnvironment, standardError: output)
-        try process.run()
-        try launched(process.processIdentifier)
+        (process, output) = try Self.start(Self.arguments(dataDir: dataDir, workers: workers, config: config), extraEnvironment: extraEnvironment)
+        try launched(process.pid)
         (port, log.text) = try waitForPort(workers: workers, deadline: Date(timeIntervalSinceNow: startSeconds), logged: logged)
         // Keep draining the log so a chatty server never blocks on a full pipe; keep it for
         // tests that read it.
-        let handle = output.fileHandleForReading
+        let handle = output
         let log = self.log
         Thread.detachNewThread {
             while case let data = handle.availableData, !data.isEmpty {
@@ -42,15 +41,16 @@ final class DaemonProcess {
         ["--port", "0", "--data-dir", dataDir, "--workers", "\(workers)", "--config", config]
     }
 
-    private static func prepare(_ process: Process, arguments: [String], extraEnvironment: [String: String], standardError: Pipe) {
-        process.executableURL = executable
-        process.arguments = arguments
+    /// Starts the executable with its standard error on a pipe: the child and the pipe's end
+    /// to read.
+    private static func start(_ arguments: [String], extraEnvironment: [String: String]) throws -> (ChildProcess, FileHandle) {
         var environment = ProcessInfo.processInfo.environment
         environment["RCS_LOG_LEVEL"] = "info"
         environment.merge(extraEnvironment) { $1 }
-        process.environment = environment
-        process.standardError = standardError
-        process.standardOutput = FileHandle.nullDevice
+        let errors = try ChildProcess.makePipe()
+        defer { close(errors.write) }
+        let child = try ChildProcess(executable.path, arguments, environment: environment, standardError: errors.write)
+        return (child, errors.read)
     }
 
     /// Runs a daemon until it exits: its exit status and everything it logged. Used for a daemon
@@ -60,33 +60,28 @@ final class DaemonProcess {
     /// - Parameter launched: as for `init`.
     static func runUntilExit(arguments: [String], extraEnvironment: [String: String] = [:], sigtermWhenLogged trigger: String? = nil,
                              seconds: Double = 30, launched: (pid_t) throws -> Void = { _ in }) throws -> (status: Int32, log: String) {
-        let process = Process()
-        let errors = Pipe()
-        prepare(process, arguments: arguments, extraEnvironment: extraEnvironment, standardError: errors)
-        try process.run()
-        let pid = process.processIdentifier
-        do { try launched(pid) } catch {
-            Glibc.kill(pid, SIGKILL)
-            process.waitUntilExit()
+        let (process, errors) = try start(arguments, extraEnvironment: extraEnvironment)
+        do { try launched(process.pid) } catch {
+            process.kill()
             throw error
         }
-        let deadline = DispatchWorkItem { Glibc.kill(pid, SIGKILL) }
+        let deadline = DispatchWorkItem { process.signal(SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: deadline)
         var log = ""
         var pendingTrigger = trigger
-        while case let data = errors.fileHandleForReading.availableData, !data.isEmpty {
+        while case let data = errors.availableData, !data.isEmpty {
             log += String(decoding: data, as: UTF8.self)
             if let needle = pendingTrigger, log.contains(needle) {
-                Glibc.kill(pid, SIGTERM)
+                process.signal(SIGTERM)
                 pendingTrigger = nil
             }
         }
-        process.waitUntilExit()
+        let ended = process.waitUntilExit()
         deadline.cancel()
-        if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL {
+        if ended.bySignal && ended.status == SIGKILL {
             throw TestFailure("the server did not exit within \(seconds) s: \(log)")
         }
-        return (process.terminationStatus, log)
+        return (ended.status, log)
     }
 
     /// The supervisor's child processes (its workers) that are alive, and those that are
@@ -94,7 +89,7 @@ final class DaemonProcess {
     func children() -> (alive: Set<pid_t>, zombies: Set<pid_t>) {
         var alive = Set<pid_t>()
         var zombies = Set<pid_t>()
-        let supervisor = process.processIdentifier
+        let supervisor = process.pid
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
             guard let pid = pid_t(entry),
                   let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
@@ -133,14 +128,14 @@ final class DaemonProcess {
     /// - Returns: the port and the log read so far.
     private func waitForPort(workers: Int, deadline: Date, logged: (String) -> Void) throws -> (port: Int, log: String) {
         var text = ""
-        let handle = output.fileHandleForReading
+        let handle = output
         while true {
             var readable = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
             let milliseconds = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
             let polled = poll(&readable, 1, milliseconds)
             if polled < 0 && errno == EINTR { continue }
             guard polled > 0 else {
-                Glibc.kill(process.processIdentifier, SIGKILL)
+                process.signal(SIGKILL)
                 throw TestFailure("server did not listen in time: \(text)")
             }
             let data = handle.availableData
@@ -169,18 +164,10 @@ final class DaemonProcess {
     }
 
     func kill(_ signal: Int32) {
-        Glibc.kill(process.processIdentifier, signal)
+        process.signal(signal)
     }
 
     func waitForExit() -> Int32 {
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    deinit {
-        if process.isRunning {
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.waitUntilExit().status
     }
 }

@@ -54,21 +54,16 @@ enum RCCtlProcess {
         try Data().write(to: outURL)
         try Data().write(to: errURL)
 
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment(port: port, token: token)
-        process.standardInput = try FileHandle(forReadingFrom: inURL)
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        try process.run()
-
-        let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let input = open(inURL.path, O_RDONLY | O_CLOEXEC), output = open(outURL.path, O_WRONLY | O_CLOEXEC), errors = open(errURL.path, O_WRONLY | O_CLOEXEC)
+        defer { [input, output, errors].forEach { close($0) } }
+        let process = try ChildProcess(executable.path, arguments, environment: environment(port: port, token: token),
+                                       standardInput: input, standardOutput: output, standardError: errors)
+        let watchdog = DispatchWorkItem { process.signal(SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        process.waitUntilExit()
+        let ended = process.waitUntilExit()
         watchdog.cancel()
         return RCCtlResult(
-            status: process.terminationStatus,
+            status: ended.status,
             stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
@@ -76,21 +71,18 @@ enum RCCtlProcess {
 
 /// `rcctl watch` running in the background; its standard output arrives line by line.
 final class RCCtlWatch {
-    let process = Process()
+    let process: ChildProcess
     private var lines: AsyncStream<String>.Iterator
 
     init(_ arguments: [String], port: Int) throws {
-        let output = Pipe()
-        process.executableURL = RCCtlProcess.executable
-        process.arguments = ["watch"] + arguments
-        process.environment = RCCtlProcess.environment(port: port, token: RCCtlProcess.token)
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        let output = try ChildProcess.makePipe()
+        defer { close(output.write) }
+        process = try ChildProcess(RCCtlProcess.executable.path, ["watch"] + arguments,
+                                   environment: RCCtlProcess.environment(port: port, token: RCCtlProcess.token), standardOutput: output.write)
         let (lines, continuation) = AsyncStream.makeStream(of: String.self)
         self.lines = lines.makeAsyncIterator()
-        try process.run()
         // Ends when the child exits and its end of the pipe closes.
-        let handle = output.fileHandleForReading
+        let handle = output.read
         Thread.detachNewThread {
             var pending = ""
             while true {
@@ -122,15 +114,7 @@ final class RCCtlWatch {
 
     /// Stops the watch (it runs until interrupted) and returns how it ended.
     func stop() -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.signal(SIGTERM)
+        return process.waitUntilExit().status
     }
 }

@@ -2,6 +2,7 @@ public import Foundation
 import Glibc
 public import PostgresStore
 import Synchronization
+import TestSupport
 
 /// The PostgreSQL server the tests use: `$RCS_TEST_POSTGRES_URL` (a `postgresql://` URL whose
 /// user may create databases) or else a throw-away cluster started once per test process by
@@ -79,42 +80,28 @@ public enum PostgresTestServer {
 
     /// Runs `argv` with only stdin (/dev/null), stdout and stderr open, and waits for it.
     ///
-    /// Not Foundation's Process: it hands the child a socket whose closing tells it the child
-    /// exited, and the server the script starts would keep that socket open until it stops.
+    /// Every other descriptor is closed in the child: the server the script starts would keep
+    /// any it inherited open until it stops.
     private static func spawn(_ argv: [String]) throws(TestServerError) -> (status: Int32, output: String, errors: String) {
-        var output: [Int32] = [0, 0]
-        var errors: [Int32] = [0, 0]
-        guard pipe(&output) == 0, pipe(&errors) == 0 else { throw TestServerError("pipe failed: errno \(errno)") }
-        for descriptor in output + errors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        // Every other descriptor this process left inheritable.
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 && fcntl(descriptor, F_GETFD) == 0 {
-            posix_spawn_file_actions_addclose(&actions, descriptor)
+        do {
+            let output = try ChildProcess.makePipe(), errors = try ChildProcess.makePipe()
+            let child: ChildProcess
+            do {
+                defer {
+                    close(output.write)
+                    close(errors.write)
+                }
+                child = try ChildProcess(argv[0], Array(argv.dropFirst()), standardOutput: output.write, standardError: errors.write)
+            }
+            // The script writes a line or two: neither pipe fills while the other is read.
+            let printed = output.read.readDataToEndOfFile()
+            let complaint = errors.read.readDataToEndOfFile()
+            let ended = child.waitUntilExit()
+            return (ended.bySignal ? 128 + ended.status : ended.status, String(decoding: printed, as: UTF8.self),
+                    String(decoding: complaint, as: UTF8.self))
+        } catch {
+            throw TestServerError("cannot run \(argv[0]): \(error)")
         }
-        let arguments = argv.map { strdup($0) } + [nil]
-        defer { arguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, arguments, environ)
-        close(output[1])
-        close(errors[1])
-        defer {
-            close(output[0])
-            close(errors[0])
-        }
-        guard spawned == 0 else { throw TestServerError("cannot run \(argv[0]): errno \(spawned)") }
-        // The script writes a line or two: neither pipe fills while the other is read.
-        let printed = FileHandle(fileDescriptor: output[0]).readDataToEndOfFile()
-        let complaint = FileHandle(fileDescriptor: errors[0]).readDataToEndOfFile()
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exitStatus, String(decoding: printed, as: UTF8.self), String(decoding: complaint, as: UTF8.self))
     }
 }
 

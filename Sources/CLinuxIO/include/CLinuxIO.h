@@ -2,6 +2,7 @@
 #define CLINUXIO_H
 
 #include <signal.h>
+#include <spawn.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -84,5 +85,11 @@ int rcs_inherit_fd(int fd);
 int rcs_signalfd(const sigset_t *mask);
 /// The next signal number read from a signalfd, or 0 when none is pending.
 int rcs_signalfd_next(int fd);
+
+/// pipe2 with O_CLOEXEC on both ends.
+int rcs_pipe_cloexec(int fds[2]);
+/// Adds to `actions`: close every descriptor from `lowest` up in the child (glibc's
+/// posix_spawn_file_actions_addclosefrom_np, which Swift cannot see without _GNU_SOURCE).
+int rcs_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
 #endif

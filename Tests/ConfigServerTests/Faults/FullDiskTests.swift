@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// The one-node SQLite server on a data directory that fills up (a small tmpfs: needs root,
@@ -23,16 +24,14 @@ import Testing
     }
 
     private static func run(_ arguments: String...) throws -> (status: Int32, output: String) {
-        let process = Process()
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let output = try ChildProcess.makePipe()
+        let process: ChildProcess
+        do {
+            defer { close(output.write) }
+            process = try ChildProcess(arguments[0], Array(arguments.dropFirst()), standardOutput: output.write, standardError: output.write)
+        }
+        let text = String(decoding: output.read.readDataToEndOfFile(), as: UTF8.self)
+        return (process.waitUntilExit().status, text)
     }
 
     /// Fills the file system with one file until it refuses more.
