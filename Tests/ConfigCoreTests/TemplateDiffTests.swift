@@ -26,7 +26,7 @@ import Testing
         other.version = TemplateVersion(versionNumber: 2, description: "versions are not compared")
         let diff = TemplateDiff(from: base, to: other)
         #expect(diff.isEmpty)
-        #expect(TemplateFixtures.json(diff) == #"{"addedConditions":[],"addedGroups":[],"addedParameters":[],"changedConditions":[],"changedGroups":[],"changedParameters":[],"removedConditions":[],"removedGroups":[],"removedParameters":[]}"#)
+        #expect(TemplateFixtures.json(diff) == #"{"added":{"conditions":[],"groups":[],"parameters":[]},"addedConditions":[],"addedGroups":[],"addedParameters":[],"changedConditions":[],"changedGroups":[],"changedParameters":[],"removed":{"conditions":[],"groups":[],"parameters":[]},"removedConditions":[],"removedGroups":[],"removedParameters":[]}"#)
         let export = try TemplateFixtures.clientExport()
         #expect(TemplateDiff(from: export, to: export).isEmpty)
     }
@@ -41,6 +41,23 @@ import Testing
         #expect(diff.removedParameters == ["gone"])
         #expect(diff.changedParameters.isEmpty)
         #expect(!diff.isEmpty)
+    }
+
+    @Test func addedAndRemovedThingsCarryWhatTheyHold() {
+        var new = base
+        new.parameters["gone"] = nil
+        new.parameterGroups["onboarding"]?.parameters["skip"] = RemoteConfigParameter(
+            defaultValue: .value("false"), conditionalValues: ["beta": .value("true")], description: "skip the tour", valueType: .boolean)
+        new.conditions.removeAll { $0.name == "us" }
+        new.conditions.append(RemoteConfigCondition(name: "android", expression: "device.os == 'android'", tagColor: "GREEN"))
+        new.parameterGroups["old"] = nil
+        new.parameterGroups["pricing"] = ParameterGroup(description: "Prices")
+        let diff = TemplateDiff(from: base, to: new)
+        #expect(TemplateFixtures.json(diff.added) == #"{"conditions":[{"expression":"device.os == 'android'","name":"android","tagColor":"GREEN"}],"#
+            + #""groups":[{"description":"Prices","name":"pricing"}],"#
+            + #""parameters":[{"conditionalValues":{"beta":{"value":"true"}},"defaultValue":{"value":"false"},"description":"skip the tour","group":"onboarding","key":"skip","valueType":"BOOLEAN"}]}"#)
+        #expect(TemplateFixtures.json(diff.removed) == #"{"conditions":[{"expression":"device.country in ['US']","name":"us"}],"#
+            + #""groups":[{"name":"old"}],"parameters":[{"defaultValue":{"value":"x"},"key":"gone","valueType":"STRING"}]}"#)
     }
 
     @Test func changedParameterSaysWhatChanged() throws {
@@ -62,7 +79,7 @@ import Testing
         #expect(conditional.removed == ["beta"])
         #expect(conditional.changed == ["ios"])
         #expect(TemplateFixtures.json(limit) == #"{"description":{"from":"max","to":null},"key":"limit","valueType":{"from":"NUMBER","to":"STRING"}}"#)
-        #expect(TemplateFixtures.json(title) == #"{"conditionalValues":{"added":["us"],"changed":["ios"],"removed":["beta"]},"defaultValue":{"from":{"value":"Hi"},"to":{"useInAppDefault":true}},"key":"title"}"#)
+        #expect(TemplateFixtures.json(title) == #"{"conditionalValues":{"added":["us"],"changed":["ios"],"removed":["beta"],"values":{"beta":{"from":{"value":"Hey"},"to":null},"ios":{"from":{"value":"Yo"},"to":{"value":"Yo!"}},"us":{"from":null,"to":{"value":"Howdy"}}}},"defaultValue":{"from":{"value":"Hi"},"to":{"useInAppDefault":true}},"key":"title"}"#)
     }
 
     @Test func movingBetweenGroupsIsAGroupChange() {
@@ -128,6 +145,9 @@ import Testing
         new.parameters["title"]?.defaultValue = nil
         new.conditions.reverse()
         new.parameterGroups["onboarding"]?.description = nil
+        new.parameters["gone"] = nil
+        new.parameterGroups["onboarding"]?.parameters["skip"] = RemoteConfigParameter(defaultValue: .value("1"), conditionalValues: ["ios": .value("2")])
+        new.parameters["title"]?.conditionalValues["us"] = .value("Howdy")
         let diff = TemplateDiff(from: base, to: new)
         let decoded = try JSONDecoder().decode(TemplateDiff.self, from: TemplateJSON.encode(diff))
         #expect(decoded == diff)

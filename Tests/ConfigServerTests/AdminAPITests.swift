@@ -115,6 +115,16 @@ import Testing
         let diff = try server.admin("GET", "/v1/projects/demo/remoteConfig:diff?from=2&to=3")
         #expect(diff.status == 200)
         #expect(diff.text.contains("\"changedParameters\""))
+
+        // What a reviewer approves: an added parameter with its values, a removed one with what it held.
+        try server.publish(#"{"parameters":{"promo":{"defaultValue":{"value":"10%"},"conditionalValues":{},"valueType":"STRING"}}}"#)
+        let content = try server.admin("GET", "/v1/projects/demo/remoteConfig:diff?from=4&to=5")
+        let body = try #require(try content.json()["diff"] as? [String: Any])
+        func json(_ object: Any?) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: try #require(object), options: [.sortedKeys]), as: UTF8.self)
+        }
+        #expect(try json(body["added"]) == #"{"conditions":[],"groups":[],"parameters":[{"defaultValue":{"value":"10%"},"key":"promo","valueType":"STRING"}]}"#)
+        #expect(try json(body["removed"]) == #"{"conditions":[],"groups":[],"parameters":[{"defaultValue":{"value":"a"},"key":"key","valueType":"STRING"}]}"#)
     }
 
     @Test func unknownProjectsAndRoutesAre404AndWrongMethods405() throws {

@@ -24,6 +24,11 @@ public struct TemplateDiff: Sendable, Equatable, Codable {
     public var removedGroups: [String]
     /// Groups in both whose description differs, sorted by name.
     public var changedGroups: [GroupChange]
+    /// What the added parameters, conditions and groups hold, in the order of the lists above,
+    /// so a reviewer sees what a version gains and not only names.
+    public var added: DiffContent
+    /// What the removed ones held.
+    public var removed: DiffContent
 
     /// True when the templates define the same conditions, parameters and groups (versions
     /// are not compared).
@@ -62,6 +67,13 @@ public struct TemplateDiff: Sendable, Equatable, Codable {
             else { return nil }
             return GroupChange(name: name, description: change)
         }
+
+        added = DiffContent(parameters: addedParameters.map { ParameterContent(newParameters[$0]!) },
+                            conditions: addedConditions.map { newConditions[$0]! },
+                            groups: addedGroups.map { GroupContent(name: $0, description: new.parameterGroups[$0]!.description) })
+        removed = DiffContent(parameters: removedParameters.map { ParameterContent(oldParameters[$0]!) },
+                              conditions: removedConditions.map { oldConditions[$0]! },
+                              groups: removedGroups.map { GroupContent(name: $0, description: old.parameterGroups[$0]!.description) })
     }
 
     /// The first definition of each key (see `RemoteConfigTemplate.allParameters`).
@@ -125,6 +137,8 @@ public struct ConditionalValuesChange: Sendable, Equatable, Codable {
     public var removed: [String]
     /// Names present before and after with a different value.
     public var changed: [String]
+    /// Every name above: its value before (`nil` when added) and after (`nil` when removed).
+    public var values: [String: ValueChange<ParameterValue?>]
 
     /// `nil` when the maps are equal.
     init?(from old: [String: ParameterValue], to new: [String: ParameterValue]) {
@@ -132,6 +146,7 @@ public struct ConditionalValuesChange: Sendable, Equatable, Codable {
         added = new.keys.filter { old[$0] == nil }.sorted()
         removed = old.keys.filter { new[$0] == nil }.sorted()
         changed = new.keys.filter { old[$0] != nil && old[$0] != new[$0] }.sorted()
+        values = Dictionary(uniqueKeysWithValues: (added + removed + changed).map { ($0, ValueChange(from: old[$0], to: new[$0])) })
     }
 }
 
@@ -156,4 +171,46 @@ public struct ConditionChange: Sendable, Equatable, Codable {
 public struct GroupChange: Sendable, Equatable, Codable {
     public var name: String
     public var description: ValueChange<String?>
+}
+
+/// The parameters, conditions and groups a diff adds or removes, whole.
+public struct DiffContent: Sendable, Equatable, Codable {
+    public var parameters: [ParameterContent]
+    public var conditions: [RemoteConfigCondition]
+    public var groups: [GroupContent]
+}
+
+/// A parameter as the template holds it, with its key and group: `{"key", "group"?,
+/// "defaultValue"?, "conditionalValues"?, "description"?, "valueType"}`.
+public struct ParameterContent: Sendable, Equatable, Codable {
+    public var key: String
+    /// The group holding it; `nil` at the top level.
+    public var group: String?
+    public var parameter: RemoteConfigParameter
+
+    init(_ entry: RemoteConfigTemplate.ParameterEntry) {
+        key = entry.key
+        group = entry.group
+        parameter = entry.parameter
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: TemplateCodingKey.self)
+        key = try container.decode(String.self, "key")
+        group = try container.decodeIfPresent(String.self, "group")
+        parameter = try RemoteConfigParameter(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: TemplateCodingKey.self)
+        try container.encode(key, forKey: "key")
+        try container.encodeIfPresent(group, forKey: "group")
+        try parameter.encode(to: encoder)
+    }
+}
+
+/// A group's name and description (its parameters are listed with the parameters).
+public struct GroupContent: Sendable, Equatable, Codable {
+    public var name: String
+    public var description: String?
 }
