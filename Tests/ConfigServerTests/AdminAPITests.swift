@@ -84,6 +84,12 @@ import Testing
         #expect(response.status == 400)
         #expect(response.errorStatus == "INVALID_ARGUMENT")
         #expect(response.text.contains("parameters.welcome.conditionalValues.nope"))
+        // Each issue by path, as Google's BadRequest details, for tools that should not parse the message.
+        let error = try #require(try response.json()["error"] as? [String: Any])
+        let details = try #require(error["details"] as? [[String: Any]])
+        #expect(details.first?["@type"] as? String == "type.googleapis.com/google.rpc.BadRequest")
+        let violations = try #require(details.first?["fieldViolations"] as? [[String: String]])
+        #expect(violations == [["field": "parameters.welcome.conditionalValues.nope", "description": "unknown condition 'nope'; conditional values must name a condition of the template"]])
         let badExpression = "{\"conditions\":[{\"name\":\"c\",\"expression\":\"device.os == \"}]}"
         #expect(try server.admin("PUT", "/v1/projects/demo/remoteConfig", headers: [("If-Match", "*")], body: badExpression).status == 400)
         #expect(try server.admin("PUT", "/v1/projects/demo/remoteConfig", headers: [("If-Match", "*")], body: "{not json").status == 400)

@@ -81,7 +81,7 @@ struct TemplateAdminEndpoint: Sendable {
             try validator.validate(template, namespace: namespace)
             return (template, try CompiledTemplate(template, namespace: namespace))
         } catch {
-            throw APIError.badRequest("Invalid template: \(error.message)")
+            throw APIError.invalidTemplate(error)
         }
     }
 

@@ -1,3 +1,4 @@
+import ConfigCore
 import HTTP1
 
 /// A failure that reaches the client as Google's error JSON with the right status.
@@ -7,6 +8,8 @@ struct APIError: Error {
     /// Overrides the canonical status derived from `status` (e.g. FAILED_PRECONDITION on a 400).
     var canonicalStatus: String?
     var headers = HTTPHeaders()
+    /// Each problem and where it is, sent in the body's `details` as well as in the message.
+    var fieldViolations: [ErrorBody.FieldViolation] = []
 
     init(_ status: Int, _ message: String, canonicalStatus: String? = nil) {
         self.status = status
@@ -15,18 +18,30 @@ struct APIError: Error {
     }
 
     var response: HTTPResponse {
-        .json(ErrorBody.encode(status: status, message: message, canonicalStatus: canonicalStatus), status: status, headers: headers)
+        .json(body, status: status, headers: headers)
     }
 
     /// The error as the stream endpoint answers it: the body wrapped in an array (spec §1.4).
     var streamResponse: HTTPResponse {
         var body: [UInt8] = [UInt8(ascii: "[")]
-        body += ErrorBody.encode(status: status, message: message, canonicalStatus: canonicalStatus)
+        body += self.body
         body.append(UInt8(ascii: "]"))
         return .json(body, status: status, headers: headers)
     }
 
+    private var body: [UInt8] {
+        ErrorBody.encode(status: status, message: message, canonicalStatus: canonicalStatus, fieldViolations: fieldViolations)
+    }
+
     static func badRequest(_ message: String) -> APIError { APIError(400, message) }
+
+    /// 400 for a template Firebase would refuse: every issue in the message and, by path, in
+    /// the body's `details`.
+    static func invalidTemplate(_ error: TemplateValidationError) -> APIError {
+        var invalid = APIError(400, "Invalid template: \(error.message)")
+        invalid.fieldViolations = error.issues.map { ErrorBody.FieldViolation(field: $0.path, description: $0.message) }
+        return invalid
+    }
     static func notFound(_ message: String) -> APIError { APIError(404, message) }
     /// 503 for a template this worker never read while the store cannot be read: nothing is
     /// known of it here, and an empty answer would clear the client's values.

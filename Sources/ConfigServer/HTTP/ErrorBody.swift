@@ -6,12 +6,36 @@ enum ErrorBody {
     /// `{"error":{"code": …,"message":"…","status":"…"}}` as UTF-8 bytes. The space after
     /// `"code":` is Google's spacing: iOS looks for the text `"code": 403` in a stream's error
     /// (spec §4.3, §4.7).
-    static func encode(status: Int, message: String, canonicalStatus: String? = nil) -> [UInt8] {
+    ///
+    /// With `fieldViolations`, the error also carries them as Google's `details` do:
+    /// `[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field","description"}]}]`,
+    /// so a tool reads each problem and where it is without parsing the message.
+    static func encode(status: Int, message: String, canonicalStatus: String? = nil, fieldViolations: [FieldViolation] = []) -> [UInt8] {
         let name = canonicalStatus ?? canonicalName(for: status)
         var text = "{\"error\":{\"code\": \(status),\"message\":"
         appendJSONString(message, to: &text)
-        text += ",\"status\":\"\(name)\"}}"
+        text += ",\"status\":\"\(name)\""
+        if !fieldViolations.isEmpty {
+            text += ",\"details\":[{\"@type\":\"type.googleapis.com/google.rpc.BadRequest\",\"fieldViolations\":["
+            for (index, violation) in fieldViolations.enumerated() {
+                text += index == 0 ? "{\"field\":" : ",{\"field\":"
+                appendJSONString(violation.field, to: &text)
+                text += ",\"description\":"
+                appendJSONString(violation.description, to: &text)
+                text += "}"
+            }
+            text += "]}]"
+        }
+        text += "}}"
         return Array(text.utf8)
+    }
+
+    /// One problem of a request and where it is (`google.rpc.BadRequest.FieldViolation`):
+    /// `field` is a path in the body, e.g. `parameters.welcome.conditionalValues.ios`, empty for
+    /// the body as a whole.
+    struct FieldViolation: Sendable, Equatable {
+        let field: String
+        let description: String
     }
 
     /// The format of the errors the HTTP server answers by itself, so that they read like
