@@ -104,6 +104,8 @@ class Forger:
             claims["nonce"] = "not-this-sign-in"
         elif self.mode == "wrong_signature":
             key = self.other_key
+        elif self.mode == "internal_domain":
+            claims["email"], claims["email_verified"] = "lin@corp.local", True
         signing_input = (b64url(json.dumps(header).encode()) + "." + b64url(json.dumps(claims).encode())).encode()
         if self.mode == "alg_none":
             header["alg"] = "none"

@@ -17,4 +17,15 @@ import Testing
         #expect(UpdateUserEmail.address(forTokenName: name) == email)
         #expect(UpdateUserEmail.isPlausibleAddress(UpdateUserEmail.address(forTokenName: name)))
     }
+
+    @Test(arguments: ["lin@corp.local", "ada@example.com", "ops@intranet", "first.last+rc@mail.example.org"])
+    func aPersonMayHaveAnInternalAddressAndAVersionStillShowsOneTheSDKsAccept(_ email: String) {
+        #expect(UpdateUserEmail.isPersonAddress(email))
+        #expect(UpdateUserEmail.isPlausibleAddress(UpdateUserEmail.address(forTokenName: email)))
+    }
+
+    @Test(arguments: ["lin", "@corp.local", "lin@", "lin@corp..local", "a@b@c", "lin smith@corp.local", "lin@corp_local"])
+    func notAnAddressIsRefused(_ text: String) {
+        #expect(!UpdateUserEmail.isPersonAddress(text))
+    }
 }

@@ -40,7 +40,7 @@ struct AccessAdminEndpoint: Sendable {
         }
         let displayName = try Self.text(body.string("displayName"), field: "displayName", limit: 100)
         let email = try body.string("email").map { email in
-            guard UpdateUserEmail.isPlausibleAddress(email), email.utf8.count <= 254 else {
+            guard UpdateUserEmail.isPersonAddress(email) else {
                 throw APIError.badRequest("email must be an email address, got '\(email)'.")
             }
             return email

@@ -132,7 +132,7 @@ struct SignInEndpoint: Sendable {
                 let token = try await provider.idToken(code: code, verifier: attempt.verifier, redirectURI: attempt.redirectURI)
                 let person = try await provider.verify(token, nonce: attempt.nonce)
                 who = person.email ?? person.subject
-                guard let email = person.email?.lowercased(), UpdateUserEmail.isPlausibleAddress(email), email.utf8.count <= 254 else {
+                guard let email = person.email?.lowercased(), UpdateUserEmail.isPersonAddress(email) else {
                     throw SignInFailure(403, "The identity provider gave no usable email address: ask for the 'email' scope.")
                 }
                 guard person.emailVerified != false else {

@@ -12,12 +12,21 @@ enum UpdateUserEmail {
     /// One `@`, a local part of safe characters, and a dotted domain that is not one of the
     /// local-only names clients reject.
     static func isPlausibleAddress(_ text: String) -> Bool {
+        guard isPersonAddress(text), let domain = text.split(separator: "@").last else { return false }
+        let labels = domain.lowercased().split(separator: ".")
+        guard labels.count >= 2, let top = labels.last, top.count >= 2, top.allSatisfy(\.isLetter) else { return false }
+        return !["local", "test", "localhost", "invalid"].contains(String(top))
+    }
+
+    /// An address a directory may give a person: one `@`, a local part of safe characters and
+    /// a domain of one or more labels — internal names such as `corp.local` included (Active
+    /// Directory's are often so). A person's address only names them here; a version shows it
+    /// through ``address(forTokenName:)``, so no SDK ever reads one it would reject.
+    static func isPersonAddress(_ text: String) -> Bool {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[0].unicodeScalars.allSatisfy(isLocalPartScalar) else { return false }
-        let labels = parts[1].lowercased().split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty && $0.unicodeScalars.allSatisfy(isDomainScalar) }),
-              let top = labels.last, top.count >= 2, top.allSatisfy(\.isLetter) else { return false }
-        return !["local", "test", "localhost", "invalid"].contains(String(top))
+        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        return labels.allSatisfy { !$0.isEmpty && $0.unicodeScalars.allSatisfy(isDomainScalar) } && text.utf8.count <= 254
     }
 
     private static func isLocalPartScalar(_ scalar: Unicode.Scalar) -> Bool {
