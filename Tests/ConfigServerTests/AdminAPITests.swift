@@ -133,6 +133,31 @@ import Testing
         #expect(try json(body["removed"]) == #"{"conditions":[],"groups":[],"parameters":[{"defaultValue":{"value":"a"},"key":"key","valueType":"STRING"}]}"#)
     }
 
+    @Test func aDraftIsDiffedAgainstTheActiveOrANamedVersion() throws {
+        let empty = try server.admin("POST", "/v1/projects/demo/remoteConfig:diff", body: Templates.single("a"))
+        #expect(empty.status == 200)
+        #expect(try empty.json()["from"] as? String == "0")
+        #expect((try empty.json()["diff"] as? [String: Any])?["addedParameters"] as? [String] == ["key"])
+        try server.publish(Templates.single("a"))
+        try server.publish(Templates.single("b"))
+        let draft = #"{"parameters":{"key":{"defaultValue":{"value":"c"}},"extra":{"defaultValue":{"value":"x"}}}}"#
+        let active = try server.admin("POST", "/v1/projects/demo/remoteConfig:diff", body: draft)
+        #expect(try active.json()["from"] as? String == "2")
+        let diff = try #require(try active.json()["diff"] as? [String: Any])
+        #expect(diff["addedParameters"] as? [String] == ["extra"])
+        let changed = try #require((diff["changedParameters"] as? [[String: Any]])?.first)
+        #expect((changed["defaultValue"] as? [String: Any])?["from"] as? [String: String] == ["value": "b"])
+        let named = try server.admin("POST", "/v1/projects/demo/remoteConfig:diff?from=1", body: draft)
+        #expect(try named.json()["from"] as? String == "1")
+        // Nothing was published by diffing.
+        #expect(try server.admin("GET", "/v1/projects/demo/remoteConfig").header("ETag") == "etag-424242-2")
+        #expect(try server.admin("POST", "/v1/projects/demo/remoteConfig:diff?from=9", body: draft).status == 404)
+        let invalid = try server.admin("POST", "/v1/projects/demo/remoteConfig:diff", body: #"{"parameters":{"key":{"defaultValue":7}}}"#)
+        #expect(invalid.status == 400)
+        #expect(invalid.text.contains("fieldViolations"))
+        #expect(try server.admin("POST", "/v1/projects/demo/remoteConfig:diff", body: "").status == 400)
+    }
+
     @Test func unknownProjectsAndRoutesAre404AndWrongMethods405() throws {
         let project = try server.admin("GET", "/v1/projects/nope/remoteConfig")
         #expect(project.status == 404)

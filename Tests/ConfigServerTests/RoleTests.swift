@@ -41,6 +41,7 @@ import Testing
         Call(method: "GET", target: template, needs: "viewer"),
         Call(method: "GET", target: template + ":listVersions", needs: "viewer"),
         Call(method: "GET", target: template + ":diff?from=1", needs: "viewer"),
+        Call(method: "POST", target: template + ":diff", body: Templates.single("d"), needs: "viewer"),
         Call(method: "POST", target: template + ":evaluate", body: "{\"appInstanceId\":\"x\"}", needs: "viewer"),
         Call(method: "GET", target: template + ":adoption", needs: "viewer"),
         Call(method: "GET", target: template + ":downloadDefaults", needs: "viewer"),

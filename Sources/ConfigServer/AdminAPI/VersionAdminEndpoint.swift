@@ -58,16 +58,43 @@ struct VersionAdminEndpoint: Sendable {
         let from = try Self.versionNumber(fromText, field: "from")
         let to = try exchange.uri["to"].map { try Self.versionNumber($0, field: "to") }
         exchange.answerFromStore { [self] in
-            func load(_ number: Int64) throws -> RemoteConfigTemplate {
-                guard let stored = try store.version(project: key.project, namespace: key.namespace, number: number) else {
-                    throw APIError.notFound("Version \(number) of project '\(project.id)' not found.")
-                }
-                return try RemoteConfigTemplate.decode(json: Data(stored.templateJSON))
-            }
             let target = to ?? templates.currentVersion(key)
-            let diff = TemplateDiff(from: try load(from), to: try load(target))
+            let diff = TemplateDiff(from: try version(from, of: key, project: project), to: try version(target, of: key, project: project))
             return .json(Array(TemplateJSON.encode(VersionDiff(from: "\(from)", to: "\(target)", diff: diff))))
         }
+    }
+
+    /// `POST …/remoteConfig:diff?from=A`: what publishing the template in the body would change
+    /// against version A (default: the active version), in the `:diff` answer's shape without
+    /// `to`. The console's review shows this, so the diff's rules live only here.
+    func diffDraft(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
+        let from = try exchange.uri["from"].map { try Self.versionNumber($0, field: "from") }
+        guard !exchange.request.body.isEmpty else { throw APIError.badRequest("The request body must be a template (JSON object).") }
+        try ManagementBody.requireUTF8(exchange.request.body)
+        let draft: RemoteConfigTemplate
+        do {
+            draft = try RemoteConfigTemplate.decode(json: Data(exchange.request.body))
+        } catch {
+            throw APIError.invalidTemplate(error)
+        }
+        struct DraftDiff: Encodable {
+            let from: String
+            let diff: TemplateDiff
+        }
+        exchange.answerFromStore { [self] in
+            // No version yet: the draft is all additions.
+            let base = from ?? templates.currentVersion(key)
+            let template = base == 0 ? RemoteConfigTemplate() : try version(base, of: key, project: project)
+            return .json(Array(TemplateJSON.encode(DraftDiff(from: "\(base)", diff: TemplateDiff(from: template, to: draft)))))
+        }
+    }
+
+    /// Version `number` of `key`, read from the store (blocking).
+    private func version(_ number: Int64, of key: TemplateKey, project: StoredProject) throws -> RemoteConfigTemplate {
+        guard let stored = try store.version(project: key.project, namespace: key.namespace, number: number) else {
+            throw APIError.notFound("Version \(number) of project '\(project.id)' not found.")
+        }
+        return try RemoteConfigTemplate.decode(json: Data(stored.templateJSON))
     }
 
     /// `POST …/remoteConfig:evaluate`: what a client with this context would get, and why.
