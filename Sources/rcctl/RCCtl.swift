@@ -19,6 +19,7 @@ struct RCCtl: AsyncParsableCommand {
             PrincipalsCommand.self, MembersCommand.self, TokensCommand.self, KeysCommand.self, AuditCommand.self, ChangesCommand.self,
             SessionsCommand.self,
             WebhooksCommand.self,
+            RefsCommand.self,
         ]
     )
 
