@@ -1,5 +1,6 @@
 """An OpenID provider that signs the ID tokens it is asked for: for the sign-in checks of
-scripts/oidc_e2e.py and the sign-ins of scripts/bench-control-plane."""
+scripts/oidc_e2e.py, the sign-ins of scripts/bench-control-plane and the browser's sign-ins in
+scripts/console_e2e.py."""
 import base64
 import http.server
 import json
@@ -7,6 +8,7 @@ import socket
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 from cryptography.hazmat.primitives import hashes
@@ -46,12 +48,14 @@ def b64url(data):
 class Forger:
     """An OpenID provider whose token endpoint answers with the ID token `mode` names."""
 
-    def __init__(self):
+    def __init__(self, port=None):
         self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         self.other_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         self.mode = "good"
         self.nonce = ""
-        self.port = free_port()
+        # Who the next ID token names: its email and name claims.
+        self.person = {"email": "grace@example.com", "name": "Grace"}
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         forger = self
 
@@ -68,7 +72,16 @@ class Forger:
                 self.wfile.write(body)
 
             def do_GET(self):
-                if self.path == "/.well-known/openid-configuration":
+                if self.path.startswith("/authorize?"):
+                    # A browser's sign-in: the provider agrees at once and sends it back with a code.
+                    query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
+                    forger.nonce = query["nonce"][0]
+                    back = query["redirect_uri"][0] + "?" + urllib.parse.urlencode({"code": "c-browser", "state": query["state"][0]})
+                    self.send_response(302)
+                    self.send_header("Location", back)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                elif self.path == "/.well-known/openid-configuration":
                     self.answer(200, {"issuer": forger.base, "authorization_endpoint": forger.base + "/authorize",
                                       "token_endpoint": forger.base + "/token", "jwks_uri": forger.base + "/jwks"})
                 elif self.path == "/jwks":
@@ -92,7 +105,7 @@ class Forger:
 
     def token(self):
         now = int(time.time())
-        claims = {"iss": self.base, "aud": CLIENT_ID, "sub": "u-1", "email": "grace@example.com", "name": "Grace",
+        claims = {"iss": self.base, "aud": CLIENT_ID, "sub": self.person["email"], **self.person,
                   "nonce": self.nonce, "iat": now, "exp": now + 300}
         header = {"alg": "RS256", "kid": "k1", "typ": "JWT"}
         key = self.key
