@@ -125,8 +125,10 @@ export function content(template) {
 }
 
 /**
- * What changed from `old` to `new`, in the shape of the server's `:diff` answer, so one
- * renderer shows both (used when someone else published while this page was editing).
+ * What changed from `old` to `new`, in the shape of the server's `:diff` answer (names, with
+ * what added and removed items hold in `added` and `removed`, and each changed conditional
+ * value's from and to), so one renderer shows both: the review before publishing or proposing,
+ * a change request, a kept draft, someone else's version.
  */
 export function diffTemplates(old, neu) {
   old = normalize(content(old));
@@ -157,6 +159,11 @@ export function diffTemplates(old, neu) {
   const newConditions = new Map(neu.conditions.map((condition) => [condition.name, condition]));
   diff.addedConditions = [...newConditions.keys()].filter((name) => !oldConditions.has(name));
   diff.removedConditions = [...oldConditions.keys()].filter((name) => !newConditions.has(name));
+  const held = (parameters, conditions, groups, keys, names, groupNames) => ({
+    parameters: keys.map((key) => ({ key, ...(parameters[key].group === null ? {} : { group: parameters[key].group }), ...parameters[key].parameter })),
+    conditions: names.map((name) => structuredClone(conditions.get(name))),
+    groups: groupNames.map((name) => ({ name, ...(groups[name].description === undefined ? {} : { description: groups[name].description }) })),
+  });
   for (const [name, after] of newConditions) {
     const before = oldConditions.get(name);
     if (!before) continue;
@@ -171,6 +178,8 @@ export function diffTemplates(old, neu) {
   const newGroups = neu.parameterGroups;
   diff.addedGroups = Object.keys(newGroups).filter((name) => !oldGroups[name]).sort();
   diff.removedGroups = Object.keys(oldGroups).filter((name) => !newGroups[name]).sort();
+  diff.added = held(newParameters, newConditions, newGroups, diff.addedParameters, diff.addedConditions, diff.addedGroups);
+  diff.removed = held(oldParameters, oldConditions, oldGroups, diff.removedParameters, diff.removedConditions, diff.removedGroups);
   for (const name of Object.keys(newGroups).sort()) {
     if (!oldGroups[name]) continue;
     const change = { name };
@@ -195,12 +204,17 @@ function setChange(change, member, before, after) {
 
 function conditionalValuesChange(before, after) {
   if (canonicalJSON(before) === canonicalJSON(after)) return null;
-  return {
+  const change = {
     added: Object.keys(after).filter((name) => !Object.hasOwn(before, name)).sort(),
     removed: Object.keys(before).filter((name) => !Object.hasOwn(after, name)).sort(),
     changed: Object.keys(after).filter((name) => Object.hasOwn(before, name)
       && canonicalJSON(before[name]) !== canonicalJSON(after[name])).sort(),
+    values: {},
   };
+  for (const name of [...change.added, ...change.removed, ...change.changed]) {
+    change.values[name] = { from: before[name] ?? null, to: after[name] ?? null };
+  }
+  return change;
 }
 
 /** Conditions by name → the keys of the parameters with a value for it, in one pass. */

@@ -119,6 +119,11 @@ def card(run, key):
     return run.page.locator(f'details.card[data-key="{key}"]')
 
 
+def diff_item(scope, kind, name):
+    """The item of a rendered diff that names `name` as added, removed or changed."""
+    return scope.locator(f"li.{kind}").filter(has=scope.page.locator("code", has_text=re.compile(f"^{re.escape(name)}$")))
+
+
 def add_parameter(run, key):
     """Adds a parameter from the Parameters view and returns its card."""
     run.page.get_by_label("New parameter key").fill(key)
@@ -333,9 +338,14 @@ def publish(run):
     page = run.page
     page.get_by_role("button", name="Review and publish…").click()
     review = page.locator(".review")
-    # The review lists what changes against version 1, and wants a description.
-    expect(review.locator("li.added").filter(has_text="greeting")).to_have_count(1)
-    expect(review.locator("li.added").filter(has_text="ios_users")).to_have_count(1)
+    # The review lists what changes against version 1, with what the additions hold, and wants a description.
+    greeting = diff_item(review, "added", "greeting")
+    expect(greeting).to_contain_text("type: STRING")
+    expect(greeting).to_contain_text("default: hello")
+    expect(greeting).to_contain_text("when ios_users: hi iPhone")
+    expect(greeting).to_contain_text("description: Shown on the home screen")
+    expect(diff_item(review, "added", "ios_users")).to_contain_text("rule: device.os == 'ios'")
+    expect(diff_item(review, "added", "ios_users")).to_contain_text("colour: blue")
     review.get_by_role("button", name="Publish version 2").click()
     expect(review.get_by_role("alert")).to_have_text("Describe what this version changes.")
     run.shot("publish-review")
@@ -378,8 +388,8 @@ def diff_1_to_2(run):
     compare.get_by_role("button", name="Show differences").click()
     output = page.locator(".history-output")
     expect(output.locator("h3")).to_have_text("Changes from version 1 to version 2")
-    expect(output.locator("li.added").filter(has_text="greeting")).to_have_count(1)
-    expect(output.locator("li.added").filter(has_text="ios_users")).to_have_count(1)
+    expect(diff_item(output, "added", "greeting")).to_have_count(1)
+    expect(diff_item(output, "added", "ios_users")).to_have_count(1)
     run.shot("history")
 
 
@@ -444,7 +454,7 @@ def roll_back_to_version_1(run):
     confirm = page.get_by_role("group", name="Confirm rollback")
     expect(confirm).to_contain_text("Roll back to version 1?")
     # It shows what the rollback changes in the current version.
-    expect(confirm.locator("li.removed").filter(has_text="greeting")).to_have_count(1)
+    expect(diff_item(confirm, "removed", "greeting")).to_have_count(1)
     confirm.get_by_role("button", name="Roll back to version 1").click()
     expect(page.locator("#view-history .result").first).to_contain_text("version 3 has the template of version 1")
     row = page.locator("table.versions tbody tr").first
@@ -527,8 +537,8 @@ def publish_conflict_is_reported(run):
     panel = page.locator(".conflict")
     expect(panel.locator("h3")).to_have_text("Someone else published first")
     expect(panel).to_contain_text("Version 4 was published by")
-    expect(panel.locator("li.added").filter(has_text="late_change")).to_have_count(1)
-    expect(panel.locator("li.removed").filter(has_text="from_api")).to_have_count(1)
+    expect(diff_item(panel, "added", "late_change")).to_have_count(1)
+    expect(diff_item(panel, "removed", "from_api")).to_have_count(1)
     run.shot("publish-conflict")
     panel.get_by_role("button", name="Publish anyway (overwrites theirs)").click()
     expect(page.locator(".draft-bar .result")).to_have_text("Published version 5.")
