@@ -8,6 +8,7 @@
 // session's CSRF token, which a page of another site can neither read nor guess.
 let token = null;
 let csrfToken = null;
+let onEnded = () => {};
 
 /** A refused or failed call, with the server's message and, for templates, its issues. */
 export class ApiError extends Error {
@@ -44,6 +45,15 @@ export function hasSession() {
 }
 
 /**
+ * `handler(message)` runs once when a call finds the sign-in gone: the session ended (signed out
+ * elsewhere, timed out, or ended by an owner: 401) or the token revoked (403 "not a valid admin
+ * token"). The credentials are forgotten first, so nothing else is sent with them.
+ */
+export function whenSignInEnds(handler) {
+  onEnded = handler;
+}
+
+/**
  * Calls the API. Returns {status, body, etag}; throws ApiError for any non-2xx answer.
  * `body` is the parsed JSON answer (or the text when it is not JSON).
  */
@@ -73,7 +83,14 @@ export async function call(method, path, { body, headers = {} } = {}) {
   if (!response.ok) {
     const error = parsed && typeof parsed === "object" ? parsed.error : null;
     const message = error && error.message ? error.message : `The server answered ${response.status}.`;
-    throw new ApiError(response.status, message, error && error.status);
+    const signedIn = token !== null || csrfToken !== null;
+    const ended = (csrfToken !== null && response.status === 401)
+      || (token !== null && response.status === 403 && message.includes("not a valid admin token"));
+    if (signedIn && ended && !path.startsWith("/auth/")) {
+      forgetToken();
+      onEnded(message);
+    }
+    throw new ApiError(response.status, message, error && error.status, error?.details);
   }
   return { status: response.status, body: parsed, etag: response.headers.get("ETag") };
 }

@@ -1,7 +1,7 @@
-// The console's entry: signing in and out, choosing the project and namespace, and switching
-// between the views.
-import { call, forgetToken, hasSession, setSession, setToken } from "./api.js";
-import { el, replace } from "./dom.js";
+// The console's entry: signing in and out, choosing the project and namespace, switching between
+// the views, and what happens when the sign-in ends under the page.
+import { call, forgetToken, hasSession, setSession, setToken, whenSignInEnds } from "./api.js";
+import { button, el, replace } from "./dom.js";
 import * as session from "./session.js";
 import * as parameters from "./parameters.js";
 import * as conditions from "./conditions.js";
@@ -14,13 +14,17 @@ import * as access from "./access.js";
 import * as changes from "./changes.js";
 import * as webhooks from "./webhooks.js";
 import * as conflicts from "./conflicts.js";
-import { guardUnload } from "./drafts.js";
+import * as drafts from "./drafts.js";
 
 const views = { parameters, conditions, groups, history, changes, evaluate, live, access, webhooks };
 /** The views that edit the draft, shown below the draft bar. */
 const editing = new Set(["parameters", "conditions", "groups"]);
 const byId = (id) => document.getElementById(id);
 let current = "parameters";
+/** How the page signed in: "session" (the identity provider) or "token". */
+let signedInWith = "";
+/** The identity provider the server offers ({name, loginURL}), or null. */
+let provider = null;
 
 function mountViews() {
   publish.mount(byId("draft-bar"));
@@ -94,6 +98,7 @@ async function signIn(event) {
   }
   input.value = "";
   input.removeAttribute("aria-invalid");
+  signedInWith = "token";
   await enter(answer.body.projects || []);
 }
 
@@ -104,15 +109,19 @@ async function enter(list) {
     session.setMe((await call("GET", "/v1/me")).body);
   } catch {
     // An older server without /v1/me: every button stays offered, the server still decides.
+    session.setMe(null);
   }
   const me = session.me();
   byId("who").textContent = me ? `Signed in as ${me.displayName || me.name}` : "";
   replace(byId("project"), ...list.map((project) =>
     el("option", { value: project.projectId, text: project.displayName && project.displayName !== project.projectId
       ? `${project.displayName} (${project.projectId})` : project.projectId })));
+  replace(byId("signed-out"));
+  byId("signed-out").hidden = true;
   byId("sign-in").hidden = true;
   byId("workspace").hidden = false;
   byId("scope").hidden = false;
+  status("");
   if (list.length === 0) return status("No projects yet: create one with POST /v1/projects.");
   await choose();
   show("parameters");
@@ -127,19 +136,25 @@ async function resume() {
   } catch {
     return;
   }
-  if (answer.provider) {
-    byId("provider-link").textContent = `Sign in with ${answer.provider.name}`;
-    byId("provider-link").href = `${answer.provider.loginURL}?returnTo=${encodeURIComponent("/console/")}`;
+  provider = answer.provider ?? null;
+  if (provider) {
+    byId("provider-link").textContent = `Sign in with ${provider.name}`;
+    byId("provider-link").href = loginURL();
     byId("provider-sign-in").hidden = false;
   }
   if (!answer.session) return;
   setSession(answer.session.csrfToken);
+  signedInWith = "session";
   try {
     await enter((await call("GET", "/v1/projects")).body.projects || []);
   } catch (failure) {
     forgetToken();
     status(failure.message);
   }
+}
+
+function loginURL() {
+  return `${provider.loginURL}?returnTo=${encodeURIComponent("/console/")}`;
 }
 
 async function choose() {
@@ -151,17 +166,8 @@ async function choose() {
   }
 }
 
-async function signOut() {
-  // A session ends on the server (on every node); a token is only forgotten.
-  const ended = hasSession();
-  if (ended) {
-    try {
-      await call("POST", "/auth/signOut");
-    } catch (failure) {
-      return status(`Signing out failed: ${failure.message}`);
-    }
-  }
-  forgetToken();
+/** Leaves the workspace for the sign-in page; the drafts kept in the browser stay there. */
+function leaveWorkspace() {
   current = "parameters";
   live.reset();
   conflicts.stop();
@@ -173,9 +179,84 @@ async function signOut() {
   byId("scope").hidden = true;
   byId("sign-in").hidden = false;
   byId("who").textContent = "";
-  status(ended ? "Signed out: the session is ended." : "Signed out: the token is forgotten.");
+  replace(byId("sign-out-question"));
+}
+
+/**
+ * Signing out asks first when drafts would stay behind, and keeps them unless told otherwise:
+ * they are kept in this browser for the same person's next sign-in.
+ */
+function askToSignOut() {
+  session.keepAll();
+  const mine = drafts.keptByOwner();
+  if (mine.length === 0) return signOut("keep");
+  const area = byId("sign-out-question");
+  const names = mine.map(({ project, namespace }) => `${project}, ${namespace === "firebase" ? "client" : "server"} template`);
+  replace(area, el("div", { class: "confirm sign-out-question", role: "group", "aria-labelledby": "sign-out-title" },
+    el("p", { id: "sign-out-title", class: "confirm-title", text: `Sign out? You have unpublished changes in ${mine.length === 1 ? "one template" : `${mine.length} templates`}.` }),
+    el("ul", {}, ...names.map((name) => el("li", { text: name }))),
+    el("p", { class: "hint", text: "Kept, they are offered back when you sign in again in this browser." }),
+    el("div", { class: "actions" },
+      button("Sign out and keep them", () => signOut("keep"), { class: "primary" }),
+      button("Sign out and discard them", () => signOut("discard"), { class: "danger" }),
+      button("Cancel", () => {
+        replace(area);
+        byId("sign-out").focus();
+      }))));
+  area.querySelector("button.primary").focus();
+  return undefined;
+}
+
+async function signOut(drafted) {
+  // A session ends on the server (on every node); a token is only forgotten.
+  const ended = hasSession();
+  if (ended) {
+    try {
+      await call("POST", "/auth/signOut");
+    } catch (failure) {
+      return status(`Signing out failed: ${failure.message}`);
+    }
+  }
+  session.keepAll();
+  const kept = drafts.keptByOwner().length;
+  if (drafted === "discard") drafts.forgetOwner();
+  drafts.setOwner("");
+  forgetToken();
+  signedInWith = "";
+  leaveWorkspace();
+  const what = ended ? "Signed out: the session is ended." : "Signed out: the token is forgotten.";
+  status(drafted === "keep" && kept
+    ? `${what} Your unpublished changes are kept in this browser for your next sign-in.` : what);
   byId("token").focus();
-resume();
+  return resume();
+}
+
+/**
+ * The session ended under the page (signed out elsewhere, timed out, ended by an owner) or the
+ * token was revoked: every draft is written to the browser, the workspace is left, and the way
+ * back is offered at once. Signing in again offers the drafts back.
+ */
+function signInEnded(message) {
+  const how = signedInWith;
+  session.keepAll();
+  const kept = drafts.keptByOwner().length;
+  drafts.setOwner("");
+  signedInWith = "";
+  leaveWorkspace();
+  status("");
+  const area = byId("signed-out");
+  const again = how === "session" && provider
+    ? el("a", { class: "button primary", href: loginURL(), text: "Sign in again" })
+    : button("Sign in again", () => byId("token").focus(), { class: "primary" });
+  replace(area,
+    el("h2", { tabIndex: -1, text: how === "session" ? "Your session has ended" : "Your token was refused" }),
+    el("p", { text: message }),
+    el("p", { text: kept
+      ? "Your unpublished changes are kept in this browser: sign in again to carry on where you were."
+      : "Nothing unpublished was lost." }),
+    el("div", { class: "actions" }, again));
+  area.hidden = false;
+  area.querySelector("h2").focus();
 }
 
 /**
@@ -195,10 +276,11 @@ function undoKeys(event) {
 }
 
 mountViews();
-guardUnload(session.anyDirty);
+drafts.guardUnload(session.anyDirty);
+whenSignInEnds(signInEnded);
 document.addEventListener("keydown", undoKeys);
 byId("sign-in-form").addEventListener("submit", signIn);
-byId("sign-out").addEventListener("click", signOut);
+byId("sign-out").addEventListener("click", askToSignOut);
 byId("project").addEventListener("change", choose);
 byId("namespace").addEventListener("change", choose);
 for (const item of document.querySelectorAll("nav.views button")) {

@@ -1,19 +1,28 @@
-// Keeps each template's unpublished draft in the browser's localStorage, per project and
-// namespace, so a reload, a closed tab or a mistyped address does not lose it; the page offers
-// it back on return. Only the template JSON and the version it was based on are kept: never the
-// token, the session or anything the server sent about the person signed in.
+// Keeps each template's unpublished draft in the browser's localStorage, per person, project and
+// namespace, so a reload, a closed tab, a mistyped address, signing out or a session that ended
+// does not lose it; the page offers it back when the same person signs in again. Kept: the
+// template JSON, the version it was based on, its undo and redo steps, and the change request it
+// was proposed as; never the token, the session or anything the server sent about the person.
 
 const prefix = "rcs-console-draft\n";
 /** Writes wait for a pause in typing: one write per burst, not one per keystroke. */
 const writeDelay = 400;
 const pending = new Map();
 let timer = null;
+/** Whose drafts are read and written: the id of the person signed in ("" before it is known). */
+let owner = "";
 
-function storageKey(project, namespace) {
-  return `${prefix}${project}\n${namespace}`;
+/** Drafts are read and written for `id` (the signed-in person's) from now on. */
+export function setOwner(id) {
+  flush();
+  owner = id ?? "";
 }
 
-/** {savedAt, base, etag, draft} kept for this template, or null. */
+function storageKey(project, namespace) {
+  return `${prefix}${owner}\n${project}\n${namespace}`;
+}
+
+/** {savedAt, base, etag, draft, undo, redo, proposal} kept for this template, or null. */
 export function read(project, namespace) {
   try {
     const record = JSON.parse(localStorage.getItem(storageKey(project, namespace)) ?? "null");
@@ -28,10 +37,25 @@ export function forget(project, namespace) {
   localStorage.removeItem(storageKey(project, namespace));
 }
 
-/** Forgets every kept draft (signing out: the next person at this browser sees none). */
-export function forgetAll() {
-  pending.clear();
-  for (const key of Object.keys(localStorage)) if (key.startsWith(prefix)) localStorage.removeItem(key);
+/** The drafts kept for the person signed in: [{project, namespace, record}]. */
+export function keptByOwner() {
+  flush();
+  const mine = `${prefix}${owner}\n`;
+  const kept = [];
+  for (const key of Object.keys(localStorage)) {
+    if (!key.startsWith(mine)) continue;
+    const [project, namespace] = key.slice(mine.length).split("\n");
+    const record = read(project, namespace);
+    if (record) kept.push({ project, namespace, record });
+  }
+  return kept;
+}
+
+/** Forgets every draft kept for the person signed in (signing out, asked to discard them). */
+export function forgetOwner() {
+  flush();
+  const mine = `${prefix}${owner}\n`;
+  for (const key of Object.keys(localStorage)) if (key.startsWith(mine)) localStorage.removeItem(key);
 }
 
 /**
@@ -43,7 +67,7 @@ export function schedule(project, namespace, record) {
   if (timer === null) timer = setTimeout(flush, writeDelay);
 }
 
-/** Writes what waits now (also as the page is left). */
+/** Writes what waits now (also as the page is left, or the sign-in ends). */
 export function flush() {
   clearTimeout(timer);
   timer = null;

@@ -516,6 +516,13 @@ def a_draft_survives_a_reload(run):
     offer.get_by_role("button", name="Restore the kept draft").click()
     card(run, "kept_over_reload").locator("summary").click()
     expect(card(run, "kept_over_reload").get_by_label("Value", exact=True)).to_have_value("still here")
+    # The steps came back with the draft: undo takes back the typing, then the new parameter.
+    page.get_by_role("button", name="Undo default value of kept_over_reload").click()
+    expect(card(run, "kept_over_reload").get_by_label("Value", exact=True)).to_have_value("")
+    page.get_by_role("button", name="Undo new parameter kept_over_reload").click()
+    expect(card(run, "kept_over_reload")).to_have_count(0)
+    page.get_by_role("button", name="Redo new parameter kept_over_reload").click()
+    expect(card(run, "kept_over_reload")).to_have_count(1)
     page.get_by_role("button", name="Discard changes…").click()
     page.get_by_role("button", name="Discard them").click()
     page.wait_for_timeout(800)
@@ -648,6 +655,63 @@ def a_change_is_proposed_approved_and_applied(run):
     assert status == 200
     page.get_by_label("Template", exact=True).select_option("firebase-server")
     page.get_by_label("Template", exact=True).select_option("firebase")
+
+
+def sign_in_with_provider(run, page, email, name):
+    """Signs `page` in through the test's identity provider as `email`."""
+    run.provider.person = {"email": email, "name": name}
+    page.get_by_role("link", name="Sign in with Test provider").click()
+    expect(page.locator("#who")).to_have_text(f"Signed in as {name}")
+
+
+def signing_out_keeps_drafts_and_an_ended_session_offers_sign_in_again(run):
+    """Ada, signed in through the provider, keeps her drafts over signing out, and over a session an
+    owner ends under her page; only when she says so are they discarded."""
+    page = run.page
+    sign_in_with_provider(run, page, "ada@example.com", "Ada Lovelace")
+    add_parameter(run, "kept_over_sign_out")
+    card(run, "kept_over_sign_out").get_by_label("Value", exact=True).fill("still mine")
+    page.get_by_role("button", name="Sign out").click()
+    question = page.get_by_role("group", name=re.compile("^Sign out\\? You have unpublished changes"))
+    expect(question).to_contain_text(f"{run.args.project}, client template")
+    # Keeping them is the default: the focused button.
+    expect(question.get_by_role("button", name="Sign out and keep them")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#page-status")).to_contain_text("Your unpublished changes are kept in this browser")
+    stored = page.evaluate("JSON.stringify(Object.entries(localStorage))")
+    assert "still mine" in stored and "ada@example.com" in stored, stored
+    sign_in_with_provider(run, page, "ada@example.com", "Ada Lovelace")
+    offer = page.locator("#draft-bar .notice").filter(has_text="This browser kept a draft")
+    expect(offer).to_contain_text("+ parameter kept_over_sign_out added")
+    offer.get_by_role("button", name="Restore the kept draft").click()
+    expect(card(run, "kept_over_sign_out")).to_have_count(1)
+    # The undo steps came back with it.
+    expect(page.get_by_role("button", name="Undo default value of kept_over_sign_out")).to_be_enabled()
+    # An owner ends the session: the page notices by itself, says so, and offers the way back.
+    status, listed = run.api("GET", "/v1/sessions")
+    ids = [entry["id"] for entry in listed["sessions"] if entry["principal"] == "ada@example.com"]
+    assert status == 200 and ids, listed
+    run.allowed = [REFUSED[401]]
+    for session_id in ids:
+        assert run.api("DELETE", f"/v1/sessions/{session_id}")[0] == 204
+    ended = page.get_by_role("region", name="Signed out")
+    expect(ended.get_by_role("heading", name="Your session has ended")).to_be_visible(timeout=15000)
+    expect(ended).to_contain_text("Your unpublished changes are kept in this browser")
+    expect(page.locator("#workspace")).to_be_hidden()
+    expect(page.locator("#who")).to_be_hidden()
+    run.shot("session-ended")
+    run.provider.person = {"email": "ada@example.com", "name": "Ada Lovelace"}
+    ended.get_by_role("link", name="Sign in again").click()
+    expect(page.locator("#who")).to_have_text("Signed in as Ada Lovelace")
+    offer.get_by_role("button", name="Restore the kept draft").click()
+    card(run, "kept_over_sign_out").locator("summary").click()
+    expect(card(run, "kept_over_sign_out").get_by_label("Value", exact=True)).to_have_value("still mine")
+    # Discarding is a choice of its own.
+    page.get_by_role("button", name="Sign out").click()
+    page.get_by_role("button", name="Sign out and discard them").click()
+    expect(page.get_by_label("Admin token")).to_be_visible()
+    stored = page.evaluate("JSON.stringify(Object.entries(localStorage))")
+    assert "ada@example.com" not in stored, stored
 
 
 class Receiver:
@@ -827,7 +891,8 @@ STEPS = [wrong_token_is_refused, sign_in, hostile_value_renders_inert, rollout_v
          publish_conflict_is_reported, a_newer_version_is_noticed_and_merged,
          server_template_keeps_its_own_draft, a_change_is_proposed_approved_and_applied, webhooks_view_adds_tests_and_rotates,
          access_view_manages_members_and_tokens, accessibility,
-         sign_out_forgets_the_token, a_thousand_parameters_stay_fast,
+         sign_out_forgets_the_token, signing_out_keeps_drafts_and_an_ended_session_offers_sign_in_again,
+         a_thousand_parameters_stay_fast,
          a_viewer_is_offered_no_publish]
 
 
