@@ -12,11 +12,11 @@ let onEnded = () => {};
 
 /** A refused or failed call, with the server's message and, for templates, its issues. */
 export class ApiError extends Error {
-  constructor(status, message, canonicalStatus) {
+  constructor(status, message, canonicalStatus, details) {
     super(message);
     this.status = status;
     this.canonicalStatus = canonicalStatus || "";
-    this.issues = parseIssues(message);
+    this.issues = structuredIssues(details) ?? parseIssues(message);
   }
 
   /** True when the template changed on the server since the ETag that was sent. */
@@ -104,6 +104,19 @@ export function templatePath(project, namespace, method = "") {
 // The validator lists its problems as `[VALIDATION_ERROR]: path: message; path: message`;
 // a message may itself contain "; ", so a new issue starts only where a template path does.
 const issueStart = /; (?=(?:version|conditions|parameters|parameterGroups)(?:[.[][^:]*)?: )/;
+
+/**
+ * [{path, message}] from the field violations of Google's BadRequest in the error's details
+ * (every problem of an invalid template and the path it names); undefined when there are none,
+ * so the message is read instead (an older server lists them only there).
+ */
+function structuredIssues(details) {
+  if (!Array.isArray(details)) return undefined;
+  const issues = details.flatMap((detail) => detail?.fieldViolations ?? [])
+    .filter((violation) => violation.description)
+    .map((violation) => ({ path: violation.field ?? "", message: violation.description }));
+  return issues.length ? issues : undefined;
+}
 
 /** [{path, message}] from a validation message; [] for other messages. */
 export function parseIssues(message) {
