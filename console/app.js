@@ -19,6 +19,8 @@ import * as drafts from "./drafts.js";
 const views = { parameters, conditions, groups, history, changes, evaluate, live, access, webhooks };
 /** The views that edit the draft, shown below the draft bar. */
 const editing = new Set(["parameters", "conditions", "groups"]);
+/** Views only an admin of the project can use: not offered to anyone else. */
+const adminOnly = new Set(["access", "webhooks"]);
 const byId = (id) => document.getElementById(id);
 let current = "parameters";
 /** How the page signed in: "session" (the identity provider) or "token". */
@@ -40,6 +42,7 @@ function mountViews() {
     if (current === "access") access.load();
     if (current === "webhooks") webhooks.load();
   });
+  session.events.addEventListener("scope", offerViewsByRole);
 }
 
 function show(name, { focus = true } = {}) {
@@ -57,6 +60,15 @@ function show(name, { focus = true } = {}) {
   if (name === "access") access.load();
   if (name === "webhooks") webhooks.load();
   if (focus) byId(`view-${name}`).querySelector("h2").focus();
+}
+
+/** Offers the views the role on the chosen project can use; Access and Webhooks are for its admins. */
+function offerViewsByRole() {
+  const admin = session.can("admin");
+  for (const item of document.querySelectorAll("nav.views button")) {
+    item.hidden = adminOnly.has(item.dataset.view) && !admin;
+  }
+  if (adminOnly.has(current) && !admin) show("parameters", { focus: false });
 }
 
 /** Shows the view that holds a field the server named, and puts focus in it. */
@@ -175,6 +187,7 @@ function leaveWorkspace() {
   replace(byId("project"));
   byId("namespace").value = "firebase";
   mountViews();
+  for (const item of document.querySelectorAll("nav.views button")) item.hidden = false;
   byId("workspace").hidden = true;
   byId("scope").hidden = true;
   byId("sign-in").hidden = false;

@@ -1,7 +1,8 @@
 // The Changes view: the template's change requests (docs/change-control.md) and its approval
 // policy. A request opens with what it would change against the version it was based on (and,
-// when the template moved since, against the active one), and the steps the signed-in person
-// may take: approve or reject with a comment, cancel, schedule, apply.
+// when the template moved since, against the active one), the template it proposes, and the
+// steps the signed-in person may take: approve or reject with a comment, cancel, schedule, and
+// apply once it has the approvals the policy asks for.
 import { call, templatePath } from "./api.js";
 import { renderDiff } from "./diff.js";
 import { button, el, field, formatTime, replace } from "./dom.js";
@@ -59,9 +60,14 @@ export async function load() {
   if (requests.length === 0) replace(table, el("tr", {}, el("td", { colSpan: 7, text: "No change requests yet." })));
 }
 
+/** Whether a request holds the approvals its policy asks for. */
+function approved(request) {
+  return request.approvals.length >= request.requiredApprovals;
+}
+
 function row(request) {
   const when = request.scheduleTime ? `scheduled for ${formatTime(request.scheduleTime)}` : formatTime(request.createTime);
-  return el("tr", {},
+  return el("tr", { dataset: { request: request.id } },
     el("th", { scope: "row", text: `#${request.id}` }),
     el("td", { text: request.status + (request.appliedVersion ? ` (version ${request.appliedVersion})` : "") }),
     el("td", { text: `${request.approvals.length} of ${request.requiredApprovals}` }),
@@ -76,7 +82,8 @@ async function open(id) {
   let base;
   try {
     request = (await call("GET", path(`changeRequests/${id}`))).body;
-    base = request.baseVersion > 0
+    // Only an older server's diff lacks the content: then the base version is fetched to work it out.
+    base = request.baseVersion > 0 && !request.diff?.added
       ? (await call("GET", `${templatePath(session.scope().project, session.scope().namespace)}?versionNumber=${request.baseVersion}`)).body
       : {};
   } catch (error) {
@@ -94,9 +101,21 @@ async function open(id) {
     mine || session.can("admin") ? button("Cancel request", () => step(id, "cancel", { comment: comment.value })) : null,
     session.can("publisher") && request.status === "approved"
       ? button("Schedule", () => step(id, "schedule", { scheduleTime: new Date(when.value).toISOString() })) : null,
-    session.can("publisher") && ["approved", "open"].includes(request.status)
+    session.can("publisher") && ["approved", "open"].includes(request.status) && approved(request)
       ? button(`Apply change request ${id}`, () => step(id, "apply", {})) : null,
   ];
+  const waiting = !final && !approved(request)
+    ? el("p", { class: "hint", text: `It can be applied once it has ${request.requiredApprovals} approval${request.requiredApprovals === 1 ? "" : "s"}; `
+      + `it has ${request.approvals.length}.` }) : null;
+  const proposedTemplate = el("pre", { class: "json", hidden: true, tabIndex: 0, role: "region", "aria-label": `The template change request ${id} proposes` });
+  const viewTemplate = request.template ? button("View the proposed template", () => {
+    proposedTemplate.hidden = !proposedTemplate.hidden;
+    if (!proposedTemplate.textContent) proposedTemplate.textContent = JSON.stringify(request.template, null, 2);
+    viewTemplate.textContent = proposedTemplate.hidden ? "View the proposed template" : "Hide the proposed template";
+    viewTemplate.setAttribute("aria-expanded", String(!proposedTemplate.hidden));
+  }, { "aria-expanded": "false" }) : null;
+  // The template moved since the request was made: what applying it would change now.
+  const moved = request.diffAgainstActive && request.activeVersion && request.activeVersion !== request.baseVersion;
   const approvals = request.approvals.map((approval) =>
     el("li", { text: `${approval.name} approved ${formatTime(approval.time)}${approval.comment ? `: “${approval.comment}”` : ""}` }));
   replace(detail,
@@ -107,10 +126,17 @@ async function open(id) {
     request.conflictVersion
       ? el("p", { class: "issue", text: `The template moved to version ${request.conflictVersion} since: edit the proposal onto it.` }) : null,
     request.failure ? el("p", { class: "issue", text: `The schedule failed: ${request.failure}` }) : null,
+    el("p", { text: `Approvals: ${request.approvals.length} of ${request.requiredApprovals}.` }),
     approvals.length ? el("ul", {}, ...approvals) : null,
     el("h4", { text: `What it changes in version ${request.baseVersion}` }),
-    request.template ? renderDiff(diffTemplates(base, request.template))
-      : el("p", { text: request.kind === "rollback" ? "A rollback copies an earlier version." : "The diff is in the request (rcctl changes show)." }),
+    // The server's diff when it carries what was added and removed; else one worked out here.
+    request.diff?.added ? renderDiff(request.diff)
+      : request.template ? renderDiff(diffTemplates(base, request.template))
+        : el("p", { text: request.kind === "rollback" ? "A rollback copies an earlier version." : "The diff is in the request (rcctl changes show)." }),
+    moved ? el("h4", { text: `What it would change in the active version ${request.activeVersion}` }) : null,
+    moved ? renderDiff(request.diffAgainstActive) : null,
+    viewTemplate, proposedTemplate,
+    waiting,
     final ? null : el("div", { class: "toolbar" }, field("Comment", comment), field("Schedule for", when), ...steps));
   detail.focus();
 }

@@ -2,8 +2,11 @@
 // seconds (the newest entry of listVersions: one small answer, whatever the template's size),
 // loads it when the draft has no changes, and otherwise offers a merge item by item (keep mine,
 // take theirs; merge.js). A publish refused with VERSION_MISMATCH offers the same merge.
+// A draft proposed for review is followed too: once its change request is applied, the new
+// version is this draft's own (it becomes the base, not a change to merge); once it is rejected,
+// cancelled or conflicted, the draft's changes are unpublished again.
 import { call, templatePath } from "./api.js";
-import { renderDiff } from "./diff.js";
+import { describeChange, renderDiff } from "./diff.js";
 import { button, el, formatTime, replace } from "./dom.js";
 import { mergeItems, mergedTemplate } from "./merge.js";
 import * as session from "./session.js";
@@ -55,6 +58,7 @@ async function check() {
   if (checking || !session.hasTemplate()) return;
   checking = true;
   try {
+    if (session.proposal() && await followProposal(project, namespace, session.proposal())) return;
     const { body } = await call("GET", `${templatePath(project, namespace, "listVersions")}?pageSize=1`);
     const newest = body.versions?.[0];
     const base = session.base();
@@ -69,9 +73,10 @@ async function check() {
     }
     if (offered === String(newest.versionNumber)) return;
     offered = String(newest.versionNumber);
+    const waiting = session.proposal() ? `, while your change request #${session.proposal().id} waits for review` : " while you edit";
     replace(notice,
       el("p", { text: `Version ${newest.versionNumber} was published by ${newest.updateUser?.email ?? "someone"} at `
-        + `${formatTime(newest.updateTime)}${newest.description ? ` (“${newest.description}”)` : ""} while you edit.` }),
+        + `${formatTime(newest.updateTime)}${newest.description ? ` (“${newest.description}”)` : ""}${waiting}.` }),
       button("Review and merge…", () => showMerge(), { class: "primary" }));
     notice.hidden = false;
   } catch {
@@ -79,6 +84,59 @@ async function check() {
   } finally {
     checking = false;
   }
+}
+
+/**
+ * Where the change request this draft was proposed as stands. Returns true when it settled here
+ * (the draft was moved onto the version it was applied as, or given back its changes).
+ */
+async function followProposal(project, namespace, request) {
+  const path = `/v1/projects/${encodeURIComponent(project)}/namespaces/${encodeURIComponent(namespace)}/changeRequests/${encodeURIComponent(request.id)}`;
+  let answer;
+  try {
+    answer = (await call("GET", path)).body;
+  } catch (error) {
+    if (error.status !== 404) return false;
+    session.dropProposal();
+    say(`Change request #${request.id} is gone: your changes are unpublished again.`, "error");
+    return true;
+  }
+  const still = () => session.proposal()?.id === request.id && session.scope().project === project && session.scope().namespace === namespace;
+  if (!still()) return true;
+  const by = (step) => (step?.name || step?.principal ? ` by ${step.name || step.principal}` : "");
+  const said = (step) => (step?.comment ? `: “${step.comment}”` : "");
+  if (answer.status === "applied") {
+    const number = String(answer.appliedVersion);
+    let theirs = await call("GET", templatePath(project, namespace));
+    if (String(theirs.body.version?.versionNumber) !== number) {
+      theirs = await call("GET", `${templatePath(project, namespace)}?versionNumber=${encodeURIComponent(number)}`);
+    }
+    if (!still()) return true;
+    const later = session.isAtRisk();
+    const approvers = answer.approvals.map((approval) => approval.name || approval.principal);
+    if (later) {
+      // The version holds what was proposed; the edits made since stay on top of it.
+      session.rebase(theirs.body, theirs.etag, session.draft(), `change request #${request.id} applied`);
+      session.dropProposal();
+    } else {
+      session.adopt(theirs.body, theirs.etag);
+    }
+    say(`Your change request #${request.id} was applied as version ${number}${by(answer.appliedBy)}`
+      + `${approvers.length ? `, approved by ${approvers.join(", ")}` : ""}.`
+      + `${later ? " Your edits since are kept as unpublished changes." : ""}`, "ok");
+    return true;
+  }
+  if (["rejected", "cancelled", "conflicted"].includes(answer.status)) {
+    session.dropProposal();
+    const why = {
+      rejected: `was rejected${by(answer.rejection)}${said(answer.rejection)}`,
+      cancelled: `was cancelled${by(answer.cancellation)}${said(answer.cancellation)}`,
+      conflicted: `conflicts: version ${answer.conflictVersion ?? "a newer one"} was published since it was proposed`,
+    }[answer.status];
+    say(`Change request #${request.id} ${why}. Your changes are unpublished again: edit them and propose again, or discard them.`, "error");
+    return true;
+  }
+  return false;
 }
 
 async function fetchTheirs() {

@@ -1,7 +1,8 @@
 // The History view: the stored versions (who, when, origin, type, description), any version's
 // template, the diff between any two, and rolling back after an in-page confirmation that shows
-// what the rollback changes. Types and origins read as words; at phone width each row stacks
-// into a card (styles.css), so View and Roll back stay on screen.
+// what the rollback changes. A version applied from a change request names its author and
+// approvers beside who applied it. Types and origins read as words; at phone width each row
+// stacks into a card (styles.css), so View and Roll back stay on screen.
 import { call, templatePath } from "./api.js";
 import { renderDiff } from "./diff.js";
 import { button, el, field, formatTime, replace, select } from "./dom.js";
@@ -16,6 +17,8 @@ let versions = [];
 let nextPageToken = null;
 let loads = 0;
 let listStatus;
+/** Version number → the change request applied as it. */
+let requestsByVersion = new Map();
 
 /** The words for the update types and origins a version records. */
 const typeNames = {
@@ -70,9 +73,15 @@ export async function load(older = false) {
   const generation = loads;
   performance.mark("history-start");
   try {
-    const { body } = await call("GET", `${templatePath(project, namespace, "listVersions")}?${query}`);
+    const requests = `/v1/projects/${encodeURIComponent(project)}/namespaces/${encodeURIComponent(namespace)}/changeRequests?status=applied`;
+    const [{ body }, applied] = await Promise.all([
+      call("GET", `${templatePath(project, namespace, "listVersions")}?${query}`),
+      // Who proposed and approved a version applied from a change request (an older server has none).
+      call("GET", requests).then((answer) => answer.body.changeRequests ?? [], () => []),
+    ]);
     // An older request answering late must not overwrite a newer list.
     if (generation !== loads) return;
+    requestsByVersion = new Map(applied.filter((request) => request.appliedVersion).map((request) => [String(request.appliedVersion), request]));
     versions = older ? [...versions, ...(body.versions || [])] : body.versions || [];
     nextPageToken = body.nextPageToken || null;
     listStatus.textContent = versions.length ? "" : "No version published yet.";
@@ -108,7 +117,7 @@ function row(version, index) {
   return el("tr", { class: current ? "current" : undefined },
     el("th", { scope: "row", dataset: { label: headings[0] }, text: current ? `${number} (current)` : String(number) }),
     cell(1, { text: formatTime(version.updateTime) }),
-    cell(2, { text: version.updateUser?.email ?? "" }),
+    cell(2, {}, ...people(version)),
     cell(3, { text: originNames[version.updateOrigin] ?? version.updateOrigin ?? "" }),
     cell(4, { text: typeText }),
     cell(5, { text: version.description ?? "" }),
@@ -116,6 +125,20 @@ function row(version, index) {
       button("View", () => view(number), { "aria-label": `View version ${number}` }),
       current ? null : button("Roll back…", () => confirmRollback(number),
         { "aria-label": `Roll back to version ${number}`, disabled: !session.can("publisher") })));
+}
+
+/** Who published a version, and for one applied from a change request, who proposed and approved it. */
+function people(version) {
+  const published = version.updateUser?.email ?? "";
+  const request = requestsByVersion.get(String(version.versionNumber));
+  if (!request) return [published];
+  const name = (step) => step.name || step.principal;
+  const approvers = request.approvals.map(name);
+  return [
+    el("span", { class: "person", text: `${published} (applied change request #${request.id})` }),
+    el("span", { class: "person", text: `proposed by ${name(request.author)}` }),
+    el("span", { class: "person", text: approvers.length ? `approved by ${approvers.join(", ")}` : "applied without approval" }),
+  ];
 }
 
 async function view(number) {

@@ -57,6 +57,7 @@ export function mount(container) {
     });
   }
   session.events.addEventListener("steps", showSteps);
+  session.events.addEventListener("proposal", showStatus);
   for (const name of ["scope", "replaced", "policy"]) session.events.addEventListener(name, offerWhatTheRoleAllows);
   session.events.addEventListener("scope", loadPolicy);
   session.events.addEventListener("replaced", () => {
@@ -81,21 +82,29 @@ async function loadPolicy() {
 /**
  * Validate needs the editor role, publishing the publisher role (or editor, where the policy
  * lets editors publish); where the policy requires approvals, changes are proposed for review
- * instead (docs/access.md, docs/change-control.md).
+ * instead (docs/access.md, docs/change-control.md). An action the role does not allow is not
+ * offered; the bar says what is held and what is needed.
  */
 function offerWhatTheRoleAllows() {
   const policy = session.policy() || {};
   const approval = policy.requiredApprovals > 0;
-  validateButton.disabled = !session.can("editor");
+  const editor = session.can("editor");
   mayPublish = !approval && session.can(policy.editorsMayPublish ? "editor" : "publisher");
-  proposeButton.disabled = !session.can("editor");
+  validateButton.hidden = !editor;
+  publishButton.hidden = !mayPublish;
+  proposeButton.hidden = !editor;
+  // The main action is the one this person takes: publishing, or else proposing.
+  proposeButton.classList.toggle("primary", editor && !mayPublish);
   const held = session.role() || "no role";
   roleHint.hidden = mayPublish;
-  roleHint.textContent = approval
-    ? `Publishing this template needs ${policy.requiredApprovals} approval${policy.requiredApprovals === 1 ? "" : "s"}: `
-      + "propose your changes for review, then apply them from Changes once approved."
-    : `You hold ${held} on this project: publishing needs the publisher role`
-      + (validateButton.disabled ? ", validating the editor role." : ".");
+  if (approval && editor) {
+    roleHint.textContent = `Publishing this template needs ${policy.requiredApprovals} approval${policy.requiredApprovals === 1 ? "" : "s"}: `
+      + "propose your changes for review; once approved, a publisher applies them from Changes.";
+  } else if (editor) {
+    roleHint.textContent = `You hold ${held} on this project: publishing needs the publisher role, so propose your changes for review.`;
+  } else {
+    roleHint.textContent = `You hold ${held} on this project: you can read this template; editing it needs the editor role, publishing the publisher role.`;
+  }
   showStatus();
 }
 
@@ -135,10 +144,20 @@ export function showStatus() {
     ? `Editing version ${version.versionNumber}, published ${formatTime(version.updateTime)} by ${version.updateUser?.email ?? "unknown"}`
     : "No version published yet";
   const dirty = session.isDirty();
-  status.textContent = `${based}. ${dirty ? "Unpublished changes." : "No unpublished changes."}`;
-  status.classList.toggle("dirty", dirty);
-  publishButton.disabled = !mayPublish || !dirty;
+  const atRisk = session.isAtRisk();
+  const request = session.proposal();
+  let state = dirty ? "Unpublished changes." : "No unpublished changes.";
+  if (request && !atRisk) {
+    state = `Your changes are proposed for review as change request #${request.id}: it is applied once approved (follow it in Changes).`;
+  } else if (request) {
+    state = `Unpublished changes beyond change request #${request.id}.`;
+  }
+  status.textContent = `${based}. ${state}`;
+  status.classList.toggle("dirty", atRisk);
+  publishButton.disabled = !dirty;
   publishButton.title = dirty ? "" : "Nothing to publish: the draft equals the current version.";
+  proposeButton.disabled = !atRisk;
+  proposeButton.textContent = request && atRisk ? `Update change request #${request.id}…` : "Propose for review…";
   discardButton.disabled = !dirty;
 }
 
@@ -196,16 +215,17 @@ function showReview(mode) {
     el("h3", { tabIndex: -1, text: mode === "publish" ? `Review version ${next} before publishing` : "Review before proposing" }),
     el("p", { text: mode === "publish"
       ? `Publishing makes these changes to version ${next - 1}, and every connected client fetches them:`
-      : "The change request proposes these changes:" }),
+      : `The change request proposes these changes to version ${next - 1}:` }),
     renderDiff(diff),
     problems.length ? el("div", { class: "issues" }, el("p", { text: "Fix these values first:" }),
       el("ul", {}, ...problems.map((problem) => el("li", {}, el("code", { text: problem.path }), `: ${problem.message}`)))) : null,
     descriptionField,
     el("div", { class: "actions" },
-      button(mode === "publish" ? `Publish version ${next}` : "Propose these changes", go, { class: "primary", disabled: problems.length > 0 }),
+      button(mode === "publish" ? `Publish version ${next}` : session.proposal() ? `Update change request #${session.proposal().id}` : "Propose these changes",
+        go, { class: "primary", disabled: problems.length > 0 }),
       button("Cancel", () => {
         review.hidden = true;
-        publishButton.focus();
+        (mode === "publish" ? publishButton : proposeButton).focus();
       })));
   review.hidden = false;
   description.focus();
@@ -227,17 +247,26 @@ async function publish(description, ifMatch = session.etag()) {
   return undefined;
 }
 
-/** Proposes the draft as a change request based on the version it was loaded from. */
+/**
+ * Proposes the draft as a change request based on the version it was loaded from (or, when it
+ * was proposed already, replaces that request's proposal, which clears its approvals). The draft
+ * is then the request's: nothing is at risk until it is edited again.
+ */
 async function propose(description) {
   const { project, namespace } = session.scope();
   const body = { template: content(session.draft()), description };
-  say("Proposing…");
+  const requests = `/v1/projects/${encodeURIComponent(project)}/namespaces/${encodeURIComponent(namespace)}/changeRequests`;
+  const earlier = session.proposal();
+  say(earlier ? "Updating…" : "Proposing…");
   try {
-    const answer = await call("POST", `/v1/projects/${encodeURIComponent(project)}/namespaces/${encodeURIComponent(namespace)}/changeRequests`,
-      { body, headers: { "If-Match": session.etag() } });
+    const answer = earlier
+      ? await call("PATCH", `${requests}/${encodeURIComponent(earlier.id)}`, { body })
+      : await call("POST", requests, { body, headers: { "If-Match": session.etag() } });
     session.setIssues([]);
-    say(`Proposed change request #${answer.body.id}: it needs ${answer.body.requiredApprovals} approval`
-      + `${answer.body.requiredApprovals === 1 ? "" : "s"}. Follow it in Changes.`, "ok");
+    session.proposed(answer.body);
+    const needs = `it needs ${answer.body.requiredApprovals} approval${answer.body.requiredApprovals === 1 ? "" : "s"}`;
+    say(earlier ? `Updated change request #${answer.body.id}: ${needs} again. Follow it in Changes.`
+      : `Proposed change request #${answer.body.id}: ${needs}. Follow it in Changes.`, "ok");
   } catch (error) {
     refused(error);
   }

@@ -625,24 +625,74 @@ def server_template_keeps_its_own_draft(run):
     page.get_by_role("button", name="Discard them").click()
 
 
+def sign_in_with_provider(run, page, email, name):
+    """Signs `page` in through the test's identity provider as `email`."""
+    run.provider.person = {"email": email, "name": name}
+    page.get_by_role("link", name="Sign in with Test provider").click()
+    expect(page.locator("#who")).to_have_text(f"Signed in as {name}")
+
+
+def sign_out_of_token(run):
+    page = run.page
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_label("Admin token")).to_be_visible()
+
+
+def leave_prompt_would_fire(page):
+    """Whether leaving the page now would ask first (the beforeunload guard cancels the event)."""
+    return page.evaluate("(() => { const event = new Event('beforeunload', { cancelable: true }); "
+                         "window.dispatchEvent(event); return event.defaultPrevented; })()")
+
+
 def a_change_is_proposed_approved_and_applied(run):
+    """An editor proposes; a publisher, in another browser, sees what it holds and applies it once
+    approved; the editor's page takes the new version as its own."""
     page = run.page
     policy = f"/v1/projects/{run.args.project}/namespaces/firebase/changePolicy"
-    status, _ = run.api("PUT", policy, {"requiredApprovals": 1, "allowSelfApproval": True})
+    status, _ = run.api("PUT", policy, {"requiredApprovals": 1})
     assert status == 200
-    run.view("Changes")
-    view = page.locator("#view-changes")
-    expect(view.get_by_text("Publishing this template needs 1 approval")).to_be_visible()
-    run.view("Parameters")
-    expect(page.get_by_role("button", name="Review and publish…")).to_be_disabled()
+    for method, path, body in [("POST", "/v1/principals", {"kind": "person", "displayName": "Grace Hopper", "email": "grace@example.com"}),
+                               ("PUT", f"/v1/projects/{run.args.project}/members/grace@example.com", {"role": "publisher"})]:
+        assert run.api(method, path, body)[0] == 200, (method, path)
+    sign_out_of_token(run)
+    sign_in_with_provider(run, page, "ada@example.com", "Ada Lovelace")
+    # An editor: proposing is the main action; publishing, Access and Webhooks are not offered.
+    views = page.get_by_role("navigation", name="Views")
+    expect(views.get_by_role("button", name="Access")).to_have_count(0)
+    expect(views.get_by_role("button", name="Webhooks")).to_have_count(0)
+    expect(page.get_by_role("button", name="Review and publish…")).to_have_count(0)
+    expect(page.locator("#draft-bar")).to_contain_text("Publishing this template needs 1 approval")
     add_parameter(run, "reviewed_flag")
-    page.get_by_role("button", name="Propose for review…").click()
+    card(run, "reviewed_flag").get_by_label("Value", exact=True).fill("yes please")
+    propose = page.get_by_role("button", name="Propose for review…")
+    expect(propose).to_have_class(re.compile(r"\bprimary\b"))
+    propose.click()
+    review = page.locator(".review")
+    expect(diff_item(review, "added", "reviewed_flag")).to_contain_text("default: yes please")
     page.get_by_label("Description of this version").fill("reviewed")
-    page.locator(".review").get_by_role("button", name="Propose these changes").click()
+    review.get_by_role("button", name="Propose these changes").click()
     expect(page.locator(".draft-bar .result")).to_contain_text("Proposed change request #1")
-    run.view("Changes")
+    # The draft is the change request's now: it settles, and leaving would lose nothing.
+    expect(page.locator(".draft-status")).to_contain_text("proposed for review as change request #1")
+    expect(page.locator(".draft-status")).not_to_contain_text("Unpublished changes")
+    assert not leave_prompt_would_fire(page), "a proposed draft still asks before the page is left"
+    # A publisher, in another browser: sees what it holds, approves, and only then may apply.
+    other = page.context.browser.new_context(viewport={"width": 1280, "height": 800})
+    other.set_default_timeout(10000)
+    serve_console_from(run.args, other)
+    grace = other.new_page()
+    grace.goto(run.args.base + "/console/")
+    sign_in_with_provider(run, grace, "grace@example.com", "Grace Hopper")
+    grace.get_by_role("navigation", name="Views").get_by_role("button", name="Changes", exact=True).click()
+    view = grace.locator("#view-changes")
     view.get_by_role("button", name="Open change request 1").click()
-    expect(view.locator(".change-detail")).to_contain_text("reviewed_flag")
+    detail = view.locator(".change-detail")
+    expect(diff_item(detail, "added", "reviewed_flag")).to_contain_text("default: yes please")
+    expect(detail).to_contain_text("Approvals: 0 of 1.")
+    expect(view.get_by_role("button", name="Apply change request 1")).to_have_count(0)
+    expect(detail).to_contain_text("It can be applied once it has 1 approval; it has 0.")
+    view.get_by_role("button", name="View the proposed template").click()
+    expect(detail.get_by_role("region", name="The template change request 1 proposes")).to_contain_text('"reviewed_flag"')
     view.get_by_label("Comment").fill("looks right")
     view.get_by_role("button", name="Approve").click()
     expect(view.get_by_role("status")).to_have_text("Change request #1 is approved.")
@@ -650,18 +700,26 @@ def a_change_is_proposed_approved_and_applied(run):
     expect(view.get_by_role("status")).to_contain_text("Applied change request #1: version")
     status, template = run.api("GET", run.template_path())
     assert "reviewed_flag" in template["parameters"], template["parameters"].keys()
-    run.shot("changes")
+    number = template["version"]["versionNumber"]
+    grace.screenshot(path=str(pathlib.Path(run.args.screenshots) / "changes.png"), full_page=True)
+    other.close()
+    # The editor's page takes the new version as its own: no merge, nothing unpublished.
+    expect(page.locator(".draft-bar .result")).to_contain_text(
+        f"Your change request #1 was applied as version {number} by grace@example.com, approved by grace@example.com.", timeout=15000)
+    expect(page.locator(".draft-status")).to_contain_text(f"Editing version {number}")
+    expect(page.locator(".draft-status")).to_contain_text("No unpublished changes.")
+    expect(page.locator("#draft-bar .notice").filter(has_text="while you edit")).to_have_count(0)
+    # History names who proposed and who approved it, beside who applied it.
+    run.view("History")
+    row = page.locator("table.versions tbody tr").first
+    expect(row).to_contain_text("grace@example.com (applied change request #1)")
+    expect(row).to_contain_text("proposed by ada@example.com")
+    expect(row).to_contain_text("approved by grace@example.com")
     status, _ = run.api("PUT", policy, {"requiredApprovals": 0})
     assert status == 200
-    page.get_by_label("Template", exact=True).select_option("firebase-server")
-    page.get_by_label("Template", exact=True).select_option("firebase")
-
-
-def sign_in_with_provider(run, page, email, name):
-    """Signs `page` in through the test's identity provider as `email`."""
-    run.provider.person = {"email": email, "name": name}
-    page.get_by_role("link", name="Sign in with Test provider").click()
-    expect(page.locator("#who")).to_have_text(f"Signed in as {name}")
+    run.view("Parameters")
+    page.get_by_role("button", name="Sign out").click()
+    sign_in_again(run)
 
 
 def signing_out_keeps_drafts_and_an_ended_session_offers_sign_in_again(run):
@@ -875,9 +933,10 @@ def a_viewer_is_offered_no_publish(run):
     page.get_by_label("Admin token").fill(made["token"])
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_role("heading", name="Parameters")).to_be_visible()
-    expect(page.get_by_role("button", name="Review and publish…")).to_be_disabled()
-    expect(page.get_by_role("button", name="Validate")).to_be_disabled()
-    expect(page.locator("#draft-bar")).to_contain_text("You hold viewer on this project: publishing needs the publisher role")
+    # Nothing the role cannot do is offered; the bar says what it can.
+    for name in ["Review and publish…", "Propose for review…", "Validate"]:
+        expect(page.get_by_role("button", name=name)).to_have_count(0)
+    expect(page.locator("#draft-bar")).to_contain_text("You hold viewer on this project: you can read this template")
     run.view("History")
     expect(page.get_by_role("button", name="Roll back to version 1")).to_be_disabled()
     page.get_by_role("button", name="Sign out").click()
