@@ -48,6 +48,11 @@ function mountViews() {
 function show(name, { focus = true } = {}) {
   current = name;
   for (const key of Object.keys(views)) byId(`view-${key}`).hidden = key !== name;
+  // The parameters stay laid out while away (skipped, not hidden): coming back is then quick.
+  const list = byId("view-parameters");
+  list.hidden = false;
+  list.classList.toggle("away", name !== "parameters");
+  list.inert = name !== "parameters";
   for (const item of document.querySelectorAll("nav.views button")) {
     if (item.dataset.view === name) item.setAttribute("aria-current", "page");
     else item.removeAttribute("aria-current");
@@ -55,6 +60,7 @@ function show(name, { focus = true } = {}) {
   byId("draft-bar").hidden = !editing.has(name);
   if (name === "live") live.start();
   else live.stop();
+  views[name].shown?.();
   if (name === "history") history.load();
   if (name === "changes") changes.load();
   if (name === "access") access.load();

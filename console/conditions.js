@@ -1,7 +1,8 @@
 // The Conditions view: the conditions in priority order (the first true one wins), each with
 // name, rule and colour; reordered by dragging or with the Up/Down buttons. A rule is checked as
 // it is typed (condition-syntax.js, for the chosen namespace) and can be built field by field
-// (condition-builder.js); deleting a condition first says which values go with it.
+// (condition-builder.js); deleting a condition first says which values go with it. The list is
+// drawn when the view is shown.
 import { button, el, field, replace, select, setIssue } from "./dom.js";
 import * as session from "./session.js";
 import { jsonInput } from "./values.js";
@@ -12,8 +13,11 @@ import { conditionUsers, removeCondition, renameCondition, tagColors } from "./t
 
 const colorOptions = [["", "No colour"], ...tagColors.map((color) => [color, color.replace("_", " ").toLowerCase()])];
 let list;
+let root;
 let focusAfterRender = null;
 let dragged = null;
+/** The draft changed while the view was hidden: it is drawn when shown. */
+let stale = true;
 
 /** Checks `input`'s rule as typed and shows the problem (or nothing) beside it. */
 function checkAsTyped(input, fieldNode) {
@@ -34,6 +38,8 @@ let addForm;
 let helpLine;
 
 export function mount(container) {
+  root = container;
+  stale = true;
   addForm = el("form", { class: "toolbar add-condition" });
   helpLine = el("p", { class: "hint" });
   list = el("ol", { class: "conditions" });
@@ -43,8 +49,18 @@ export function mount(container) {
     helpLine,
     list,
     addForm);
-  for (const event of ["replaced", "structure"]) session.events.addEventListener(event, render);
+  for (const event of ["replaced", "structure"]) {
+    session.events.addEventListener(event, () => {
+      stale = true;
+      if (!root.hidden) render();
+    });
+  }
   session.events.addEventListener("scope", mountAddForm);
+}
+
+/** The view is shown: draws the list if the draft changed meanwhile. */
+export function shown() {
+  if (stale) render();
 }
 
 /** The form for a new condition, with the example and builder of the chosen namespace. */
@@ -86,6 +102,7 @@ function mountAddForm() {
 export function render() {
   const draft = session.draft();
   if (!draft || !list) return;
+  stale = false;
   const users = conditionUsers(draft);
   replace(list, ...draft.conditions.map((condition, index) => row(condition, index, users.get(condition.name) ?? [])));
   if (draft.conditions.length === 0) list.append(el("li", { class: "hint", text: "No conditions yet." }));

@@ -2,9 +2,13 @@
 // value, conditional values in condition order), filtered by key, value, description,
 // condition or group, plus adding one.
 //
-// Built for a thousand parameters: a card shows its summary only until it is opened (the
-// editors inside are made then), a card whose parameter did not change is reused when the list
-// is drawn again, and the filter only hides and shows cards.
+// Built for a thousand parameters. A card shows its summary only until it is opened (the
+// editors inside are made then); a card whose parameter did not change is kept when the list is
+// drawn again, and only what changed is inserted or removed, so the page keeps its place; the
+// filter only hides and shows cards. The first screenful of cards is made at once and the rest
+// in slices after it is painted, so the list shows at once and is whole a moment later (for
+// find-in-page and the Tab key); cards off screen are skipped by style and layout
+// (content-visibility, styles.css).
 import { button, el, field, replace, select, setIssue } from "./dom.js";
 import * as session from "./session.js";
 import { confirmStep } from "./confirm.js";
@@ -13,19 +17,36 @@ import {
   addParameter, allParameters, describeValue, hasKey, moveParameter, removeParameter, searchText, valueTypes,
 } from "./template.js";
 
+/** Cards made before the first paint: more than a tall screen holds. */
+const firstSlice = 40;
+/** Cards made per slice after it. */
+const laterSlice = 200;
+
 const openCards = new Set();
-/** id → {node, reading, entry}: cards kept between draws while their parameter reads the same. */
+/** id → {node, reading, entry, text}: cards kept between draws while their parameter reads the same. */
 let cards = new Map();
 let cardsOf = null;
+let cardsContext = "";
+/** The parameters in the order shown: [{id, entry, reading, text}] of the last draw. */
+let plan = [];
+/** Group name ("" for none) → {node, heading, label}: the sections of the list. */
+let sections = new Map();
+let sliceTimer = null;
 let root;
 let list;
 let filter;
 let filterStatus;
 let focusAfterRender = null;
+/** Condition name → colour, for the chips of one draw. */
+let colors = new Map();
 
 export function mount(container) {
   root = container;
   cards = new Map();
+  plan = [];
+  sections = new Map();
+  cardsOf = null;
+  clearTimeout(sliceTimer);
   const keyInput = el("input", { type: "text", autocomplete: "off", spellcheck: false });
   const keyField = field("New parameter key", keyInput, { hint: "Letters, digits and _; not starting with a digit." });
   const add = (event) => {
@@ -42,7 +63,7 @@ export function mount(container) {
     session.restructured(`new parameter ${key}`);
   };
   filter = el("input", { type: "search", autocomplete: "off", on: { input: applyFilter } });
-  filterStatus = el("p", { class: "hint", role: "status" });
+  filterStatus = el("p", { class: "hint filter-status", role: "status" });
   list = el("div", { class: "cards" });
   replace(root,
     el("h2", { tabIndex: -1, text: "Parameters" }),
@@ -52,6 +73,14 @@ export function mount(container) {
     list);
   for (const name of ["replaced", "structure"]) session.events.addEventListener(name, render);
   session.events.addEventListener("issues-arrived", openCardsWithIssues);
+}
+
+/**
+ * Whether the view is on screen. Away, it is not hidden but skipped (`away`: content-visibility,
+ * styles.css), so that coming back to a thousand cards does not lay them all out again.
+ */
+export function isShown() {
+  return !root.classList.contains("away");
 }
 
 /** Shows the parameters that mention `text` (a condition's "used by" link). */
@@ -68,71 +97,163 @@ export function render() {
   const draft = session.draft();
   if (!draft || !list) return;
   performance.mark("parameters-render-start");
-  // Another draft object (loaded, undone, another template): no card can be reused.
-  if (cardsOf !== draft) cards = new Map();
-  cardsOf = draft;
-  const entries = allParameters(draft);
+  colors = new Map(draft.conditions.map((condition) => [condition.name, condition.tagColor || "NONE"]));
   // What a card shows besides its parameter: the conditions (names, colours) and the groups.
   const context = `${draft.conditions.map((condition) => `${condition.name}:${condition.tagColor ?? ""}`)}\n${Object.keys(draft.parameterGroups)}`;
+  // Another draft object (loaded, another template), or other conditions or groups: no card can be kept.
+  if (cardsOf !== draft || cardsContext !== context) cards = new Map();
+  cardsOf = draft;
+  cardsContext = context;
+  plan = allParameters(draft).map((entry) => {
+    const id = cardId(entry.key, entry.group);
+    return { id, entry, reading: JSON.stringify(entry.parameter), text: searchText(entry) };
+  });
   const next = new Map();
-  const sections = [];
-  const groups = [null, ...Object.keys(draft.parameterGroups).sort()];
-  let index = 0;
-  for (const group of groups) {
-    const inGroup = [];
-    while (index < entries.length && entries[index].group === group) inGroup.push(entries[index++]);
-    const heading = group === null ? "Not in a group" : `Group: ${group}`;
-    const nodes = inGroup.map((entry) => {
-      const id = cardId(entry.key, entry.group);
-      // A card is reused while its parameter, and the conditions it names, read the same.
-      const reading = `${context}\n${JSON.stringify(entry.parameter)}`;
-      const kept = cards.get(id);
-      const made = kept && kept.reading === reading ? kept : { node: card(entry), reading };
-      made.entry = entry;
-      next.set(id, made);
-      return made.node;
-    });
-    const section = el("section", { class: "group-section", "aria-label": heading },
-      el("h3", { text: `${heading} (${inGroup.length})` }),
-      nodes.length ? nodes : el("p", { class: "hint", text: "No parameters here." }));
-    section.dataset.heading = heading;
-    sections.push(section);
+  for (const item of plan) {
+    const kept = cards.get(item.id);
+    // A card is kept while it edits this very parameter object, and that reads the same.
+    if (kept && kept.entry.parameter === item.entry.parameter && kept.reading === item.reading) {
+      kept.entry = item.entry;
+      next.set(item.id, kept);
+    }
   }
   cards = next;
-  if (entries.length === 0 && Object.keys(draft.parameterGroups).length === 0) {
-    sections.splice(0, sections.length, el("p", { class: "hint", text: "No parameters yet: add one above." }));
-  }
-  replace(list, ...sections);
-  applyFilter();
+  draw(firstSlice);
   if (focusAfterRender) {
     const { id, role } = focusAfterRender;
     focusAfterRender = null;
-    const target = cards.get(id)?.node;
-    const scope = target?.querySelector(`[data-role="${CSS.escape(role)}"]`);
+    const target = ensureCard(id)?.node;
+    const scope = role === "summary" ? null : target?.querySelector(`[data-role="${CSS.escape(role)}"]`);
     (scope?.querySelector("input, textarea") || scope?.querySelector("select, button") || target?.querySelector("summary"))?.focus();
   }
   performance.measure("parameters-render", "parameters-render-start");
 }
 
-/** Hides the cards that do not match the filter; builds nothing. */
+/**
+ * Puts the cards of `plan` in the list. At most `budget` new cards are made (those that match the
+ * filter first) and at most `budget` cards are hidden or shown, from the top of the list down;
+ * the rest follow in slices, each after a paint. Only what differs from the list as it is moves.
+ */
+function draw(budget) {
+  const needle = filter.value.trim().toLowerCase();
+  const matches = (item) => !needle || item.text.includes(needle);
+  let made = 0;
+  const make = (item) => {
+    const card = { node: cardNode(item.entry), reading: item.reading, entry: item.entry, text: item.text };
+    card.node.hidden = true;
+    cards.set(item.id, card);
+    made += 1;
+  };
+  for (const item of plan) if (made < budget && !cards.has(item.id) && matches(item)) make(item);
+  for (const item of plan) if (made < budget && !cards.has(item.id)) make(item);
+  let changed = 0;
+  let settled = cards.size === plan.length;
+  const byGroup = new Map();
+  for (const item of plan) {
+    const group = item.entry.group ?? "";
+    if (!byGroup.has(group)) byGroup.set(group, []);
+    const card = cards.get(item.id);
+    if (!card) continue;
+    card.text = item.text;
+    const hidden = !matches(item);
+    if (card.node.hidden !== hidden) {
+      if (changed < budget) {
+        card.node.hidden = hidden;
+        changed += 1;
+      } else {
+        settled = false;
+      }
+    }
+    byGroup.get(group).push(card.node);
+  }
+  const draft = session.draft();
+  const groups = ["", ...Object.keys(draft.parameterGroups).sort()];
+  const shown = [];
+  for (const group of groups) {
+    let section = sections.get(group);
+    if (!section) {
+      const label = group === "" ? "Not in a group" : `Group: ${group}`;
+      section = { node: el("section", { class: "group-section", "aria-label": label }), heading: el("h3"), label, empty: el("p", { class: "hint", text: "No parameters here." }) };
+      section.node.append(section.heading);
+      sections.set(group, section);
+    }
+    const nodes = byGroup.get(group);
+    reconcile(section.node, [section.heading, ...(nodes ? nodes : [section.empty])]);
+    shown.push(section.node);
+  }
+  for (const [group, section] of sections) if (!groups.includes(group)) sections.delete(group);
+  if (plan.length === 0 && groups.length === 1) {
+    reconcile(list, [el("p", { class: "hint", text: "No parameters yet: add one above." })]);
+  } else {
+    reconcile(list, shown);
+  }
+  showCounts();
+  clearTimeout(sliceTimer);
+  if (!settled) sliceTimer = setTimeout(() => draw(laterSlice), 0);
+}
+
+/** Makes `parent`'s children exactly `nodes`, moving, inserting and removing only what differs. */
+function reconcile(parent, nodes) {
+  let current = parent.firstChild;
+  for (const node of nodes) {
+    if (node === current) {
+      current = current.nextSibling;
+      continue;
+    }
+    parent.insertBefore(node, current);
+  }
+  while (current) {
+    const next = current.nextSibling;
+    current.remove();
+    current = next;
+  }
+}
+
+/** The card of `id`, made now if it was not yet. */
+function ensureCard(id) {
+  let card = cards.get(id);
+  if (card) return card;
+  const item = plan.find((entry) => entry.id === id);
+  if (!item) return null;
+  card = { node: cardNode(item.entry), reading: item.reading, entry: item.entry, text: item.text };
+  const needle = filter.value.trim().toLowerCase();
+  card.node.hidden = Boolean(needle) && !item.text.includes(needle);
+  cards.set(id, card);
+  draw(0);
+  return card;
+}
+
+/** Hides the cards that do not match the filter; builds nothing but the matching cards not made yet. */
 function applyFilter() {
   performance.mark("parameters-filter-start");
-  const needle = filter.value.trim().toLowerCase();
-  let shown = 0;
-  for (const { node, entry } of cards.values()) {
-    const match = !needle || searchText(entry).includes(needle);
-    if (node.hidden === match) node.hidden = !match;
-    if (match) shown += 1;
-  }
-  for (const section of list.querySelectorAll("section.group-section")) {
-    const visible = section.querySelectorAll(":scope > details.card:not([hidden])").length;
-    const total = section.querySelectorAll(":scope > details.card").length;
-    section.hidden = Boolean(needle) && visible === 0;
-    section.querySelector("h3").textContent = needle
-      ? `${section.dataset.heading} (${visible} of ${total})` : `${section.dataset.heading} (${total})`;
-  }
-  filterStatus.textContent = needle ? `${shown} of ${cards.size} parameters match “${filter.value.trim()}”.` : "";
+  draw(firstSlice);
   performance.measure("parameters-filter", "parameters-filter-start");
+}
+
+/** Each group's heading counts its parameters (those that match, when filtering); the status says how many match. */
+function showCounts() {
+  const needle = filter.value.trim().toLowerCase();
+  const counts = new Map();
+  let shown = 0;
+  for (const item of plan) {
+    const group = item.entry.group ?? "";
+    const count = counts.get(group) ?? { all: 0, match: 0 };
+    count.all += 1;
+    if (!needle || item.text.includes(needle)) {
+      count.match += 1;
+      shown += 1;
+    }
+    counts.set(group, count);
+  }
+  for (const [group, section] of sections) {
+    const { all, match } = counts.get(group) ?? { all: 0, match: 0 };
+    const text = needle ? `${section.label} (${match} of ${all})` : `${section.label} (${all})`;
+    if (section.heading.textContent !== text) section.heading.textContent = text;
+    const hidden = Boolean(needle) && match === 0;
+    if (section.node.hidden !== hidden) section.node.hidden = hidden;
+  }
+  const status = needle ? `${shown} of ${plan.length} parameters match “${filter.value.trim()}”.` : "";
+  if (filterStatus.textContent !== status) filterStatus.textContent = status;
 }
 
 /** Opens (and so builds) the cards the server's problems name, before they are put beside fields. */
@@ -141,7 +262,7 @@ function openCardsWithIssues() {
     const match = /^parameters\.([^.[]+)/.exec(issue.path) || /^parameterGroups\.([^.[]+)\.parameters\.([^.[]+)/.exec(issue.path);
     if (!match) continue;
     const id = match.length === 3 ? cardId(match[2], match[1]) : cardId(match[1], null);
-    const made = cards.get(id);
+    const made = ensureCard(id);
     if (made) openCard(made.node);
   }
 }
@@ -151,9 +272,8 @@ function openCard(node) {
   node.open = true;
 }
 
-function card(item) {
-  const { key, group, parameter, path } = item;
-  const draft = session.draft();
+function cardNode(item) {
+  const { key, group, parameter } = item;
   const id = cardId(key, group);
   const type = parameter.valueType || "STRING";
   const preview = el("span", { class: "preview" });
@@ -311,9 +431,9 @@ function conditionalValues(item, type, id, refreshSummary) {
     el("h4", { text: "Conditional values (first true condition wins)" }), ...rows, adder);
 }
 
+/** A condition's name on its colour. */
 export function conditionChip(name) {
-  const condition = session.draft()?.conditions.find((item) => item.name === name);
-  const color = condition?.tagColor || "NONE";
+  const color = colors.get(name) ?? (session.draft()?.conditions.find((item) => item.name === name)?.tagColor || "NONE");
   return el("span", { class: `chip color-${color}`, text: name });
 }
 

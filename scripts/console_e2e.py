@@ -864,52 +864,89 @@ def accessibility(run, views=("Parameters", "Conditions", "History", "Evaluate",
     print(f"     axe-core: no serious or critical findings on {', '.join(views)}", flush=True)
 
 
-def a_thousand_parameters_stay_fast(run):
-    """The issue's budgets, with the Performance API's measures the page records."""
-    page = run.page
-    project, number = "perf-project", "555000111"
-    assert run.api("POST", "/v1/projects", {"projectId": project, "projectNumber": number})[0] == 200
-    conditions = [{"name": f"cond_{index:02}", "expression": f"app.userProperty['level'] >= {index}"} for index in range(50)]
+TAG_COLORS = ["BLUE", "BROWN", "CYAN", "DEEP_ORANGE", "GREEN", "INDIGO", "LIME", "ORANGE", "PINK", "PURPLE", "TEAL"]
+
+
+def big_template(seed=0):
+    """1,000 parameters and 50 conditions in every Firebase colour, mixed as a real template is: 45 %
+    STRING, 25 % BOOLEAN, 20 % NUMBER and 10 % JSON; 80 % described; a third with 1–3 conditional
+    values; 40 % in 6 groups."""
+    conditions = [{"name": f"cond_{index:02}", "expression": f"app.userProperty['level'] >= {index}",
+                   "tagColor": TAG_COLORS[index % len(TAG_COLORS)]} for index in range(50)]
+    groups = {f"group_{index}": {"description": f"Group {index}", "parameters": {}} for index in range(6)}
     parameters = {}
     for index in range(1000):
-        parameters[f"param_{index:04}"] = {
-            "defaultValue": {"value": f"value {index}"}, "description": f"Parameter number {index}",
-            "conditionalValues": {f"cond_{index % 50:02}": {"value": f"conditional {index}"}}}
-    template = {"conditions": conditions, "parameters": parameters}
-    status, _ = run.api("PUT", f"/v1/projects/{project}/namespaces/firebase/remoteConfig", template, {"If-Match": "*"})
+        kind = index % 20
+        value_type, value = (("STRING", f"value {index}") if kind < 9 else ("BOOLEAN", "true" if index % 2 else "false")
+                             if kind < 14 else ("NUMBER", str(index * 7 + seed)) if kind < 18 else ("JSON", json.dumps({"n": index})))
+        parameter = {"defaultValue": {"value": value}, "valueType": value_type}
+        if index % 5:
+            parameter["description"] = f"Parameter number {index}"
+        if index % 3 == 0:
+            parameter["conditionalValues"] = {f"cond_{(index + step * 17) % 50:02}": {"value": value} for step in range(1 + index % 3 + (index % 9 == 0))}
+        if index % 5 < 2:
+            groups[f"group_{index % 6}"]["parameters"][f"param_{index:04}"] = parameter
+        else:
+            parameters[f"param_{index:04}"] = parameter
+    return {"conditions": conditions, "parameters": parameters, "parameterGroups": groups}
+
+
+def publish_big_template(run, project, number):
+    assert run.api("POST", "/v1/projects", {"projectId": project, "projectNumber": number})[0] == 200
+    status, _ = run.api("PUT", f"/v1/projects/{project}/namespaces/firebase/remoteConfig", big_template(), {"If-Match": "*"})
     assert status == 200
+
+
+# What a person waits, from the input to the next painted frame (Run.latency), in milliseconds.
+BUDGETS = {"first paint of Parameters": 300, "a filter keystroke": 50, "clearing the filter": 50, "back from History": 100}
+FIRST_CARD = "param_0002"
+FILTER_STATUS = "document.querySelector('#view-parameters [role=status]')"
+CARD_PAINTED = (f"document.querySelector('#view-parameters details.card[data-key={FIRST_CARD}]')?.checkVisibility() "
+                f"&& document.querySelector('#view-parameters details.card[data-key={FIRST_CARD}]').getBoundingClientRect().height > 0")
+
+
+def a_thousand_parameters_stay_fast(run):
+    """The budgets of docs/benchmarks.md, each from the input event to the next painted frame."""
+    page = run.page
+    projects = [("perf-project", "555000111"), ("perf-project-2", "555000112"), ("perf-project-3", "555000113")]
+    for project, number in projects:
+        publish_big_template(run, project, number)
     sign_in_again(run)
-    page.evaluate("performance.clearMeasures()")
-    page.get_by_label("Project").select_option(project)
-    expect(page.locator("details.card")).to_have_count(1000)
-    render = page.evaluate("Math.max(...performance.getEntriesByName('parameters-render').map((e) => e.duration))")
+    samples = {name: [] for name in BUDGETS}
+    select = page.get_by_label("Project")
+    # Each project is opened for the first time: the template is fetched and drawn. The cards of
+    # the project before are marked, so that only a card of the chosen one counts.
+    for project, _ in reversed(projects):
+        page.evaluate("document.querySelectorAll('details.card').forEach((node) => { node.dataset.before = 'yes'; })")
+        samples["first paint of Parameters"].append(run.latency(
+            "change", f"{CARD_PAINTED} && !document.querySelector('details.card[data-key={FIRST_CARD}]').dataset.before",
+            lambda project=project: select.select_option(project)))
     search = page.get_by_label("Filter", exact=True)
-    search.focus()
-    page.evaluate("performance.clearMeasures()")
-    page.keyboard.type("value 99", delay=60)
-    expect(page.locator("details.card:visible")).to_have_count(11)
-    keys = page.evaluate("performance.getEntriesByName('parameters-filter').map((e) => e.duration)")
-    page.keyboard.press("Control+a")
-    page.keyboard.press("Backspace")
-    expect(page.locator("details.card:visible")).to_have_count(1000)
-    cleared = page.evaluate("performance.getEntriesByName('parameters-filter').at(-1).duration")
-    page.evaluate("performance.clearMeasures()")
-    page.get_by_role("button", name="Validate").click()
-    expect(page.locator(".draft-bar .result")).to_have_text("The server accepts this template.")
-    validate = page.evaluate("performance.getEntriesByName('validate')[0].duration")
-    page.evaluate("performance.clearMeasures()")
-    started = time.monotonic()
-    run.view("History")
-    expect(page.locator("table.versions tbody tr")).to_have_count(1)
-    history = page.evaluate("performance.getEntriesByName('history')[0].duration")
-    history_wall = (time.monotonic() - started) * 1000
-    print(f"     1,000 parameters, 50 conditions: first render {render:.0f} ms; filter keystroke max {max(keys):.1f} ms "
-          f"(median {sorted(keys)[len(keys) // 2]:.1f} ms over {len(keys)}); clearing the filter {cleared:.1f} ms; "
-          f"Validate {validate:.0f} ms; History {history:.0f} ms ({history_wall:.0f} ms from the click, as the test saw it)", flush=True)
-    assert render <= 500, render
-    assert max(keys + [cleared]) <= 50, keys
-    assert validate <= 300, validate
-    assert history <= 300, history
+    for _ in range(3):
+        search.focus()
+        typed = ""
+        for key in "value 12":
+            typed += key
+            samples["a filter keystroke"].append(run.latency(
+                "keydown", f"{FILTER_STATUS}.textContent.includes('“{typed.strip()}”')", lambda key=key: page.keyboard.press(key)))
+        expect(page.locator("details.card:visible")).to_have_count(9)
+        page.keyboard.press("Control+a")
+        samples["clearing the filter"].append(run.latency(
+            "keydown", f"{FILTER_STATUS}.textContent === '' && {CARD_PAINTED}", lambda: page.keyboard.press("Backspace")))
+    parameters_tab = page.get_by_role("navigation", name="Views").get_by_role("button", name="Parameters", exact=True)
+    for _ in range(3):
+        run.view("History")
+        expect(page.locator("table.versions tbody tr")).to_have_count(1)
+        samples["back from History"].append(run.latency("click", CARD_PAINTED, parameters_tab.click))
+    over = []
+    for name, values in samples.items():
+        values.sort()
+        median = values[len(values) // 2]
+        print(f"     {name}: median {median:.0f} ms, worst {values[-1]:.0f} ms over {len(values)} "
+              f"({', '.join(f'{value:.0f}' for value in values)}); budget {BUDGETS[name]} ms", flush=True)
+        if median > BUDGETS[name]:
+            over.append(f"{name}: median {median:.0f} ms > {BUDGETS[name]} ms")
+    assert not over, "; ".join(over)
     page.get_by_role("button", name="Sign out").click()
 
 
