@@ -950,6 +950,45 @@ def a_thousand_parameters_stay_fast(run):
     page.get_by_role("button", name="Sign out").click()
 
 
+def coloured_conditions_are_readable(run):
+    """Every Firebase colour's chip reaches 4.5:1, and axe finds nothing serious on the views that
+    show chips, with 1,000 parameters and 50 coloured conditions."""
+    page = run.page
+    sign_in_again(run)
+    page.get_by_label("Project").select_option("perf-project")
+    run.view("Conditions")
+    ratios = page.evaluate("""() => {
+      const luminance = (color) => {
+        const [r, g, b] = color.match(/[\\d.]+/g).slice(0, 3).map((part) => {
+          const c = Number(part) / 255;
+          return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const ratios = {};
+      for (const chip of document.querySelectorAll('#view-conditions li.condition > .chip')) {
+        const color = [...chip.classList].find((name) => name.startsWith('color-')).slice(6);
+        const style = getComputedStyle(chip);
+        const [light, dark] = [luminance(style.color), luminance(style.backgroundColor)].sort((a, b) => b - a);
+        ratios[color] = (light + 0.05) / (dark + 0.05);
+      }
+      return ratios;
+    }""")
+    assert sorted(ratios) == sorted(TAG_COLORS), ratios
+    weak = {color: round(ratio, 2) for color, ratio in ratios.items() if ratio < 4.5}
+    assert not weak, f"chips below 4.5:1: {weak}"
+    print("     chip contrast: " + ", ".join(f"{color} {ratio:.2f}" for color, ratio in sorted(ratios.items())), flush=True)
+    run.view("Evaluate")
+    page.get_by_label("User properties").fill("level=30")
+    page.get_by_role("button", name="Evaluate for this client").click()
+    expect(page.locator(".evaluation table").first).to_be_visible()
+    run.view("Parameters")
+    card(run, "param_0003").locator("summary").click()
+    accessibility(run, ("Parameters", "Conditions", "Evaluate"))
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_label("Admin token")).to_be_visible()
+
+
 def sign_out_forgets_the_token(run):
     page = run.page
     page.get_by_role("button", name="Sign out").click()
@@ -988,7 +1027,7 @@ STEPS = [wrong_token_is_refused, sign_in, hostile_value_renders_inert, rollout_v
          server_template_keeps_its_own_draft, a_change_is_proposed_approved_and_applied, webhooks_view_adds_tests_and_rotates,
          access_view_manages_members_and_tokens, accessibility,
          sign_out_forgets_the_token, signing_out_keeps_drafts_and_an_ended_session_offers_sign_in_again,
-         a_thousand_parameters_stay_fast,
+         a_thousand_parameters_stay_fast, coloured_conditions_are_readable,
          a_viewer_is_offered_no_publish]
 
 
