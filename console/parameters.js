@@ -37,6 +37,8 @@ let list;
 let filter;
 let filterStatus;
 let focusAfterRender = null;
+/** Where focus was in the list (its place in `plan`), to put it back near there if its card goes. */
+let lastFocusIndex = -1;
 /** Condition name → colour, for the chips of one draw. */
 let colors = new Map();
 
@@ -64,7 +66,7 @@ export function mount(container) {
   };
   filter = el("input", { type: "search", autocomplete: "off", on: { input: applyFilter } });
   filterStatus = el("p", { class: "hint filter-status", role: "status" });
-  list = el("div", { class: "cards" });
+  list = el("div", { class: "cards", on: { focusin: rememberFocus } });
   replace(root,
     el("h2", { tabIndex: -1, text: "Parameters" }),
     el("form", { class: "toolbar", on: { submit: add } }, keyField, el("button", { type: "submit", text: "Add parameter" })),
@@ -73,6 +75,7 @@ export function mount(container) {
     list);
   for (const name of ["replaced", "structure"]) session.events.addEventListener(name, render);
   session.events.addEventListener("issues-arrived", openCardsWithIssues);
+  session.events.addEventListener("stepped", focusWhatAStepBroughtBack);
 }
 
 /**
@@ -125,6 +128,10 @@ export function render() {
     const target = ensureCard(id)?.node;
     const scope = role === "summary" ? null : target?.querySelector(`[data-role="${CSS.escape(role)}"]`);
     (scope?.querySelector("input, textarea") || scope?.querySelector("select, button") || target?.querySelector("summary"))?.focus();
+  } else if (isShown() && (document.activeElement === document.body || document.activeElement === null) && lastFocusIndex >= 0) {
+    // The focused card went (an undo took it back): focus the one now in its place.
+    const item = plan[Math.min(lastFocusIndex, plan.length - 1)];
+    if (item) ensureCard(item.id)?.node.querySelector("summary").focus();
   }
   performance.measure("parameters-render", "parameters-render-start");
 }
@@ -256,6 +263,25 @@ function showCounts() {
   if (filterStatus.textContent !== status) filterStatus.textContent = status;
 }
 
+function rememberFocus(event) {
+  const node = event.target.closest("details.card");
+  if (!node) return;
+  lastFocusIndex = plan.findIndex((item) => item.id === node.dataset.id);
+}
+
+/** After an undo or redo: focus the parameter it brought back, where the list now shows it. */
+function focusWhatAStepBroughtBack(event) {
+  if (!isShown()) return;
+  for (const { unit, removed } of event.detail.units) {
+    const parameter = session.parameterOfUnit(unit);
+    if (!parameter || removed) continue;
+    const card = ensureCard(cardId(parameter.key, parameter.group));
+    if (!card) continue;
+    card.node.querySelector("summary").focus();
+    return;
+  }
+}
+
 /** Opens (and so builds) the cards the server's problems name, before they are put beside fields. */
 function openCardsWithIssues() {
   for (const issue of session.issues()) {
@@ -367,10 +393,15 @@ function body(item, refreshSummary) {
   defaultEditor.dataset.role = "default";
 
   const remove = () => {
+    // Focus goes to the card after it (or before it, for the last one), which takes its place.
+    const at = plan.findIndex((entry) => entry.id === id);
+    const visible = (entry) => entry.id !== id && !cards.get(entry.id)?.node.hidden;
+    const next = plan.slice(at + 1).find(visible) ?? plan.slice(0, Math.max(at, 0)).reverse().find(visible);
     removeParameter(draft, key, group);
     openCards.delete(id);
+    if (next) focusAfterRender = { id: next.id, role: "summary" };
     session.restructured(`delete parameter ${key}`);
-    root.querySelector("h2").focus();
+    if (!next) root.querySelector("h2").focus();
   };
   const conditional = Object.keys(parameter.conditionalValues || {});
   return el("div", { class: "card-body" },

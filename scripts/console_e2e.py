@@ -947,15 +947,42 @@ def a_thousand_parameters_stay_fast(run):
         if median > BUDGETS[name]:
             over.append(f"{name}: median {median:.0f} ms > {BUDGETS[name]} ms")
     assert not over, "; ".join(over)
-    page.get_by_role("button", name="Sign out").click()
+
+
+def deleting_far_down_keeps_the_place(run):
+    """Deleting a parameter far down the list keeps the page where it was and focus on the card that
+    takes its place; undo brings it back, with focus on it."""
+    page = run.page
+    target = card(run, "param_0903")
+    target.scroll_into_view_if_needed()
+    target.locator("summary").click()
+    following = target.evaluate("(node) => node.nextElementSibling.dataset.key")
+    target.get_by_role("button", name="Delete parameter param_0903").click()
+    # The question has the focus on its confirming button; Enter confirms where the page is.
+    expect(target.get_by_role("button", name="Delete param_0903")).to_be_focused()
+    before = page.evaluate("scrollY")
+    assert before > 10000, before
+    page.keyboard.press("Enter")
+    expect(card(run, "param_0903")).to_have_count(0)
+    # The page stays where it was, give or take the deleted card's height, with the card after it in view.
+    after = page.evaluate("scrollY")
+    assert abs(after - before) < 800, f"the page moved from {before} to {after}"
+    focused = page.evaluate("document.activeElement.closest('details.card')?.dataset.key ?? document.activeElement.tagName")
+    assert focused == following, f"focus is on {focused}, not on {following}"
+    box = card(run, following).bounding_box()
+    assert box and 0 <= box["y"] <= 800, box
+    page.keyboard.press("Control+z")
+    expect(card(run, "param_0903")).to_have_count(1)
+    expect(card(run, "param_0903").locator("summary")).to_be_focused()
+    box = card(run, "param_0903").bounding_box()
+    assert box and 0 <= box["y"] <= 800, box
+    assert abs(page.evaluate("scrollY") - before) < 800, (before, page.evaluate("scrollY"))
 
 
 def coloured_conditions_are_readable(run):
     """Every Firebase colour's chip reaches 4.5:1, and axe finds nothing serious on the views that
     show chips, with 1,000 parameters and 50 coloured conditions."""
     page = run.page
-    sign_in_again(run)
-    page.get_by_label("Project").select_option("perf-project")
     run.view("Conditions")
     ratios = page.evaluate("""() => {
       const luminance = (color) => {
@@ -1027,7 +1054,7 @@ STEPS = [wrong_token_is_refused, sign_in, hostile_value_renders_inert, rollout_v
          server_template_keeps_its_own_draft, a_change_is_proposed_approved_and_applied, webhooks_view_adds_tests_and_rotates,
          access_view_manages_members_and_tokens, accessibility,
          sign_out_forgets_the_token, signing_out_keeps_drafts_and_an_ended_session_offers_sign_in_again,
-         a_thousand_parameters_stay_fast, coloured_conditions_are_readable,
+         a_thousand_parameters_stay_fast, deleting_far_down_keeps_the_place, coloured_conditions_are_readable,
          a_viewer_is_offered_no_publish]
 
 
