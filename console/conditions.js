@@ -1,8 +1,8 @@
 // The Conditions view: the conditions in priority order (the first true one wins), each with
-// name, rule and colour; reordered by dragging or with the Up/Down buttons. A rule is checked as
-// it is typed (condition-syntax.js, for the chosen namespace) and can be built field by field
-// (condition-builder.js); deleting a condition first says which values go with it. The list is
-// drawn when the view is shown.
+// name, rule and colour; filtered by name, rule or colour; reordered by dragging, with the
+// Up/Down buttons or by typing a position. A rule is checked as it is typed (condition-syntax.js,
+// for the chosen namespace) and can be built field by field (condition-builder.js); deleting a
+// condition first says which values go with it. The list is drawn when the view is shown.
 import { button, el, field, replace, select, setIssue } from "./dom.js";
 import * as session from "./session.js";
 import { jsonInput } from "./values.js";
@@ -14,6 +14,8 @@ import { conditionUsers, removeCondition, renameCondition, tagColors } from "./t
 const colorOptions = [["", "No colour"], ...tagColors.map((color) => [color, color.replace("_", " ").toLowerCase()])];
 let list;
 let root;
+let filter;
+let filterStatus;
 let focusAfterRender = null;
 let dragged = null;
 /** The draft changed while the view was hidden: it is drawn when shown. */
@@ -43,10 +45,14 @@ export function mount(container) {
   addForm = el("form", { class: "toolbar add-condition" });
   helpLine = el("p", { class: "hint" });
   list = el("ol", { class: "conditions" });
+  filter = el("input", { type: "search", autocomplete: "off", on: { input: applyFilter } });
+  filterStatus = el("p", { class: "hint", role: "status" });
   replace(container,
     el("h2", { tabIndex: -1, text: "Conditions" }),
     el("p", { class: "hint", text: "Order is priority: when several conditions are true, the value of the one highest in this list is served." }),
     helpLine,
+    field("Filter conditions", filter, { hint: "Matches names, rules and colours." }),
+    filterStatus,
     list,
     addForm);
   for (const event of ["replaced", "structure"]) {
@@ -61,6 +67,19 @@ export function mount(container) {
 /** The view is shown: draws the list if the draft changed meanwhile. */
 export function shown() {
   if (stale) render();
+}
+
+/** Hides the conditions whose name, rule and colour do not contain the filter's text. */
+function applyFilter() {
+  const needle = filter.value.trim().toLowerCase();
+  const rows = [...list.querySelectorAll(":scope > li.condition")];
+  let matches = 0;
+  for (const row of rows) {
+    const match = !needle || row.dataset.search.includes(needle);
+    row.hidden = !match;
+    if (match) matches += 1;
+  }
+  filterStatus.textContent = needle ? `${matches} of ${rows.length} conditions match “${filter.value.trim()}”.` : "";
 }
 
 /** The form for a new condition, with the example and builder of the chosen namespace. */
@@ -106,6 +125,7 @@ export function render() {
   const users = conditionUsers(draft);
   replace(list, ...draft.conditions.map((condition, index) => row(condition, index, users.get(condition.name) ?? [])));
   if (draft.conditions.length === 0) list.append(el("li", { class: "hint", text: "No conditions yet." }));
+  applyFilter();
   if (focusAfterRender) {
     const { index, role } = focusAfterRender;
     focusAfterRender = null;
@@ -178,6 +198,18 @@ function row(condition, index, users) {
   const chip = el("span", { class: `chip color-${condition.tagColor || "NONE"}`, text: `${index + 1}`, "aria-hidden": "true" });
   const used = users.length;
   const confirmArea = el("div", { class: "confirm-area" });
+  const values = `${used} conditional value${used === 1 ? "" : "s"}`;
+  // Straight to a place in the order: fifty conditions need not take forty-nine clicks.
+  const position = el("input", { type: "number", min: 1, max: count, value: String(index + 1), inputMode: "numeric", dataset: { role: "position" } });
+  const positionField = field("Position", position, { hint: `1 to ${count}; 1 wins over every other` });
+  position.addEventListener("change", () => {
+    const to = Number(position.value) - 1;
+    if (!Number.isInteger(to) || to < 0 || to >= count) {
+      return setIssue(positionField, `A position from 1 to ${count}.`);
+    }
+    if (to !== index) move(to, "position");
+    return undefined;
+  });
 
   const move = (to, role) => {
     const [moved] = draft.conditions.splice(index, 1);
@@ -201,6 +233,8 @@ function row(condition, index, users) {
   });
   const item = el("li", {
     class: "condition", "aria-label": `Condition ${index + 1} of ${count}: ${condition.name}`,
+    // The colour both as written (DEEP_ORANGE) and as the colour menu says it (deep orange).
+    dataset: { search: [condition.name, condition.expression ?? "", condition.tagColor ?? "", (condition.tagColor ?? "").replace("_", " ")].join("\n").toLowerCase() },
     on: {
       dragover: (event) => {
         if (dragged === null) return;
@@ -221,7 +255,7 @@ function row(condition, index, users) {
     },
   },
   handle, chip,
-  el("div", { class: "condition-fields" }, el("div", { class: "row" }, nameField, colorField), rule,
+  el("div", { class: "condition-fields" }, el("div", { class: "row" }, nameField, colorField, positionField), rule,
     used ? button(used === 1 ? "Used by 1 parameter" : `Used by ${used} parameters`, () => session.showParametersUsing(condition.name),
       { class: "link", "aria-label": `Show the ${used} parameter${used === 1 ? "" : "s"} using ${condition.name}` })
       : el("p", { class: "hint", text: "Used by no parameter." }),
@@ -237,11 +271,11 @@ function row(condition, index, users) {
       };
       if (!used) return remove();
       return confirmStep(confirmArea, {
-        title: `Delete condition ${condition.name} and its ${used} conditional value${used === 1 ? "" : "s"}?`,
+        title: `Delete condition ${condition.name} and its ${values}?`,
         lost: users.map((key) => `the value of ${key} when ${condition.name} is true`),
         confirmLabel: `Delete ${condition.name} and ${used} value${used === 1 ? "" : "s"}`,
         onConfirm: remove,
       });
-    }, { class: "danger", "aria-label": `Delete ${condition.name}${used ? ` and its ${used} conditional value${used === 1 ? "" : "s"}` : ""}` })));
+    }, { class: "danger", "aria-label": `Delete ${condition.name}${used ? ` and its ${values}` : ""}` })));
   return item;
 }

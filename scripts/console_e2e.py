@@ -979,6 +979,27 @@ def deleting_far_down_keeps_the_place(run):
     assert abs(page.evaluate("scrollY") - before) < 800, (before, page.evaluate("scrollY"))
 
 
+def conditions_are_filtered_and_moved_to_a_position(run):
+    """Fifty conditions: a filter finds one, and a position moves it there in one step."""
+    page = run.page
+    run.view("Conditions")
+    view = page.locator("#view-conditions")
+    expect(view.locator("li.condition")).to_have_count(50)
+    view.get_by_label("Filter conditions").fill("cond_49")
+    expect(view.locator("li.condition:visible")).to_have_count(1)
+    row = view.locator("li.condition:visible")
+    row.get_by_label("Position").fill("1")
+    row.get_by_label("Position").press("Enter")
+    expect(view.locator("li.condition").first.get_by_label("Name")).to_have_value("cond_49")
+    expect(view.locator("li.condition").nth(1).get_by_label("Name")).to_have_value("cond_00")
+    view.get_by_label("Filter conditions").fill("deep orange")
+    expect(view.locator("li.condition:visible")).to_have_count(5)
+    view.get_by_label("Filter conditions").fill("")
+    page.get_by_role("button", name="Undo move cond_49").click()
+    expect(view.locator("li.condition").first.get_by_label("Name")).to_have_value("cond_00")
+    run.view("Parameters")
+
+
 def coloured_conditions_are_readable(run):
     """Every Firebase colour's chip reaches 4.5:1, and axe finds nothing serious on the views that
     show chips, with 1,000 parameters and 50 coloured conditions."""
@@ -1054,7 +1075,8 @@ STEPS = [wrong_token_is_refused, sign_in, hostile_value_renders_inert, rollout_v
          server_template_keeps_its_own_draft, a_change_is_proposed_approved_and_applied, webhooks_view_adds_tests_and_rotates,
          access_view_manages_members_and_tokens, accessibility,
          sign_out_forgets_the_token, signing_out_keeps_drafts_and_an_ended_session_offers_sign_in_again,
-         a_thousand_parameters_stay_fast, deleting_far_down_keeps_the_place, coloured_conditions_are_readable,
+         a_thousand_parameters_stay_fast, deleting_far_down_keeps_the_place,
+         conditions_are_filtered_and_moved_to_a_position, coloured_conditions_are_readable,
          a_viewer_is_offered_no_publish]
 
 
