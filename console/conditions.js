@@ -256,14 +256,14 @@ function row(condition, index, users) {
   },
   handle, chip,
   el("div", { class: "condition-fields" }, el("div", { class: "row" }, nameField, colorField, positionField), rule,
-    used ? button(used === 1 ? "Used by 1 parameter" : `Used by ${used} parameters`, () => session.showParametersUsing(condition.name),
-      { class: "link", "aria-label": `Show the ${used} parameter${used === 1 ? "" : "s"} using ${condition.name}` })
+    used ? button(`Show the ${used} parameter${used === 1 ? "" : "s"} using ${condition.name}`, () => session.showParametersUsing(condition.name),
+      { class: "link" })
       : el("p", { class: "hint", text: "Used by no parameter." }),
     confirmArea),
   el("div", { class: "actions" },
     button("Up", () => move(index - 1, "up"), { disabled: index === 0, dataset: { role: "up" }, "aria-label": `Move ${condition.name} up` }),
     button("Down", () => move(index + 1, "down"), { disabled: index === count - 1, dataset: { role: "down" }, "aria-label": `Move ${condition.name} down` }),
-    button(used ? `Delete (and ${used} value${used === 1 ? "" : "s"})` : "Delete", () => {
+    button(used ? `Delete ${condition.name} and its ${values}` : `Delete ${condition.name}`, () => {
       const remove = () => {
         removeCondition(draft, index);
         focusAfterRender = { index: Math.max(0, index - 1), role: "up" };
@@ -276,6 +276,6 @@ function row(condition, index, users) {
         confirmLabel: `Delete ${condition.name} and ${used} value${used === 1 ? "" : "s"}`,
         onConfirm: remove,
       });
-    }, { class: "danger", "aria-label": `Delete ${condition.name}${used ? ` and its ${values}` : ""}` })));
+    }, { class: "danger" })));
   return item;
 }

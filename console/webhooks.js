@@ -71,9 +71,9 @@ function row(hook) {
     el("td", { text: hook.description }),
     el("td", { class: "actions" },
       button("Send test event", () => act(`/${hook.id}:test`, "A test event is on its way.", hook.id),
-        { "aria-label": `Send a test event to ${hook.url}` }),
+        { "aria-label": `Send test event to ${hook.url}` }),
       button("Deliveries", () => deliveries(hook), { "aria-label": `Deliveries to ${hook.url}` }),
-      button("Rotate secret", () => rotate(hook), { "aria-label": `Rotate the secret of ${hook.url}` }),
+      button("Rotate secret", () => rotate(hook), { "aria-label": `Rotate secret of ${hook.url}` }),
       button("Delete", () => act(`/${hook.id}`, `Deleted ${hook.url}.`, null, "DELETE"),
         { class: "danger", "aria-label": `Delete ${hook.url}` })));
 }
