@@ -181,6 +181,26 @@ export async function showConflict(publishWithTag) {
   panel.querySelector("h3").focus();
 }
 
+/** What one side changed in an item since the base, in a few words. */
+function change(item, side) {
+  const before = item.base;
+  const after = item[side];
+  if (after === undefined) return "removed";
+  if (before === undefined) return `added: ${reading(item, side)}`;
+  if (item.kind === "parameter") {
+    const wrap = (value) => ({ parameters: { [item.name]: value.parameter }, parameterGroups: {}, conditions: [] });
+    const found = diffTemplates(wrap(before), wrap(after)).changedParameters[0];
+    const parts = found ? [describeChange(found)] : [];
+    if ((before.group ?? null) !== (after.group ?? null)) parts.push(`group: ${before.group ?? "(none)"} → ${after.group ?? "(none)"}`);
+    return parts.join("; ") || "unchanged";
+  }
+  if (item.kind === "condition") {
+    const found = diffTemplates({ conditions: [before] }, { conditions: [after] }).changedConditions[0];
+    return found ? describeChange(found) : "moved";
+  }
+  return `description: ${before.description ?? "(none)"} → ${after.description ?? "(none)"}`;
+}
+
 /** How one side has an item, in a few words. */
 function reading(item, side) {
   const value = item[side];
@@ -208,7 +228,7 @@ async function showMerge(known) {
   const items = mergeItems(session.base(), session.draft(), theirs.body);
   const choices = new Map();
   const conflicts = items.filter((item) => item.state === "conflict");
-  const line = (item, text) => el("li", {}, el("code", { text: `${item.kind} ${item.name}` }), ` ${text}`);
+  const line = (item, text) => el("li", {}, el("code", { text: `${item.kind} ${item.name}` }), text);
   const taken = items.filter((item) => item.state === "theirs");
   const kept = items.filter((item) => item.state === "mine");
   const version = theirs.body.version?.versionNumber;
@@ -216,9 +236,9 @@ async function showMerge(known) {
     el("h3", { tabIndex: -1, text: `Merge version ${version} into your draft` }),
     el("p", { class: "hint", text: "Your draft then starts from their version; publishing it keeps both sets of changes." }),
     taken.length ? el("section", { "aria-label": "Taken from their version" }, el("h4", { text: `Taken from version ${version} (${taken.length})` }),
-      el("ul", {}, ...taken.map((item) => line(item, `: ${reading(item, "theirs")}`)))) : null,
+      el("ul", {}, ...taken.map((item) => line(item, `: ${change(item, "theirs")}`)))) : null,
     kept.length ? el("section", { "aria-label": "Kept from your draft" }, el("h4", { text: `Kept from your draft (${kept.length})` }),
-      el("ul", {}, ...kept.map((item) => line(item, `: ${reading(item, "mine")}`)))) : null,
+      el("ul", {}, ...kept.map((item) => line(item, `: ${change(item, "mine")}`)))) : null,
     conflicts.length ? el("h4", { text: `Changed on both sides (${conflicts.length}): choose` }) : null,
     ...conflicts.map((item) => {
       const name = `merge-${item.kind}-${item.name}`;
@@ -226,7 +246,8 @@ async function showMerge(known) {
         el("input", { type: "radio", name, value, checked: value === "mine", on: { change: () => choices.set(`${item.kind}\n${item.name}`, value) } }),
         ` ${text}`);
       return el("fieldset", { class: "merge-choice" }, el("legend", { text: `${item.kind} ${item.name}` }),
-        option("mine", `Keep mine: ${reading(item, "mine")}`), option("theirs", `Take theirs: ${reading(item, "theirs")}`));
+        option("mine", `Keep mine (${change(item, "mine")}): ${reading(item, "mine")}`),
+        option("theirs", `Take theirs (${change(item, "theirs")}): ${reading(item, "theirs")}`));
     }),
     el("div", { class: "actions" },
       button("Apply the merge", () => {

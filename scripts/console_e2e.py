@@ -570,6 +570,7 @@ def a_newer_version_is_noticed_and_merged(run):
     status, current = run.api("GET", run.template_path())
     current["parameters"]["late_change"] = {"defaultValue": {"value": "theirs"}}
     current["parameters"]["only_theirs"] = {"defaultValue": {"value": "t"}}
+    current["parameters"]["noticed"]["description"] = "their note"
     current["version"] = {"description": "theirs again"}
     assert run.api("PUT", run.template_path(), current, {"If-Match": "*"})[0] == 200
     notice = page.locator("#draft-bar .notice").filter(has_text="Version 7 was published")
@@ -577,9 +578,13 @@ def a_newer_version_is_noticed_and_merged(run):
     notice.get_by_role("button", name="Review and merge…").click()
     panel = page.locator(".conflict")
     expect(panel.locator("h3")).to_have_text("Merge version 7 into your draft")
-    expect(panel.get_by_role("region", name="Taken from their version")).to_contain_text("parameter only_theirs")
+    taken = panel.get_by_role("region", name="Taken from their version")
+    expect(taken).to_contain_text("parameter only_theirs: added: default t")
+    # What changed in an item taken from them, not only its name.
+    expect(taken).to_contain_text("parameter noticed: description: (none) → their note")
     expect(panel.get_by_role("region", name="Kept from your draft")).to_contain_text("parameter only_mine")
     choice = panel.get_by_role("group", name="parameter late_change")
+    expect(choice).to_contain_text("Take theirs (default: (empty string) → theirs)")
     choice.get_by_role("radio", name=re.compile("Take theirs")).check()
     run.shot("merge")
     panel.get_by_role("button", name="Apply the merge").click()
