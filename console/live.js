@@ -84,8 +84,10 @@ function render(answer) {
   workers.textContent = `${answer.workersReporting} of ${answer.workers} worker processes answered.`;
   const fetched = rows.reduce((sum, row) => sum + (row.fetchedClients ?? 0), 0);
   const current = rows.find((row) => row.versionNumber === answer.currentVersion);
+  const held = current?.heldClients ?? 0;
   const text = `Version ${answer.currentVersion} is current: ${current?.fetchedClients ?? 0} of ${fetched} clients that fetched `
-    + `in the last ${Math.round(answer.fetchWindowSeconds / 60)} minutes got it; ${current?.heldClients ?? 0} held streams are told of it.`;
+    + `in the last ${Math.round(answer.fetchWindowSeconds / 60)} minutes got it; `
+    + `${held} held stream${held === 1 ? " is" : "s are"} told of it.`;
   if (text !== lastSummary) summary.textContent = text;
   lastSummary = text;
   drawChart(answer);

@@ -436,7 +436,7 @@ def adoption_shows_held_stream(run):
         expect(row.locator("td").nth(1)).to_have_text("3")
         expect(row.locator("td").nth(2)).to_have_text("1")
         expect(page.locator(".live-summary")).to_contain_text("Version 2 is current: 3 of 3 clients that fetched")
-        expect(page.locator(".live-summary")).to_contain_text("1 held streams are told of it")
+        expect(page.locator(".live-summary")).to_contain_text("1 held stream is told of it")
         # The plot comes with the server's minutes of history, in whole fetches.
         expect(page.locator("svg.chart polyline")).to_have_count(1)
         expect(page.locator("svg.chart text.label")).to_have_text(re.compile(r"^v2: [1-3]/min$"))
