@@ -3,7 +3,7 @@
 // log. Each part shows what the server lets the signed-in token do; a refusal says which role
 // it needs.
 import { call } from "./api.js";
-import { button, el, field, formatTime, replace, select } from "./dom.js";
+import { button, el, field, formatTime, replace, select, tableRegion } from "./dom.js";
 import * as session from "./session.js";
 
 const ROLES = ["viewer", "editor", "publisher", "admin"];
@@ -84,10 +84,10 @@ function refusal(error) {
 
 function table(caption, headings, rows) {
   if (rows.length === 0) return el("p", { class: "hint", text: `${caption}: none yet.` });
-  return el("div", { class: "table-scroll" }, el("table", { class: "access" },
+  return tableRegion(el("table", { class: "access" },
     el("caption", { text: caption }),
     el("thead", {}, el("tr", {}, ...headings.map((heading) => el("th", { scope: "col", text: heading })))),
-    el("tbody", {}, ...rows)));
+    el("tbody", {}, ...rows)), caption);
 }
 
 function membersTable(list) {

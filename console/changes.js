@@ -5,7 +5,7 @@
 // apply once it has the approvals the policy asks for.
 import { call, templatePath } from "./api.js";
 import { renderDiff } from "./diff.js";
-import { button, el, field, formatTime, replace } from "./dom.js";
+import { button, el, field, formatTime, labelCells, replace, tableRegion } from "./dom.js";
 import * as session from "./session.js";
 import { diffTemplates } from "./template.js";
 
@@ -14,6 +14,7 @@ let table;
 let detail;
 let message;
 let requests = [];
+let listTable;
 
 const path = (suffix = "") => {
   const { project, namespace } = session.scope();
@@ -25,15 +26,16 @@ export function mount(container) {
   table = el("tbody");
   detail = el("div", { class: "change-detail", tabIndex: -1 });
   message = el("p", { class: "result", role: "status", "aria-live": "polite" });
+  listTable = el("table", { class: "changes" },
+    el("caption", { text: "Change requests, newest first" }),
+    el("thead", {}, el("tr", {}, ...["Request", "Status", "Approvals", "Proposed by", "Description", "When", "Actions"]
+      .map((heading) => el("th", { scope: "col", text: heading })))),
+    table);
   replace(container,
     el("h2", { tabIndex: -1, text: "Changes" }),
     policyLine,
     message,
-    el("div", { class: "table-scroll" }, el("table", { class: "changes" },
-      el("caption", { text: "Change requests, newest first" }),
-      el("thead", {}, el("tr", {}, ...["Request", "Status", "Approvals", "Proposed by", "Description", "When", "Actions"]
-        .map((heading) => el("th", { scope: "col", text: heading })))),
-      table)),
+    tableRegion(listTable, "Change requests"),
     detail);
   session.events.addEventListener("scope", () => {
     replace(detail);
@@ -58,6 +60,7 @@ export async function load() {
   }
   replace(table, ...requests.map(row));
   if (requests.length === 0) replace(table, el("tr", {}, el("td", { colSpan: 7, text: "No change requests yet." })));
+  labelCells(listTable);
 }
 
 /** Whether a request holds the approvals its policy asks for. */

@@ -112,3 +112,34 @@ export function download(filename, text, type = "application/json") {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+/**
+ * Names each cell of `table`'s body by its column's heading (`data-label`), so that on a phone,
+ * where rows stack into cards (styles.css, `table.stack`), each value says what it is. Run it
+ * again after the body is drawn anew.
+ */
+export function labelCells(table) {
+  const headings = [...table.querySelectorAll("thead th")].map((heading) => heading.textContent);
+  for (const row of table.querySelectorAll("tbody tr")) {
+    [...row.children].forEach((cell, index) => {
+      if (headings[index] && cell.colSpan === 1) cell.dataset.label = headings[index];
+    });
+  }
+}
+
+/**
+ * `table` in a region named `label` that scrolls sideways when the table is wider than the
+ * screen; while it does, the region takes focus, so the keyboard can scroll it too. On a phone
+ * the rows stack instead (labelCells).
+ */
+export function tableRegion(table, label) {
+  table.classList.add("stack");
+  labelCells(table);
+  const region = el("div", { class: "table-scroll", role: "region", "aria-label": label }, table);
+  const reachable = () => {
+    if (region.scrollWidth > region.clientWidth) region.tabIndex = 0;
+    else region.removeAttribute("tabindex");
+  };
+  new ResizeObserver(reachable).observe(region);
+  return region;
+}

@@ -3,7 +3,7 @@
 // condition decided each entry (the `:evaluate` endpoint); and the same answer as an
 // OpenFeature (OFREP) provider gets it, the instance id as its targeting key.
 import { call, templatePath } from "./api.js";
-import { el, field, replace, select, setIssue } from "./dom.js";
+import { el, field, replace, select, setIssue, tableRegion } from "./dom.js";
 import * as session from "./session.js";
 import { conditionChip } from "./parameters.js";
 
@@ -87,33 +87,33 @@ function show(answer) {
   const explanation = answer.explanation || { conditions: [], parameters: [] };
   replace(output,
     el("h3", { text: `Published version ${answer.templateVersion}` }),
-    el("div", { class: "table-scroll" }, el("table", {},
+    tableRegion(el("table", {},
       el("caption", { text: "Entries the client gets" }),
       el("thead", {}, el("tr", {}, ...["Key", "Value", "Decided by"].map((text) => el("th", { scope: "col", text })))),
       el("tbody", {}, ...explanation.parameters.map((parameter) => el("tr", { dataset: { key: parameter.key } },
         el("th", { scope: "row", text: parameter.key }),
         el("td", { class: parameter.effect === "value" ? "value" : "muted", text: parameter.effect === "value" ? parameter.value : effects[parameter.effect] ?? parameter.effect }),
-        el("td", {}, decidedBy(parameter))))))),
-    el("div", { class: "table-scroll" }, el("table", {},
+        el("td", {}, decidedBy(parameter)))))), "Entries the client gets"),
+    tableRegion(el("table", {},
       el("caption", { text: "Conditions, in priority order" }),
       el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Condition" }), el("th", { scope: "col", text: "True for this client" }))),
       el("tbody", {}, ...explanation.conditions.map((condition) => el("tr", {},
         el("th", { scope: "row" }, conditionChip(condition.name)),
-        el("td", { text: condition.value ? "yes" : "no" })))))),
+        el("td", { text: condition.value ? "yes" : "no" }))))), "Conditions for this client"),
     ...openFeature(answer.openFeature));
 }
 
 /** The OFREP bulk answer's flags: value (none for a code default), reason and variant. */
 function openFeature(answer) {
   if (!answer) return [];
-  return [el("div", { class: "table-scroll" }, el("table", { class: "openfeature" },
+  return [tableRegion(el("table", { class: "openfeature" },
     el("caption", { text: `As OpenFeature (OFREP) providers get it: version ${answer.metadata.version}` }),
     el("thead", {}, el("tr", {}, ...["Flag", "Value", "Reason", "Variant"].map((text) => el("th", { scope: "col", text })))),
     el("tbody", {}, ...answer.flags.map((flag) => el("tr", { dataset: { flag: flag.key } },
       el("th", { scope: "row", text: flag.key }),
       el("td", { class: "value", text: "value" in flag ? JSON.stringify(flag.value) : flag.errorCode ?? "(code default)" }),
       el("td", { text: flag.reason ?? "" }),
-      el("td", { text: flag.variant ?? "" }))))))];
+      el("td", { text: flag.variant ?? "" }))))), "As OpenFeature providers get it")];
 }
 
 function decidedBy(parameter) {

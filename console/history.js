@@ -5,7 +5,7 @@
 // stacks into a card (styles.css), so View and Roll back stay on screen.
 import { call, templatePath } from "./api.js";
 import { renderDiff } from "./diff.js";
-import { button, el, field, formatTime, replace, select } from "./dom.js";
+import { button, el, field, formatTime, replace, select, tableRegion } from "./dom.js";
 import * as session from "./session.js";
 
 let table;
@@ -48,10 +48,10 @@ export function mount(container) {
     el("h2", { tabIndex: -1, text: "History" }),
     message,
     listStatus,
-    el("div", { class: "table-scroll" }, el("table", { class: "versions" },
+    tableRegion(el("table", { class: "versions" },
       el("caption", { text: "Published versions, newest first" }),
       el("thead", {}, el("tr", {}, ...headings.map((heading) => el("th", { scope: "col", text: heading })))),
-      table)),
+      table), "Published versions"),
     more,
     el("h3", { text: "Compare two versions" }),
     compare,

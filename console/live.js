@@ -3,7 +3,7 @@
 // the server's window (ten minutes), so it has a past when the view opens; the table tells the
 // clients that fetched each version apart from the held streams merely told of it.
 import { call, templatePath } from "./api.js";
-import { el, replace, svg } from "./dom.js";
+import { el, replace, svg, tableRegion } from "./dom.js";
 import * as session from "./session.js";
 
 const intervalMilliseconds = 3000;
@@ -31,10 +31,10 @@ export function mount(container) {
     summary,
     chart,
     workers,
-    el("div", { class: "table-scroll stack-on-phone" }, el("table", { class: "adoption" },
+    tableRegion(el("table", { class: "adoption" },
       el("caption", { text: "Last 10 minutes, per version" }),
       el("thead", {}, el("tr", {}, ...headings.map((text) => el("th", { scope: "col", text })))),
-      table)));
+      table), "Clients per version"));
   session.events.addEventListener("scope", () => {
     lastSummary = "";
   });

@@ -69,8 +69,9 @@ export function mount(container) {
   list = el("div", { class: "cards", on: { focusin: rememberFocus } });
   replace(root,
     el("h2", { tabIndex: -1, text: "Parameters" }),
-    el("form", { class: "toolbar", on: { submit: add } }, keyField, el("button", { type: "submit", text: "Add parameter" })),
-    field("Filter", filter, { hint: "Matches keys, values, descriptions, condition names and groups." }),
+    el("div", { class: "list-tools" },
+      field("Filter", filter, { hint: "Matches keys, values, descriptions, condition names and groups." }),
+      el("form", { class: "toolbar", on: { submit: add } }, keyField, el("button", { type: "submit", text: "Add parameter" }))),
     filterStatus,
     list);
   for (const name of ["replaced", "structure"]) session.events.addEventListener(name, render);

@@ -1,7 +1,11 @@
 // The draft bar above every editing view: what the draft is based on and whether it changed,
 // undo and redo, validate, review and publish (with the ETag it was loaded with), propose for
 // review, discard, import and export. Publishing first shows what it changes against the
-// current version and asks for a description; Publish is off while nothing changed.
+// current version and asks for a description; Publish is off while nothing changed. The bar
+// offers what the role allows: who may publish sees Review and publish as the main action,
+// who must ask for review sees Propose for review; a draft proposed for review is the change
+// request's until it settles (conflicts.js follows it). On a phone the less used actions fold
+// under More actions.
 import { call, templatePath } from "./api.js";
 import { renderDiff, diffLines } from "./diff.js";
 import { button, el, field, formatTime, replace, setIssue } from "./dom.js";
@@ -24,6 +28,7 @@ let publishButton;
 let proposeButton;
 let discardButton;
 let roleHint;
+let moreActions;
 /** Whether the role and the policy allow publishing here (apart from having changes). */
 let mayPublish = true;
 
@@ -41,12 +46,20 @@ export function mount(container) {
   proposeButton = button("Propose for review…", () => showReview("propose"));
   discardButton = button("Discard changes…", confirmDiscard);
   roleHint = el("p", { class: "hint", hidden: true });
+  moreActions = el("details", { class: "more-actions" }, el("summary", { text: "More actions" }),
+    el("div", { class: "more-actions-list" }, validateButton, discardButton, ...transferButtons(say)));
+  // Wide screens show every action; a phone folds the less used ones.
+  const wide = window.matchMedia("(min-width: 641px)");
+  const unfold = () => {
+    moreActions.open = wide.matches;
+  };
+  wide.addEventListener("change", unfold);
+  unfold();
   replace(container,
     kept,
     status,
     roleHint,
-    el("div", { class: "toolbar draft-actions" },
-      undoButton, redoButton, validateButton, publishButton, proposeButton, discardButton, ...transferButtons(say)),
+    el("div", { class: "toolbar draft-actions" }, undoButton, redoButton, publishButton, proposeButton, moreActions),
     confirmArea, result, issueList, review);
   conflicts.mount(container, say);
   for (const name of ["replaced", "structure", "edited"]) {

@@ -2,7 +2,7 @@
 // endpoint (its signing secret shown once), a rotated secret, a test event, and each endpoint's
 // delivery log with redelivery. Managing webhooks needs the project's admin role.
 import { call } from "./api.js";
-import { button, el, field, formatTime, replace } from "./dom.js";
+import { button, el, field, formatTime, replace, tableRegion } from "./dom.js";
 import * as session from "./session.js";
 
 const EVENTS = ["template.publish", "template.rollback", "canary.start", "canary.share", "canary.promote", "canary.abort",
@@ -55,10 +55,10 @@ export async function load() {
     const { body } = await call("GET", path());
     const hooks = body.webhooks || [];
     if (hooks.length === 0) return replace(list, el("p", { class: "hint", text: "No endpoints yet." }));
-    replace(list, el("div", { class: "table-scroll" }, el("table", { class: "webhooks" },
+    replace(list, tableRegion(el("table", { class: "webhooks" },
       el("caption", { text: "Endpoints" }),
       el("thead", {}, el("tr", {}, ...["URL", "Events", "Description", "Actions"].map((heading) => el("th", { scope: "col", text: heading })))),
-      el("tbody", {}, ...hooks.map(row)))));
+      el("tbody", {}, ...hooks.map(row))), "Endpoints"));
   } catch (error) {
     replace(list, el("p", { class: "hint", text: error.message }));
   }
@@ -142,10 +142,11 @@ async function deliveries(hook) {
   replace(log,
     el("h3", { text: `Deliveries to ${hook.url}, newest first` }),
     rows.length === 0 ? el("p", { class: "hint", text: "Nothing delivered yet." })
-      : el("div", { class: "table-scroll" }, el("table", { class: "deliveries" },
+      : tableRegion(el("table", { class: "deliveries" },
+        el("caption", { text: "Deliveries, newest first" }),
         el("thead", {}, el("tr", {}, ...["Event", "State", "Attempts", "Last attempt", "Answer", "Actions"]
           .map((heading) => el("th", { scope: "col", text: heading })))),
-        el("tbody", {}, ...rows))),
+        el("tbody", {}, ...rows)), `Deliveries to ${hook.url}`),
     button("Refresh", () => deliveries(hook)));
   log.focus();
 }

@@ -853,7 +853,10 @@ def access_view_manages_members_and_tokens(run):
     run.shot("access")
 
 
-def accessibility(run, views=("Parameters", "Conditions", "History", "Evaluate", "Live"), where="laptop"):
+VIEWS = ("Parameters", "Conditions", "Groups", "History", "Changes", "Evaluate", "Live", "Access", "Webhooks")
+
+
+def accessibility(run, views=VIEWS, where="laptop"):
     """axe-core on each view: no serious or critical finding; and every button's accessible name
     holds the words it shows (WCAG 2.5.3), so a voice command naming it reaches it."""
     from axe_playwright_python.sync_playwright import Axe
@@ -877,6 +880,29 @@ def accessibility(run, views=("Parameters", "Conditions", "History", "Evaluate",
     print(f"     axe-core ({where}): no serious or critical findings on {', '.join(views)}", flush=True)
 
 
+def every_view_passes_axe_with_data_in_its_tables(run):
+    """Every view at laptop width, with a webhook endpoint and its deliveries, an evaluation, change
+    requests, versions, members, tokens and the audit log on screen."""
+    page = run.page
+    webhooks = f"/v1/projects/{run.args.project}/webhooks"
+    status, made = run.api("POST", webhooks, {"url": "http://127.0.0.1:9/hook", "description": "nothing listens", "events": ["template.publish"]})
+    assert status == 200, made
+    assert run.api("POST", f"{webhooks}/{made['id']}:test", {})[0] == 200
+    run.view("Evaluate")
+    page.get_by_label("App ID").fill(f"1:{run.args.project_number}:ios:0a1b2c3d")
+    page.get_by_role("button", name="Evaluate for this client").click()
+    expect(page.locator(".evaluation table.openfeature")).to_be_visible()
+    run.view("Webhooks")
+    page.get_by_role("button", name="Deliveries to http://127.0.0.1:9/hook").click()
+    expect(page.locator("table.deliveries")).to_be_visible()
+    status, current = run.api("GET", run.template_path())
+    current.pop("version", None)
+    status, _ = run.api("POST", f"/v1/projects/{run.args.project}/namespaces/firebase/changeRequests",
+                        {"template": current, "description": "an open request for the table"})
+    assert status == 200, status
+    run.view("Changes")
+    expect(page.locator("table.changes tbody tr th")).not_to_have_count(0)
+    accessibility(run)
 
 
 TAG_COLORS = ["BLUE", "BROWN", "CYAN", "DEEP_ORANGE", "GREEN", "INDIGO", "LIME", "ORANGE", "PINK", "PURPLE", "TEAL"]
@@ -1017,7 +1043,7 @@ def conditions_are_filtered_and_moved_to_a_position(run):
 
 def coloured_conditions_are_readable(run):
     """Every Firebase colour's chip reaches 4.5:1, and axe finds nothing serious on the views that
-    show chips, with 1,000 parameters and 50 coloured conditions."""
+    show chips, at laptop and phone widths, with 1,000 parameters and 50 coloured conditions."""
     page = run.page
     run.view("Conditions")
     ratios = page.evaluate("""() => {
@@ -1048,6 +1074,11 @@ def coloured_conditions_are_readable(run):
     run.view("Parameters")
     card(run, "param_0003").locator("summary").click()
     accessibility(run, ("Parameters", "Conditions", "Evaluate"), "laptop, 1,000 parameters")
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        accessibility(run, ("Parameters", "Conditions", "Evaluate"), "390 px, 1,000 parameters")
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 800})
     page.get_by_role("button", name="Sign out").click()
     expect(page.get_by_label("Admin token")).to_be_visible()
 
@@ -1088,7 +1119,7 @@ STEPS = [wrong_token_is_refused, sign_in, hostile_value_renders_inert, rollout_v
          adoption_shows_held_stream, roll_back_to_version_1, export_and_import, a_draft_survives_a_reload,
          publish_conflict_is_reported, a_newer_version_is_noticed_and_merged,
          server_template_keeps_its_own_draft, a_change_is_proposed_approved_and_applied, webhooks_view_adds_tests_and_rotates,
-         access_view_manages_members_and_tokens, accessibility,
+         access_view_manages_members_and_tokens, every_view_passes_axe_with_data_in_its_tables,
          sign_out_forgets_the_token, signing_out_keeps_drafts_and_an_ended_session_offers_sign_in_again,
          a_thousand_parameters_stay_fast, deleting_far_down_keeps_the_place,
          conditions_are_filtered_and_moved_to_a_position, coloured_conditions_are_readable,
@@ -1096,34 +1127,49 @@ STEPS = [wrong_token_is_refused, sign_in, hostile_value_renders_inert, rollout_v
 
 
 def phone_screenshots(args, browser):
-    """The main views at a phone's width, for docs/console.md."""
+    """The views at a phone's width: the first screen shows parameters, nothing scrolls sideways
+    (every table stacks its rows), the actions stay on screen, and axe finds nothing serious."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context.set_default_timeout(10000)
     serve_console_from(args, context)
     page = context.new_page()
     run = Run(args, page)
     page.goto(args.base + "/console/")
     page.get_by_label("Admin token").fill(args.token)
     page.get_by_role("button", name="Sign in").click()
-    card(run, "late_change").locator("summary").click()
+    expect(page.locator("details.card").first).to_be_visible()
+    first = page.locator("details.card").first.bounding_box()
+    assert first["y"] + 40 <= 844, f"the first parameter starts at {first['y']:.0f} px, below the first screen"
     run.shot("phone-parameters")
-    run.view("History")
-    expect(page.locator("table.versions tbody tr")).to_have_count(9)
-    # No sideways scrolling: every row stacks, and View and Roll back stay on screen.
-    for name in ["View version 8", "Roll back to version 8"]:
-        box = page.get_by_role("button", name=name).bounding_box()
-        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, (name, box)
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    assert page.evaluate("[...document.querySelectorAll('.table-scroll')].every((n) => n.scrollWidth <= n.clientWidth)")
-    run.shot("phone-history")
+    card(run, "late_change").locator("summary").click()
+    run.view("Evaluate")
+    page.get_by_label("App ID").fill(f"1:{args.project_number}:ios:0a1b2c3d")
+    page.get_by_role("button", name="Evaluate for this client").click()
+    expect(page.locator(".evaluation table.openfeature")).to_be_visible()
+    run.view("Webhooks")
+    page.get_by_role("button", name="Deliveries to http://127.0.0.1:9/hook").click()
+    expect(page.locator("table.deliveries")).to_be_visible()
+    on_screen = {"History": ["View version 8", "Roll back to version 8"], "Changes": ["Open change request 1"],
+                 "Access": ["Give role"], "Webhooks": ["Delete http://127.0.0.1:9/hook"]}
+    for name in VIEWS:
+        run.view(name)
+        page.wait_for_timeout(200)
+        # No sideways scrolling, of the page or of a table.
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, name
+        wide = page.evaluate("[...document.querySelectorAll('.table-scroll')].filter((node) => node.checkVisibility() "
+                             "&& node.scrollWidth > node.clientWidth).map((node) => node.getAttribute('aria-label'))")
+        assert not wide, f"{name}: these tables scroll sideways at 390 px: {wide}"
+        for button in on_screen.get(name, []):
+            box = page.get_by_role("button", name=button).first.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, (name, button, box)
+        if name in ("History", "Live", "Changes", "Access", "Evaluate", "Webhooks"):
+            run.shot(f"phone-{name.lower()}")
     run.view("Live")
-    expect(page.locator("table.adoption tbody tr").first).to_be_visible()
-    assert page.evaluate("[...document.querySelectorAll('#view-live .table-scroll')].every((n) => n.scrollWidth <= n.clientWidth)")
     size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('svg.chart text.axis')).fontSize)")
     box = page.locator("svg.chart").bounding_box()
     view_width = float(page.locator("svg.chart").get_attribute("viewBox").split()[2])
     assert size * box["width"] / view_width >= 11, (size, box, view_width)
-    run.shot("phone-live")
-    accessibility(run, ("Parameters", "History", "Live"), "390 px")
+    accessibility(run, VIEWS, "390 px")
     run.check_reports()
     context.close()
 
