@@ -49,10 +49,11 @@ function show(name, { focus = true } = {}) {
   current = name;
   for (const key of Object.keys(views)) byId(`view-${key}`).hidden = key !== name;
   // The parameters stay laid out while away (skipped, not hidden): coming back is then quick.
+  // Skipped content is neither drawn nor focused nor read out; making it inert as well would
+  // restyle every card each way.
   const list = byId("view-parameters");
   list.hidden = false;
   list.classList.toggle("away", name !== "parameters");
-  list.inert = name !== "parameters";
   for (const item of document.querySelectorAll("nav.views button")) {
     if (item.dataset.view === name) item.setAttribute("aria-current", "page");
     else item.removeAttribute("aria-current");
