@@ -31,7 +31,8 @@ let cardsContext = "";
 let plan = [];
 /** Group name ("" for none) → {node, heading, label}: the sections of the list. */
 let sections = new Map();
-let sliceTimer = null;
+/** The next slice, waiting for a paint: cancel() drops it. */
+let nextSlice = { cancel() {} };
 let root;
 let list;
 let filter;
@@ -48,7 +49,7 @@ export function mount(container) {
   plan = [];
   sections = new Map();
   cardsOf = null;
-  clearTimeout(sliceTimer);
+  nextSlice.cancel();
   const keyInput = el("input", { type: "text", autocomplete: "off", spellcheck: false });
   const keyField = field("New parameter key", keyInput, { hint: "Letters, digits and _; not starting with a digit." });
   const add = (event) => {
@@ -196,8 +197,25 @@ function draw(budget) {
     reconcile(list, shown);
   }
   showCounts();
-  clearTimeout(sliceTimer);
-  if (!settled) sliceTimer = setTimeout(() => draw(laterSlice), 0);
+  nextSlice.cancel();
+  if (!settled) nextSlice = afterPaint(() => draw(laterSlice));
+}
+
+/**
+ * Runs `work` once the next frame is painted (a task posted from requestAnimationFrame runs after
+ * that frame), so that what was drawn so far is on screen before more is drawn.
+ */
+function afterPaint(work) {
+  let timer = null;
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(work, 0);
+  });
+  return {
+    cancel() {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    },
+  };
 }
 
 /** Makes `parent`'s children exactly `nodes`, moving, inserting and removing only what differs. */
