@@ -388,8 +388,10 @@ def diff_1_to_2(run):
     compare.get_by_role("button", name="Show differences").click()
     output = page.locator(".history-output")
     expect(output.locator("h3")).to_have_text("Changes from version 1 to version 2")
-    expect(diff_item(output, "added", "greeting")).to_have_count(1)
-    expect(diff_item(output, "added", "ios_users")).to_have_count(1)
+    # The server's diff carries what was added: the values, not only the names.
+    expect(diff_item(output, "added", "greeting")).to_contain_text("default: hello")
+    expect(diff_item(output, "added", "greeting")).to_contain_text("when ios_users: hi iPhone")
+    expect(diff_item(output, "added", "ios_users")).to_contain_text("rule: device.os == 'ios'")
     run.shot("history")
 
 
@@ -454,7 +456,8 @@ def roll_back_to_version_1(run):
     confirm = page.get_by_role("group", name="Confirm rollback")
     expect(confirm).to_contain_text("Roll back to version 1?")
     # It shows what the rollback changes in the current version.
-    expect(diff_item(confirm, "removed", "greeting")).to_have_count(1)
+    expect(diff_item(confirm, "removed", "greeting")).to_contain_text("it held type: STRING")
+    expect(diff_item(confirm, "removed", "greeting")).to_contain_text("default: hello")
     confirm.get_by_role("button", name="Roll back to version 1").click()
     expect(page.locator("#view-history .result").first).to_contain_text("version 3 has the template of version 1")
     row = page.locator("table.versions tbody tr").first
