@@ -16,7 +16,7 @@ export class ApiError extends Error {
     super(message);
     this.status = status;
     this.canonicalStatus = canonicalStatus || "";
-    this.issues = structuredIssues(details) ?? parseIssues(message);
+    this.issues = structuredIssues(details);
   }
 
   /** True when the template changed on the server since the ETag that was sent. */
@@ -101,32 +101,14 @@ export function templatePath(project, namespace, method = "") {
   return method ? `${base}:${method}` : base;
 }
 
-// The validator lists its problems as `[VALIDATION_ERROR]: path: message; path: message`;
-// a message may itself contain "; ", so a new issue starts only where a template path does.
-const issueStart = /; (?=(?:version|conditions|parameters|parameterGroups)(?:[.[][^:]*)?: )/;
-
 /**
  * [{path, message}] from the field violations of Google's BadRequest in the error's details
- * (every problem of an invalid template and the path it names); undefined when there are none,
- * so the message is read instead (an older server lists them only there).
+ * (every problem of an invalid template and the path it names); [] for other errors.
  */
 function structuredIssues(details) {
-  if (!Array.isArray(details)) return undefined;
+  if (!Array.isArray(details)) return [];
   const issues = details.flatMap((detail) => detail?.fieldViolations ?? [])
     .filter((violation) => violation.description)
     .map((violation) => ({ path: violation.field ?? "", message: violation.description }));
-  return issues.length ? issues : undefined;
-}
-
-/** [{path, message}] from a validation message; [] for other messages. */
-export function parseIssues(message) {
-  const marker = "[VALIDATION_ERROR]: ";
-  const at = message.indexOf(marker);
-  if (at < 0) return [];
-  let rest = message.slice(at + marker.length);
-  rest = rest.replace(/ \(and \d+ more\)$/, "");
-  return rest.split(issueStart).map((part) => {
-    const match = /^((?:version|conditions|parameters|parameterGroups)(?:[.[][^:]*)?): ([\s\S]*)$/.exec(part);
-    return match ? { path: match[1], message: match[2] } : { path: "", message: part };
-  });
+  return issues;
 }

@@ -3,11 +3,10 @@
 // when the template moved since, against the active one), the template it proposes, and the
 // steps the signed-in person may take: approve or reject with a comment, cancel, schedule, and
 // apply once it has the approvals the policy asks for.
-import { call, templatePath } from "./api.js";
+import { call } from "./api.js";
 import { renderDiff } from "./diff.js";
 import { button, el, field, formatTime, labelCells, replace, tableRegion } from "./dom.js";
 import * as session from "./session.js";
-import { diffTemplates } from "./template.js";
 
 let policyLine;
 let table;
@@ -82,13 +81,8 @@ function row(request) {
 
 async function open(id) {
   let request;
-  let base;
   try {
     request = (await call("GET", path(`changeRequests/${id}`))).body;
-    // Only an older server's diff lacks the content: then the base version is fetched to work it out.
-    base = request.baseVersion > 0 && !request.diff?.added
-      ? (await call("GET", `${templatePath(session.scope().project, session.scope().namespace)}?versionNumber=${request.baseVersion}`)).body
-      : {};
   } catch (error) {
     message.textContent = error.message;
     return;
@@ -132,10 +126,8 @@ async function open(id) {
     el("p", { text: `Approvals: ${request.approvals.length} of ${request.requiredApprovals}.` }),
     approvals.length ? el("ul", {}, ...approvals) : null,
     el("h4", { text: `What it changes in version ${request.baseVersion}` }),
-    // The server's diff when it carries what was added and removed; else one worked out here.
-    request.diff?.added ? renderDiff(request.diff)
-      : request.template ? renderDiff(diffTemplates(base, request.template))
-        : el("p", { text: request.kind === "rollback" ? "A rollback copies an earlier version." : "The diff is in the request (rcctl changes show)." }),
+    request.diff ? renderDiff(request.diff)
+      : el("p", { text: request.kind === "rollback" ? "A rollback copies an earlier version." : "The diff is in the request (rcctl changes show)." }),
     moved ? el("h4", { text: `What it would change in the active version ${request.activeVersion}` }) : null,
     moved ? renderDiff(request.diffAgainstActive) : null,
     viewTemplate, proposedTemplate,

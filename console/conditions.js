@@ -1,13 +1,14 @@
 // The Conditions view: the conditions in priority order (the first true one wins), each with
 // name, rule and colour; filtered by name, rule or colour; reordered by dragging, with the
-// Up/Down buttons or by typing a position. A rule is checked as it is typed (condition-syntax.js,
-// for the chosen namespace) and can be built field by field (condition-builder.js); deleting a
+// Up/Down buttons or by typing a position. A rule is checked as it is typed, by the server's own
+// parser for the chosen namespace (checks.js), and can be built field by field
+// (condition-builder.js); deleting a
 // condition first says which values go with it. The list is drawn when the view is shown.
 import { button, el, field, replace, select, setIssue } from "./dom.js";
 import * as session from "./session.js";
 import { jsonInput } from "./values.js";
 import { confirmStep } from "./confirm.js";
-import { conditionProblem } from "./condition-syntax.js";
+import { checkAsTyped as askServer } from "./checks.js";
 import { conditionBuilder, ruleHelp } from "./condition-builder.js";
 import { conditionUsers, removeCondition, renameCondition, tagColors } from "./template.js";
 
@@ -21,9 +22,10 @@ let dragged = null;
 /** The draft changed while the view was hidden: it is drawn when shown. */
 let stale = true;
 
-/** Checks `input`'s rule as typed and shows the problem (or nothing) beside it. */
+/** Checks `input`'s rule as typed (a template holding only that condition) and shows the problem beside it. */
 function checkAsTyped(input, fieldNode) {
-  const check = () => setIssue(fieldNode, input.value.trim() ? conditionProblem(input.value, session.scope().namespace) : "");
+  const check = askServer(() => input.value.trim() ? { conditions: [{ name: "rule", expression: input.value }] } : null,
+    (problem) => setIssue(fieldNode, problem));
   input.addEventListener("input", check);
   return check;
 }
@@ -160,7 +162,7 @@ function row(condition, index, users) {
       session.edited(`rule of ${condition.name}`);
     });
     rule = field("Rule", expression, { wide: true });
-    checkAsTyped(expression, rule)();
+    checkAsTyped(expression, rule);
     session.registerField(`${path}.expression`, rule);
     // The builder is made when asked for: fifty conditions need not carry fifty of them.
     const builder = el("details", { class: "builder-toggle" }, el("summary", { text: "Build a rule…" }));

@@ -10,7 +10,8 @@ import { describeChange, renderDiff } from "./diff.js";
 import { button, el, formatTime, replace } from "./dom.js";
 import { mergeItems, mergedTemplate } from "./merge.js";
 import * as session from "./session.js";
-import { describeValue, diffTemplates } from "./template.js";
+import { content, describeValue } from "./template.js";
+import { diffFrom, versionOf } from "./checks.js";
 
 const checkEvery = 5000;
 let notice;
@@ -154,6 +155,12 @@ export async function showConflict(publishWithTag) {
   }
   const version = theirs.body.version || {};
   const mine = numberOf(session.base());
+  let draftAgainstTheirs;
+  try {
+    draftAgainstTheirs = await diffFrom(versionOf(theirs.body), content(session.draft()));
+  } catch (error) {
+    return say(error.message, "error");
+  }
   say(`Not published: someone else published version ${version.versionNumber} since you loaded version ${mine}.`, "error");
   notice.hidden = true;
   replace(panel,
@@ -163,7 +170,7 @@ export async function showConflict(publishWithTag) {
         + `at ${formatTime(version.updateTime)}${version.description ? ` (“${version.description}”)` : ""}. `
         + "Publishing your draft would make these changes to their version:",
     }),
-    renderDiff(diffTemplates(theirs.body, session.draft())),
+    renderDiff(draftAgainstTheirs),
     el("div", { class: "actions" },
       button("Merge their changes with mine…", () => showMerge(theirs), { class: "primary" }),
       button("Publish anyway (overwrites theirs)", () => {
@@ -181,21 +188,18 @@ export async function showConflict(publishWithTag) {
   panel.querySelector("h3").focus();
 }
 
-/** What one side changed in an item since the base, in a few words. */
-function change(item, side) {
+/** What one side changed in an item since the base, in a few words, as the server's diff (`sinceBase[side]`) says. */
+function change(item, side, sinceBase) {
   const before = item.base;
   const after = item[side];
   if (after === undefined) return "removed";
   if (before === undefined) return `added: ${reading(item, side)}`;
   if (item.kind === "parameter") {
-    const wrap = (value) => ({ parameters: { [item.name]: value.parameter }, parameterGroups: {}, conditions: [] });
-    const found = diffTemplates(wrap(before), wrap(after)).changedParameters[0];
-    const parts = found ? [describeChange(found)] : [];
-    if ((before.group ?? null) !== (after.group ?? null)) parts.push(`group: ${before.group ?? "(none)"} → ${after.group ?? "(none)"}`);
-    return parts.join("; ") || "unchanged";
+    const found = sinceBase[side].changedParameters.find((entry) => entry.key === item.name);
+    return found ? describeChange(found) : "unchanged";
   }
   if (item.kind === "condition") {
-    const found = diffTemplates({ conditions: [before] }, { conditions: [after] }).changedConditions[0];
+    const found = sinceBase[side].changedConditions.find((entry) => entry.name === item.name);
     return found ? describeChange(found) : "moved";
   }
   return `description: ${before.description ?? "(none)"} → ${after.description ?? "(none)"}`;
@@ -224,6 +228,15 @@ async function showMerge(known) {
       return say(error.message, "error");
     }
   }
+  // What each side changed since the base, as the server's diff says.
+  const baseVersion = versionOf(session.base());
+  const sinceBase = {};
+  try {
+    [sinceBase.mine, sinceBase.theirs] = await Promise.all([
+      diffFrom(baseVersion, content(session.draft())), diffFrom(baseVersion, content(theirs.body))]);
+  } catch (error) {
+    return say(error.message, "error");
+  }
   notice.hidden = true;
   const items = mergeItems(session.base(), session.draft(), theirs.body);
   const choices = new Map();
@@ -236,9 +249,9 @@ async function showMerge(known) {
     el("h3", { tabIndex: -1, text: `Merge version ${version} into your draft` }),
     el("p", { class: "hint", text: "Your draft then starts from their version; publishing it keeps both sets of changes." }),
     taken.length ? el("section", { "aria-label": "Taken from their version" }, el("h4", { text: `Taken from version ${version} (${taken.length})` }),
-      el("ul", {}, ...taken.map((item) => line(item, `: ${change(item, "theirs")}`)))) : null,
+      el("ul", {}, ...taken.map((item) => line(item, `: ${change(item, "theirs", sinceBase)}`)))) : null,
     kept.length ? el("section", { "aria-label": "Kept from your draft" }, el("h4", { text: `Kept from your draft (${kept.length})` }),
-      el("ul", {}, ...kept.map((item) => line(item, `: ${change(item, "mine")}`)))) : null,
+      el("ul", {}, ...kept.map((item) => line(item, `: ${change(item, "mine", sinceBase)}`)))) : null,
     conflicts.length ? el("h4", { text: `Changed on both sides (${conflicts.length}): choose` }) : null,
     ...conflicts.map((item) => {
       const name = `merge-${item.kind}-${item.name}`;
@@ -246,8 +259,8 @@ async function showMerge(known) {
         el("input", { type: "radio", name, value, checked: value === "mine", on: { change: () => choices.set(`${item.kind}\n${item.name}`, value) } }),
         ` ${text}`);
       return el("fieldset", { class: "merge-choice" }, el("legend", { text: `${item.kind} ${item.name}` }),
-        option("mine", `Keep mine (${change(item, "mine")}): ${reading(item, "mine")}`),
-        option("theirs", `Take theirs (${change(item, "theirs")}): ${reading(item, "theirs")}`));
+        option("mine", `Keep mine (${change(item, "mine", sinceBase)}): ${reading(item, "mine")}`),
+        option("theirs", `Take theirs (${change(item, "theirs", sinceBase)}): ${reading(item, "theirs")}`));
     }),
     el("div", { class: "actions" },
       button("Apply the merge", () => {

@@ -1,5 +1,5 @@
-// Shows a template diff (the server's `:diff` answer, a change request's diff, or template.js's
-// diffTemplates) as lists of added, removed and changed parameters, conditions and groups, with
+// Shows a template diff (the server's `:diff` answer, of two versions or of a draft, or a change
+// request's diff) as lists of added, removed and changed parameters, conditions and groups, with
 // what each holds: an added parameter's type, default and conditional values; an added
 // condition's rule and colour; what a removed one held; each conditional value that changed,
 // from and to. A diff without content (an older server's, names only) still shows the names.

@@ -13,7 +13,8 @@ import * as session from "./session.js";
 import * as conflicts from "./conflicts.js";
 import { confirmStep } from "./confirm.js";
 import { transferButtons } from "./transfer.js";
-import { content, diffTemplates, typeProblems } from "./template.js";
+import { content } from "./template.js";
+import { diffFrom, problems as problemsOf, versionOf } from "./checks.js";
 
 let status;
 let result;
@@ -126,12 +127,23 @@ function say(text, kind = "") {
   result.textContent = text;
 }
 
+/** What `draft` changes against the draft's base, as the server's diff says it in lines. */
+async function changeLines(draft) {
+  return diffLines(await diffFrom(versionOf(session.base()), content(draft)));
+}
+
 /** A draft kept in this browser from an earlier visit: restore it or drop it. */
-function offerKept() {
+async function offerKept() {
   const record = session.keptDraft();
   kept.hidden = !record;
   if (!record) return replace(kept);
-  const lines = diffLines(diffTemplates(session.base(), record.draft));
+  let lines;
+  try {
+    lines = await changeLines(record.draft);
+  } catch {
+    lines = ["(the server could not say what it changes)"];
+  }
+  if (session.keptDraft() !== record) return undefined;
   replace(kept,
     el("p", { text: `This browser kept a draft of this template from ${formatTime(record.savedAt)}, based on version `
       + `${record.base.version?.versionNumber ?? "0"}, with ${lines.length} change${lines.length === 1 ? "" : "s"}: ` }),
@@ -205,10 +217,18 @@ async function validate() {
 }
 
 /** What publishing (or proposing) changes against the current version, and its description. */
-function showReview(mode) {
+async function showReview(mode) {
   const draft = session.draft();
-  const diff = diffTemplates(session.base(), draft);
-  const problems = typeProblems(draft);
+  const body = content(draft);
+  say("Working out what this changes…");
+  let diff;
+  let problems;
+  try {
+    [diff, problems] = await Promise.all([diffFrom(versionOf(session.base()), body), problemsOf(body)]);
+  } catch (error) {
+    return refused(error);
+  }
+  say("");
   const description = el("input", { type: "text", autocomplete: "off", maxLength: 256, required: true });
   const descriptionField = field("Description of this version", description, { hint: "Required: what changes, and why." });
   const next = Number(session.base().version?.versionNumber ?? 0) + 1;
@@ -230,7 +250,7 @@ function showReview(mode) {
       ? `Publishing makes these changes to version ${next - 1}, and every connected client fetches them:`
       : `The change request proposes these changes to version ${next - 1}:` }),
     renderDiff(diff),
-    problems.length ? el("div", { class: "issues" }, el("p", { text: "Fix these values first:" }),
+    problems.length ? el("div", { class: "issues" }, el("p", { text: "Fix these first:" }),
       el("ul", {}, ...problems.map((problem) => el("li", {}, el("code", { text: problem.path }), `: ${problem.message}`)))) : null,
     descriptionField,
     el("div", { class: "actions" },
@@ -297,8 +317,13 @@ function showIssues() {
 }
 
 /** Discarding says what goes; undo can still bring it back. */
-function confirmDiscard() {
-  const lines = diffLines(diffTemplates(session.base(), session.draft()));
+async function confirmDiscard() {
+  let lines;
+  try {
+    lines = await changeLines(session.draft());
+  } catch (error) {
+    return refused(error);
+  }
   confirmStep(confirmArea, {
     title: `Discard ${lines.length} unpublished change${lines.length === 1 ? "" : "s"}?`,
     lost: lines,

@@ -2,7 +2,14 @@
 // none, or a rollout/personalization/experiment value kept exactly as it was published.
 import { button, el, field, replace, select, setIssue } from "./dom.js";
 import { edited, registerField } from "./session.js";
-import { typeProblem, valueKind } from "./template.js";
+import { valueKind } from "./template.js";
+import { checkAsTyped } from "./checks.js";
+
+/** A check of `text` as a value of `type`, as typed, by the server's rules (a template holding only that value). */
+function valueCheck(type, text, wrapper) {
+  return checkAsTyped(() => ({ parameters: { value: { defaultValue: { value: text() }, valueType: type } } }),
+    (problem) => setIssue(wrapper, problem));
+}
 
 const keptLabels = {
   rolloutValue: "Rollout value (kept as published)",
@@ -64,12 +71,11 @@ function valueInput(value, type, path, write) {
   });
   const wrapper = field("Value", input, { hint: type === "NUMBER" ? "A number, e.g. 42, -1.5 or 2e3" : undefined });
   // Checked as typed, so a typo shows before Validate; a server message here is replaced too.
-  const check = () => setIssue(wrapper, type === "NUMBER" ? typeProblem(type, input.value) : "");
+  const check = type === "NUMBER" ? valueCheck(type, () => input.value, wrapper) : () => {};
   input.addEventListener("input", () => {
     check();
     write(input.value);
   });
-  if (type === "NUMBER" && value.value !== "") check();
   registerField(`${path}.value`, wrapper);
   return wrapper;
 }
@@ -81,13 +87,19 @@ function booleanSwitch(value, path, write) {
   const wrapper = field("Value", box);
   wrapper.querySelector("label").append(" ", state);
   wrapper.classList.add("switch");
+  let switched = false;
   box.addEventListener("change", () => {
+    switched = true;
     state.textContent = box.checked ? "true" : "false";
     setIssue(wrapper, "");
     write(box.checked ? "true" : "false");
   });
-  // A value published as something else (by the API) is named until it is switched.
-  setIssue(wrapper, typeProblem("BOOLEAN", value.value) ? `${typeProblem("BOOLEAN", value.value)}: switch it to set one.` : "");
+  // A value the switch cannot show (one published through the API, or none yet): the server
+  // says what is wrong with it until it is switched.
+  if (value.value !== "true" && value.value !== "false") {
+    checkAsTyped(() => ({ parameters: { value: { defaultValue: { value: value.value }, valueType: "BOOLEAN" } } }),
+      (problem) => setIssue(wrapper, switched ? "" : problem), 0)();
+  }
   registerField(`${path}.value`, wrapper);
   return wrapper;
 }
@@ -97,8 +109,15 @@ export function jsonInput(text, path, label, write) {
   const area = el("textarea", { class: "json", rows: Math.min(12, Math.max(3, text.split("\n").length)), spellcheck: false });
   area.value = text;
   const wrapper = field(label, area);
+  // Whether the text parses is JSON's own rule, checked here at once; what the value must be
+  // besides is the server's (Validate and the review say).
   const check = () => {
-    const problem = typeProblem("JSON", area.value);
+    let problem = "";
+    try {
+      JSON.parse(area.value);
+    } catch (error) {
+      problem = `Not valid JSON: ${error.message}`;
+    }
     setIssue(wrapper, problem);
     return !problem;
   };

@@ -149,6 +149,8 @@ import Testing
         #expect((changed["defaultValue"] as? [String: Any])?["from"] as? [String: String] == ["value": "b"])
         let named = try server.admin("POST", "/v1/projects/demo/remoteConfig:diff?from=1", body: draft)
         #expect(try named.json()["from"] as? String == "1")
+        let fromNothing = try server.admin("POST", "/v1/projects/demo/remoteConfig:diff?from=0", body: draft)
+        #expect((try fromNothing.json()["diff"] as? [String: Any])?["addedParameters"] as? [String] == ["extra", "key"])
         // Nothing was published by diffing.
         #expect(try server.admin("GET", "/v1/projects/demo/remoteConfig").header("ETag") == "etag-424242-2")
         #expect(try server.admin("POST", "/v1/projects/demo/remoteConfig:diff?from=9", body: draft).status == 404)
@@ -156,6 +158,26 @@ import Testing
         #expect(invalid.status == 400)
         #expect(invalid.text.contains("fieldViolations"))
         #expect(try server.admin("POST", "/v1/projects/demo/remoteConfig:diff", body: "").status == 400)
+    }
+
+    @Test func aCheckListsTheProblemsAPublishWouldBeRefusedForAndStoresNothing() throws {
+        let valid = try server.admin("POST", "/v1/projects/demo/remoteConfig:check", body: Templates.single("a"))
+        #expect(valid.status == 200)
+        #expect(valid.text == #"{"issues":[]}"#)
+        let number = #"{"parameters":{"n":{"defaultValue":{"value":"12abc"},"valueType":"NUMBER"}}}"#
+        let notANumber = try server.admin("POST", "/v1/projects/demo/remoteConfig:check", body: number)
+        #expect(notANumber.status == 200)
+        let issues = try #require(try notANumber.json()["issues"] as? [[String: String]])
+        #expect(issues.map { $0["path"] } == ["parameters.n.defaultValue.value"])
+        #expect(issues.first?["message"]?.contains("NUMBER") == true)
+        let rule = #"{"conditions":[{"name":"rule","expression":"device.os == "}]}"#
+        let badRule = try #require(try server.admin("POST", "/v1/projects/demo/remoteConfig:check", body: rule).json()["issues"] as? [[String: String]])
+        #expect(badRule.map { $0["path"] } == ["conditions[0].expression"])
+        // The same problems a publish is refused for.
+        let refused = try server.admin("PUT", "/v1/projects/demo/remoteConfig", headers: [("If-Match", "*")], body: number)
+        #expect(refused.status == 400 && refused.text.contains(issues[0]["message"]!))
+        #expect(try server.admin("POST", "/v1/projects/demo/remoteConfig:check", body: "").status == 400)
+        #expect(try server.admin("GET", "/v1/projects/demo/remoteConfig").header("ETag") == "etag-424242-0")
     }
 
     @Test func unknownProjectsAndRoutesAre404AndWrongMethods405() throws {

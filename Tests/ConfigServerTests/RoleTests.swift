@@ -42,6 +42,7 @@ import Testing
         Call(method: "GET", target: template + ":listVersions", needs: "viewer"),
         Call(method: "GET", target: template + ":diff?from=1", needs: "viewer"),
         Call(method: "POST", target: template + ":diff", body: Templates.single("d"), needs: "viewer"),
+        Call(method: "POST", target: template + ":check", body: Templates.single("d"), needs: "viewer"),
         Call(method: "POST", target: template + ":evaluate", body: "{\"appInstanceId\":\"x\"}", needs: "viewer"),
         Call(method: "GET", target: template + ":adoption", needs: "viewer"),
         Call(method: "GET", target: template + ":downloadDefaults", needs: "viewer"),
@@ -114,7 +115,8 @@ import Testing
     }
 
     @Test func aRefusalSaysWhatTheTokenHolds() throws {
-        let refused = try call(Self.calls[9], token: "viewer-token")
+        let publish = try #require(Self.calls.first { $0.method == "PUT" && $0.needs == "publisher" })
+        let refused = try call(publish, token: "viewer-token")
         #expect(refused.text.contains("'viewer-token' holds 'viewer' there"), "\(refused.text)")
         let none = try call(Self.calls[0], token: "elsewhere-token")
         #expect(none.text.contains("'elsewhere-token' holds no role there"), "\(none.text)")

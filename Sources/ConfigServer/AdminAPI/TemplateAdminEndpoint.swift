@@ -69,6 +69,23 @@ struct TemplateAdminEndpoint: Sendable {
         }
     }
 
+    /// `POST …/remoteConfig:check`: the problems the server finds in the template in the body,
+    /// `{"issues": [{"path", "message"}]}` (`[]` when it would publish), answered 200 either way;
+    /// nothing is stored or audited. The console checks a value or a rule as it is typed with a
+    /// template holding only that, so the template's rules live only here.
+    func check(_ exchange: Exchange, key: TemplateKey) throws {
+        struct Issues: Encodable {
+            let issues: [TemplateValidationError.Issue]
+        }
+        var issues: [TemplateValidationError.Issue] = []
+        do {
+            _ = try decodeValidTemplate(exchange.request.body, namespace: key.namespace)
+        } catch let error as APIError where !error.fieldViolations.isEmpty {
+            issues = error.fieldViolations.map { TemplateValidationError.Issue(path: $0.field, message: $0.description) }
+        }
+        exchange.respond(.json(Array(TemplateJSON.encode(Issues(issues: issues)))))
+    }
+
     /// Decodes, validates and compiles a template body; every problem is a 400 naming its path.
     func decodeValidTemplate(
         _ body: [UInt8], namespace: TemplateNamespace

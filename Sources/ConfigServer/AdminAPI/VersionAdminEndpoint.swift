@@ -65,10 +65,11 @@ struct VersionAdminEndpoint: Sendable {
     }
 
     /// `POST …/remoteConfig:diff?from=A`: what publishing the template in the body would change
-    /// against version A (default: the active version), in the `:diff` answer's shape without
+    /// against version A (default: the active version; 0: nothing), in the `:diff` answer's shape without
     /// `to`. The console's review shows this, so the diff's rules live only here.
     func diffDraft(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
-        let from = try exchange.uri["from"].map { try Self.versionNumber($0, field: "from") }
+        // `from=0` names the empty template (a draft of a template never published).
+        let from = try exchange.uri["from"].map { $0 == "0" ? 0 : try Self.versionNumber($0, field: "from") }
         guard !exchange.request.body.isEmpty else { throw APIError.badRequest("The request body must be a template (JSON object).") }
         try ManagementBody.requireUTF8(exchange.request.body)
         let draft: RemoteConfigTemplate
