@@ -61,9 +61,10 @@ final class AuditTrail: Sendable {
 
     /// Records what the schedule did with a change request (`schedule.apply`), as the one who
     /// scheduled it (a store lane).
-    func scheduled(_ request: StoredChangeRequest, actor: ChangeRequest.Step, outcome: String, version: Int64?) {
+    /// - Parameter actor: the principal's id and name.
+    func scheduled(_ request: StoredChangeRequest, actor: (id: String, name: String), outcome: String, version: Int64?) {
         append(AuditEntry(
-            time: clock.now, actorID: actor.principal, actorName: actor.name, origin: "SCHEDULE", requestID: "schedule-\(request.id)",
+            time: clock.now, actorID: actor.id, actorName: actor.name, origin: "SCHEDULE", requestID: "schedule-\(request.id)",
             clientAddress: "-", action: "schedule.apply", project: request.project, namespace: request.namespace.rawValue,
             target: String(request.id), versionNumber: version, outcome: outcome))
     }

@@ -56,12 +56,9 @@ struct ProjectAdminEndpoint: Sendable {
         exchange.answerFromStore { [self] in
             try store.addAPIKey(project: project.id, keyHash: digest.hex, name: name)
             try controlPlane.committed(.projects)
-            return .json(Self.encode(["name": name, "key": key, "project": project.id, "id": Self.keyID(digest.hex)]))
+            return .json(Self.encode(["name": name, "key": key, "project": project.id, "id": ClientKeyID.of(digest.hex)]))
         }
     }
-
-    /// A key's id in lists and revocations: the start of its hash (never the key).
-    static func keyID(_ hash: String) -> String { String(hash.prefix(12)) }
 
     private struct KeyJSON: Encodable {
         let id: String
@@ -74,7 +71,7 @@ struct ProjectAdminEndpoint: Sendable {
     func listAPIKeys(_ exchange: Exchange, project: StoredProject) throws {
         exchange.answerFromStore { [self] in
             let keys = try store.apiKeys(project: project.id).map {
-                KeyJSON(id: Self.keyID($0.keyHash), name: $0.name, createTime: Timestamp($0.createTime))
+                KeyJSON(id: ClientKeyID.of($0.keyHash), name: $0.name, createTime: Timestamp($0.createTime))
             }
             return .json(Self.encode(["apiKeys": keys]))
         }
@@ -85,7 +82,7 @@ struct ProjectAdminEndpoint: Sendable {
     func revokeAPIKey(_ exchange: Exchange, project: StoredProject, id: String) throws {
         guard id.count == 12 else { throw APIError.notFound("No API key '\(id)' in project '\(project.id)'.") }
         exchange.answerFromStore { [self] in
-            guard let key = try store.apiKeys(project: project.id).first(where: { Self.keyID($0.keyHash) == id }),
+            guard let key = try store.apiKeys(project: project.id).first(where: { ClientKeyID.of($0.keyHash) == id }),
                   try store.removeAPIKey(project: project.id, keyHash: key.keyHash) else {
                 throw APIError.notFound("No API key '\(id)' in project '\(project.id)'.")
             }

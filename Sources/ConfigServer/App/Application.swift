@@ -68,9 +68,10 @@ public final class Application: HTTPRequestHandler, Sendable {
         peerGather = PeerGather(channel: peers, loop: loop)
         realtime = RealtimeHub(settings: configuration.realtime, loop: loop, templates: templates,
                                admission: admission, metrics: metrics, logger: logger)
-        webhooks = WebhookDispatcher(store: store, settings: configuration.webhooks, runtime: jobs, logger: logger)
+        let webhooks = WebhookDispatcher(store: store, settings: configuration.webhooks, runtime: jobs, logger: logger)
+        self.webhooks = webhooks
         updates = TemplateUpdates(store: store.templates, templates: templates, counters: counters, reloads: reloads,
-                                  realtime: realtime, peers: peers, metrics: metrics, webhooks: webhooks, logger: logger)
+                                  realtime: realtime, peers: peers, metrics: metrics, onCommit: { webhooks.poke() }, logger: logger)
         controlPlane = ControlPlane(store: store, projects: projects, access: access, policies: policies, counters: counters,
                                     declarations: configuration.projects)
         let sessions = ConsoleSessions(store: store.access, access: access, counters: counters, controlPlane: controlPlane,

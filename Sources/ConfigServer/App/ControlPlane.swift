@@ -12,6 +12,13 @@ enum ControlPlaneScope: Sendable, Hashable, CaseIterable {
     case access
 }
 
+/// The approval policies change control keeps in memory (`ChangePolicies`), read with the access
+/// scope: declared here and wired by the composition, so that the control plane needs no feature.
+protocol ChangePolicyTable: Sendable {
+    /// Replaces them with what the store holds.
+    func replaceAll(_ stored: [StoredChangePolicy])
+}
+
 /// The one door for "the control plane changed", as `TemplateUpdates` is for templates: reads
 /// each scope from the store into the worker's `ProjectDirectory`, `AccessControl` and
 /// `ChangePolicies`, tells whether a scope is as new as every change any worker acknowledged
@@ -20,7 +27,7 @@ final class ControlPlane: Sendable {
     private let store: any ConfigDatabase
     private let projects: ProjectDirectory
     private let access: AccessControl
-    private let policies: ChangePolicies
+    private let policies: any ChangePolicyTable
     private let counters: ChangeCounters
     /// The config file's projects, with the API keys declared there.
     private let declarations: [ProjectDeclaration]
@@ -28,7 +35,7 @@ final class ControlPlane: Sendable {
     private let projectsChecked = Atomic<Int64>(.min)
     private let accessChecked = Atomic<Int64>(.min)
 
-    init(store: any ConfigDatabase, projects: ProjectDirectory, access: AccessControl, policies: ChangePolicies,
+    init(store: any ConfigDatabase, projects: ProjectDirectory, access: AccessControl, policies: any ChangePolicyTable,
          counters: ChangeCounters, declarations: [ProjectDeclaration]) {
         self.store = store
         self.projects = projects
@@ -101,7 +108,7 @@ final class ControlPlane: Sendable {
         for project in stored {
             for key in apiKeys[project.id] ?? [] {
                 guard let digest = SecretDigest(hex: key.keyHash) else { continue }
-                let place = "the key made through the API for project '\(project.id)' (id \(ProjectAdminEndpoint.keyID(key.keyHash)))"
+                let place = "the key made through the API for project '\(project.id)' (id \(ClientKeyID.of(key.keyHash)))"
                 try places.note(digest.hex, at: place, owner: project.id) { ServerConfiguration.sharedClientKey(place, $0) }
                 keys[project.id, default: []].append(digest)
             }

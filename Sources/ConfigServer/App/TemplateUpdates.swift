@@ -23,12 +23,14 @@ final class TemplateUpdates: Sendable {
     private let realtime: RealtimeHub
     private let peers: PeerChannel?
     private let metrics: ServerMetrics
-    /// Sends the webhook events a commit wrote; told at once instead of at its next poll.
-    private let webhooks: WebhookDispatcher
+    /// Told of each commit here as its answer goes out, instead of at its next poll: webhook
+    /// delivery's poke, which sends the events the commit wrote (wired by the composition).
+    private let onCommit: @Sendable () -> Void
     private let logger: Logger
 
     init(store: any TemplateStore, templates: TemplateRegistry, counters: ChangeCounters, reloads: ReloadGate,
-         realtime: RealtimeHub, peers: PeerChannel?, metrics: ServerMetrics, webhooks: WebhookDispatcher, logger: Logger) {
+         realtime: RealtimeHub, peers: PeerChannel?, metrics: ServerMetrics, onCommit: @escaping @Sendable () -> Void,
+         logger: Logger) {
         self.store = store
         self.templates = templates
         self.counters = counters
@@ -36,11 +38,11 @@ final class TemplateUpdates: Sendable {
         self.realtime = realtime
         self.peers = peers
         self.metrics = metrics
-        self.webhooks = webhooks
+        self.onCommit = onCommit
         self.logger = logger
     }
 
-    /// Who must hear of a commit once its answer is on its way: the webhook dispatcher, the other
+    /// Who must hear of a commit once its answer is on its way: webhook delivery, the other
     /// workers, then this worker's held streams (after the answer, so the publisher never waits
     /// for the fan-out).
     struct Announcement: Sendable {
@@ -49,7 +51,7 @@ final class TemplateUpdates: Sendable {
         fileprivate let updates: TemplateUpdates
 
         func send() {
-            updates.webhooks.poke()
+            updates.onCommit()
             updates.peers?.broadcast(.published(key, version: version))
             let realtime = updates.realtime
             realtime.loop.execute { [key] in realtime.notify(key) }

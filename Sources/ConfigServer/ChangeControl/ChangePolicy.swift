@@ -49,7 +49,7 @@ struct ChangePolicy: Codable, Sendable, Equatable {
 
 /// Every template's policy, in memory (read with the projects), so the check on each publish is
 /// a lookup.
-final class ChangePolicies: Sendable {
+final class ChangePolicies: ChangePolicyTable {
     private let policies = Mutex<[TemplateKey: ChangePolicy]>([:])
 
     func policy(_ key: TemplateKey) -> ChangePolicy {

@@ -97,14 +97,15 @@ final class DueChanges: Sendable {
         do {
             switch try applier.apply(stored, applied, origin: UpdateOrigin.restAPI.rawValue) {
             case .version(let version, _, let announcement):
-                audit.scheduled(stored, actor: actor, outcome: "ok", version: version.versionNumber)
+                audit.scheduled(stored, actor: (actor.principal, actor.name), outcome: "ok", version: version.versionNumber)
                 announcement.send()
             case .canary(let canary, _, let announcement):
-                audit.scheduled(stored, actor: actor, outcome: "ok", version: canary.canaryVersion)
+                audit.scheduled(stored, actor: (actor.principal, actor.name), outcome: "ok", version: canary.canaryVersion)
                 announcement.send()
             case .conflicted(let written):
                 let current = (try? ChangeRequest.decode(written))?.conflictVersion ?? 0
-                audit.scheduled(stored, actor: actor, outcome: "conflicted: the template is at version \(current)", version: nil)
+                audit.scheduled(stored, actor: (actor.principal, actor.name),
+                                outcome: "conflicted: the template is at version \(current)", version: nil)
             }
         } catch StoreError.changeRequestMoved {
             // Applied by another node, or cancelled or rescheduled meanwhile: nothing to do.
@@ -120,7 +121,7 @@ final class DueChanges: Sendable {
     private func suspend(_ stored: StoredChangeRequest, _ request: ChangeRequest, because reason: String, actor: ChangeRequest.Step) {
         guard let failed = try? ChangeRequestMachine.take(.fail(reason: reason), status: .scheduled, request: request),
               (try? applier.record(failed, of: stored)) != nil else { return }
-        audit.scheduled(stored, actor: actor, outcome: "failed: \(reason)", version: nil)
+        audit.scheduled(stored, actor: (actor.principal, actor.name), outcome: "failed: \(reason)", version: nil)
     }
 
     // MARK: Canary promotions
