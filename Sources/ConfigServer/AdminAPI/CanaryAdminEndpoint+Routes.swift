@@ -2,7 +2,7 @@ import HTTP1
 
 extension CanaryAdminEndpoint {
     /// A canary's status (viewers) and its steps, each a publisher's direct change.
-    func routes(directChanges: DirectChanges) -> [RouteDeclaration] {
+    func routes(directChanges: some DirectChangeRules) -> [RouteDeclaration] {
         let template = "/v1/projects/{project}/namespaces/{namespace}/remoteConfig"
         func step(_ name: String, audit: AuditRule, handler: @escaping RouteDeclaration.Handler) -> RouteDeclaration {
             RouteDeclaration(.post, path: "\(template):\(name)", label: "remoteConfig:\(name)", access: .role(.publisher),

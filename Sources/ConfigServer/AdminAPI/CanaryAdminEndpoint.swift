@@ -80,7 +80,7 @@ struct CanaryAdminEndpoint: Sendable {
             guard let serving else {
                 return (APIError(500, "The share was stored but cannot be served.").response, announcement)
             }
-            return (Self.canaryResponse(serving, stableVersion: templates.currentVersion(key)), announcement)
+            return (HTTPResponse.canaryStatus(serving, stableVersion: templates.currentVersion(key)), announcement)
         }
     }
 
@@ -107,7 +107,7 @@ struct CanaryAdminEndpoint: Sendable {
         guard let ifMatch = exchange.request.head.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), !ifMatch.isEmpty else {
             throw APIError.badRequest("The If-Match header is required: send the ETag of the canary version (GET remoteConfig:canary), or '*'.")
         }
-        return try TemplateAdminEndpoint.expectedVersion(ifMatch: ifMatch, project: project)
+        return try TemplateValidation.expectedVersion(ifMatch: ifMatch, project: project)
     }
 
     /// Runs a canary store call, mapping its errors to API errors.
@@ -120,32 +120,6 @@ struct CanaryAdminEndpoint: Sendable {
     }
 
     private func respond(_ exchange: Exchange, _ canary: CanaryServing) {
-        exchange.respond(Self.canaryResponse(canary, stableVersion: templates.currentVersion(canary.template.key)))
-    }
-
-    /// `{"canaryVersion":"C","stableVersion":"N","percent":5,"startTime":…,"updateTime":…,
-    /// "updateUser":{"email":…},"promoteTime":…}` with the canary version's ETag.
-    static func canaryResponse(_ canary: CanaryServing, stableVersion: Int64) -> HTTPResponse {
-        .template(Array(TemplateJSON.encode(CanaryStatus(canary, stableVersion: stableVersion))), etag: canary.template.etag)
-    }
-
-    private struct CanaryStatus: Encodable {
-        let canaryVersion: String
-        let stableVersion: String
-        let percent: Double
-        let startTime: Timestamp
-        let updateTime: Timestamp
-        let updateUser: TemplateUser?
-        let promoteTime: Timestamp?
-
-        init(_ canary: CanaryServing, stableVersion: Int64) {
-            canaryVersion = "\(canary.version)"
-            self.stableVersion = "\(stableVersion)"
-            percent = Double(canary.stored.microPercent) / 1_000_000
-            startTime = Timestamp(canary.stored.startTime)
-            updateTime = Timestamp(canary.stored.updateTime)
-            updateUser = canary.stored.updateUser.map { TemplateUser(email: UpdateUserEmail.address(forTokenName: $0)) }
-            promoteTime = canary.stored.promoteAt.map(Timestamp.init)
-        }
+        exchange.respond(HTTPResponse.canaryStatus(canary, stableVersion: templates.currentVersion(canary.template.key)))
     }
 }

@@ -4,7 +4,7 @@ extension TemplateAdminEndpoint {
     /// The active template (Firebase's management API), read by viewers and published by
     /// publishers, or by editors where change control lets them (`directChanges`); a publish
     /// that only validates needs an editor.
-    func routes(directChanges: DirectChanges) -> [RouteDeclaration] {
+    func routes(directChanges: some DirectChangeRules) -> [RouteDeclaration] {
         let template = "/v1/projects/{project}/namespaces/{namespace}/remoteConfig"
         let publish = AuditRule(kind: .version, action: "template.publish") { exchange, action in
             guard !Self.isValidateOnly(exchange) else { return nil }

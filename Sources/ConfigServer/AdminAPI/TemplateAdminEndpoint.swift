@@ -8,7 +8,7 @@ import HTTP1
 struct TemplateAdminEndpoint: Sendable {
     let store: any TemplateStore
     let templates: TemplateRegistry
-    let validator: TemplateValidator
+    let validation: TemplateValidation
     let updates: TemplateUpdates
     /// Where a publish with `canaryPercent` goes.
     let canaries: CanaryAdminEndpoint
@@ -40,11 +40,11 @@ struct TemplateAdminEndpoint: Sendable {
         guard let ifMatch = exchange.request.head.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), !ifMatch.isEmpty else {
             throw APIError.badRequest("The If-Match header is required: send the ETag of the template you edited, or '*' to force.")
         }
-        var (template, compiled) = try decodeValidTemplate(exchange.request.body, namespace: key.namespace)
+        var (template, compiled) = try validation.decodeValidTemplate(exchange.request.body, namespace: key.namespace)
         let description = template.version?.description
         template.version = nil
         // A validation checks the If-Match too (spec §2.9: a misformatted ETag fails it).
-        let expected = try Self.expectedVersion(ifMatch: ifMatch, project: project)
+        let expected = try TemplateValidation.expectedVersion(ifMatch: ifMatch, project: project)
         let canaryShare = try CanaryAdminEndpoint.canaryShare(exchange)
         if Self.isValidateOnly(exchange) {
             let etag = TemplateETag.validateOnly(projectNumber: project.number).description
@@ -79,42 +79,11 @@ struct TemplateAdminEndpoint: Sendable {
         }
         var issues: [TemplateValidationError.Issue] = []
         do {
-            _ = try decodeValidTemplate(exchange.request.body, namespace: key.namespace)
+            _ = try validation.decodeValidTemplate(exchange.request.body, namespace: key.namespace)
         } catch let error as APIError where !error.fieldViolations.isEmpty {
             issues = error.fieldViolations.map { TemplateValidationError.Issue(path: $0.field, message: $0.description) }
         }
         exchange.respond(.json(Array(TemplateJSON.encode(Issues(issues: issues)))))
-    }
-
-    /// Decodes, validates and compiles a template body; every problem is a 400 naming its path.
-    func decodeValidTemplate(
-        _ body: [UInt8], namespace: TemplateNamespace
-    ) throws -> (RemoteConfigTemplate, CompiledTemplate) {
-        guard !body.isEmpty else { throw APIError.badRequest("The request body must be a template (JSON object).") }
-        // Its members are Firebase's to define (what its tools send is accepted); its bytes are ours.
-        try ManagementBody.requireUTF8(body)
-        do {
-            let template = try RemoteConfigTemplate.decode(json: Data(body))
-            try validator.validate(template, namespace: namespace)
-            return (template, try CompiledTemplate(template, namespace: namespace))
-        } catch {
-            throw APIError.invalidTemplate(error)
-        }
-    }
-
-    /// The version an `If-Match` names: nil for `*`, else the version of one of `project`'s ETags.
-    static func expectedVersion(ifMatch: String, project: StoredProject) throws -> Int64? {
-        if ifMatch == "*" { return nil }
-        let unquoted = ifMatch.hasPrefix("\"") && ifMatch.hasSuffix("\"") && ifMatch.count >= 2
-            ? String(ifMatch.dropFirst().dropLast()) : ifMatch
-        guard let etag = TemplateETag(unquoted) else {
-            throw APIError.badRequest("If-Match '\(ifMatch)' is not a template ETag (etag-<projectNumber>-<version>) or '*'.")
-        }
-        guard etag.projectNumber == project.number || etag.projectNumber == project.id else {
-            throw APIError(400, "[VERSION_MISMATCH]: The ETag belongs to project \(etag.projectNumber), not \(project.number).",
-                           canonicalStatus: "FAILED_PRECONDITION")
-        }
-        return etag.versionNumber
     }
 
     /// Whether a `PUT` only validates (`validateOnly=true`): it publishes nothing.

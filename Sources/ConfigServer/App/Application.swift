@@ -122,14 +122,15 @@ public final class Application: HTTPRequestHandler, Sendable {
         let throttle = FetchThrottle(burst: configuration.fetch.throttleBurst,
                                      perMinute: configuration.fetch.throttlePerMinute)
         let canaries = CanaryAdminEndpoint(store: store.templates, templates: templates, updates: updates, clock: clock)
-        let templateEndpoint = TemplateAdminEndpoint(store: store.templates, templates: templates,
-                                                     validator: TemplateValidator(limits: limits), updates: updates, canaries: canaries)
+        let validation = TemplateValidation(validator: TemplateValidator(limits: limits))
+        let templateEndpoint = TemplateAdminEndpoint(store: store.templates, templates: templates, validation: validation,
+                                                     updates: updates, canaries: canaries)
         let directChanges = DirectChanges(policies: policies, audit: audit)
         let signIn = SignInEndpoint(
             provider: configuration.signIn.isEnabled ? OIDCProvider(settings: configuration.signIn, clock: clock) : nil,
             sessions: sessions, store: store.signIns, access: access, storeQueue: storeQueue, clock: clock, audit: audit)
         let changes = ChangeRequestEndpoint(store: store, templates: templates, policies: policies, controlPlane: controlPlane,
-                                            validation: templateEndpoint, applier: applier, clock: clock, audit: audit)
+                                            validation: validation, applier: applier, clock: clock, audit: audit)
         // The client API first: its paths are tried first where they share a segment.
         return [
             FetchEndpoint(templates: templates, throttle: throttle, realtime: realtime, metrics: metrics, maxBodyBytes: maxBodyBytes,

@@ -3,19 +3,6 @@ import OutboundHTTP
 import Foundation
 import Synchronization
 
-/// Why a sign-in failed, in words for the person signing in and the audit log.
-struct SignInFailure: Error, Sendable {
-    /// 400 for a bad or replayed answer, 403 for someone who may not sign in, 502 for a
-    /// provider that failed or did not answer.
-    let status: Int
-    let message: String
-
-    init(_ status: Int, _ message: String) {
-        self.status = status
-        self.message = message
-    }
-}
-
 /// The identity provider as the server calls it (docs/access.md, "Sign-in"): its discovery
 /// document and signing keys, cached, and the code exchange. Every call goes through libcurl on
 /// a thread of its own with a time-out, never on an event loop, so a provider that is slow or

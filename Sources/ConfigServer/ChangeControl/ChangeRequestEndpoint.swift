@@ -12,7 +12,7 @@ struct ChangeRequestEndpoint: Sendable {
     let templates: TemplateRegistry
     let policies: ChangePolicies
     let controlPlane: ControlPlane
-    let validation: TemplateAdminEndpoint
+    let validation: TemplateValidation
     let applier: ChangeRequestApplier
     let clock: any WallClock
     /// Keeps an admin's bypass of the approvals.
@@ -155,7 +155,7 @@ struct ChangeRequestEndpoint: Sendable {
                 guard let serving else {
                     return (APIError(500, "The canary was stored but cannot be served.").response, announcement)
                 }
-                return (CanaryAdminEndpoint.canaryResponse(serving, stableVersion: canary.canaryVersion - 1), announcement)
+                return (HTTPResponse.canaryStatus(serving, stableVersion: canary.canaryVersion - 1), announcement)
             case .conflicted(let written):
                 let view = try detailed(written, ChangeRequest.decode(written), key: key)
                 return (.json(Array(TemplateJSON.encode(view)), status: 409), nil)
@@ -270,7 +270,7 @@ struct ChangeRequestEndpoint: Sendable {
     /// The version `If-Match` names, else the active one.
     private func baseVersion(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws -> Int64 {
         guard let ifMatch = exchange.request.head.headers["If-Match"], ifMatch != "*" else { return templates.currentVersion(key) }
-        return try TemplateAdminEndpoint.expectedVersion(ifMatch: ifMatch, project: project) ?? templates.currentVersion(key)
+        return try TemplateValidation.expectedVersion(ifMatch: ifMatch, project: project) ?? templates.currentVersion(key)
     }
 
     /// Who takes a step now, and their role on `project`.

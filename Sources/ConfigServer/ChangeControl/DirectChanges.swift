@@ -7,7 +7,7 @@ import HTTP1
 /// approvals, such a change is refused (Firebase's tools never make a change request by
 /// surprise), unless an admin bypasses in an emergency with `?bypassApproval=true`, which is
 /// audited. Where the policy lets editors publish and requires no approval, they may.
-struct DirectChanges: Sendable {
+struct DirectChanges: DirectChangeRules {
     let policies: ChangePolicies
     let audit: AuditTrail
 
