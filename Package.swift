@@ -47,11 +47,23 @@ let package = Package(
             dependencies: ["CLinuxIO", "HTTP1", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // What every part of the server builds on: the exchange and its errors, routing, access
+        // control, the audit trail, the templates a worker serves and the one path for their
+        // changes, the client API (fetch, real-time), metrics, the job runtime, the workers'
+        // coordination and the configuration (docs/server-layout.md).
+        .target(
+            name: "ServerCore",
+            dependencies: [
+                "ConfigCore", "ConfigStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib", "CLibCrypto",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Routes, admin API, fetch, real-time hub, workers and supervisor.
         .target(
             name: "ConfigServer",
             dependencies: [
-                "ConfigCore", "ConfigStore", "PostgresStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib", "CLibCrypto",
+                "ServerCore", "ConfigCore", "ConfigStore", "PostgresStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib", "CLibCrypto",
                 // The server's own calls out: the identity provider, and webhooks, which connect
                 // to the address they checked.
                 "OutboundHTTP",
@@ -78,7 +90,7 @@ let package = Package(
         // The real server started in-process, for the end-to-end tests of the server and the client.
         .target(
             name: "ServerTestSupport",
-            dependencies: ["ConfigServer", "ConfigCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["ConfigServer", "ServerCore", "ConfigCore", .product(name: "Logging", package: "swift-log")],
             path: "Tests/ServerTestSupport",
             swiftSettings: strictSettings
         ),
@@ -108,7 +120,7 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "HTTP1", "CLinuxIO"], swiftSettings: strictSettings),
         // Depends on both executables so they are built next to the test bundle for its
         // end-to-end tests, which run them as child processes.
-        .testTarget(name: "ConfigServerTests", dependencies: ["ConfigServer", "ConfigCore", "ConfigClient", "OutboundHTTP", "remote-config-server", "rcctl", "ConfigStore", "CLinuxIO", "CZlib", "TestSupport", "ServerTestSupport", "PostgresStore", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),
-        .testTarget(name: "ConfigClientTests", dependencies: ["ConfigClient", "ConfigCore", "ConfigServer", "TestSupport", "ServerTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "ConfigServerTests", dependencies: ["ConfigServer", "ServerCore", "ConfigCore", "ConfigClient", "OutboundHTTP", "remote-config-server", "rcctl", "ConfigStore", "CLinuxIO", "CZlib", "TestSupport", "ServerTestSupport", "PostgresStore", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),
+        .testTarget(name: "ConfigClientTests", dependencies: ["ConfigClient", "ConfigCore", "ConfigServer", "ServerCore", "TestSupport", "ServerTestSupport"], swiftSettings: strictSettings),
     ]
 )

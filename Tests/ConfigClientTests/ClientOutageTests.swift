@@ -1,5 +1,6 @@
 import ConfigClient
 import ConfigServer
+import ServerCore
 import Foundation
 import Testing
 

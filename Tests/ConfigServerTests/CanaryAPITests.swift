@@ -1,5 +1,6 @@
 import ConfigCore
 import ConfigServer
+import ServerCore
 import Foundation
 import Testing
 

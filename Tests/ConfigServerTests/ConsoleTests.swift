@@ -1,4 +1,5 @@
 @testable import ConfigServer
+@testable import ServerCore
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import CZlib
 import ConfigCore
 import ConfigServer
+import ServerCore
 import Foundation
 import Testing
 

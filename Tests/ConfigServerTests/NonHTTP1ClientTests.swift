@@ -1,4 +1,5 @@
 import ConfigServer
+import ServerCore
 import Foundation
 import Testing
 

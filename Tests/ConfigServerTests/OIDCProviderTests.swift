@@ -1,6 +1,7 @@
 import ConfigCore
 import OutboundHTTP
 @testable import ConfigServer
+@testable import ServerCore
 import Foundation
 import Synchronization
 import Testing

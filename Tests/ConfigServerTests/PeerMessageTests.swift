@@ -1,5 +1,6 @@
 import ConfigCore
 @testable import ConfigServer
+@testable import ServerCore
 import ConfigStore
 import Testing
 

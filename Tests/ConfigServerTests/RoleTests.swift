@@ -1,4 +1,5 @@
 import ConfigServer
+import ServerCore
 import Testing
 
 /// Every call of the management API against every role, end to end: a token holding the role

@@ -1,5 +1,6 @@
 import ArgumentParser
 @testable import ConfigServer
+@testable import ServerCore
 import Logging
 import Testing
 

@@ -1,5 +1,6 @@
 import CLinuxIO
 @testable import ConfigServer
+@testable import ServerCore
 import ConfigStore
 import Dispatch
 import Foundation

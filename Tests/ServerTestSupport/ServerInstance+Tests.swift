@@ -1,5 +1,6 @@
 public import ConfigCore
 public import ConfigServer
+public import ServerCore
 public import Foundation
 import Logging
 

@@ -1,4 +1,5 @@
 import HTTP1
+import ServerCore
 
 extension AccessAdminEndpoint {
     /// Who the caller is, principals, tokens and memberships. A project's admin lists

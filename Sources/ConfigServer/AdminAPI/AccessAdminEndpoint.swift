@@ -2,6 +2,7 @@ import ConfigCore
 import ConfigStore
 import Foundation
 import HTTP1
+import ServerCore
 
 /// Principals, their roles on projects, and their tokens (docs/access.md). Every change is
 /// written to the store, then read back by every worker and node before it answers again.

@@ -1,4 +1,5 @@
 import HTTP1
+import ServerCore
 
 extension AuditEndpoint {
     /// The log: an owner reads every entry; a project's admin the project's (`?project=`).

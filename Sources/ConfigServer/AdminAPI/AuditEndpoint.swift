@@ -2,6 +2,7 @@ import ConfigCore
 import ConfigStore
 import Foundation
 import HTTP1
+import ServerCore
 
 /// `GET /v1/auditLog`: the audit log, newest first, filtered (`actor`, `action`, `project`,
 /// `startTime`, `endTime`) and paged (`pageSize`, `pageToken`), as JSON, JSON lines

@@ -1,4 +1,5 @@
 import HTTP1
+import ServerCore
 
 extension CanaryAdminEndpoint {
     /// A canary's status (viewers) and its steps, each a publisher's direct change.

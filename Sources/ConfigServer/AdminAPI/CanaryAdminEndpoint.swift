@@ -3,6 +3,7 @@ import ConfigStore
 import EventLoop
 import Foundation
 import HTTP1
+import ServerCore
 
 /// Staged publishes (docs/canary.md), beyond Firebase: `PUT …/remoteConfig?canaryPercent=P`
 /// starts a canary, `…/remoteConfig:canary` shows it (GET) or grows its share (POST),

@@ -1,4 +1,5 @@
 import HTTP1
+import ServerCore
 
 extension ProjectAdminEndpoint {
     /// Projects (listing shows each caller the projects it holds a role on; only an owner

@@ -3,6 +3,7 @@ import ConfigStore
 import EventLoop
 import Foundation
 import HTTP1
+import ServerCore
 
 /// Projects and their client API keys, beyond the config file's declarations.
 struct ProjectAdminEndpoint: Sendable {

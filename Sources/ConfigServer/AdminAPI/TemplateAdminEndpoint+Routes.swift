@@ -1,4 +1,5 @@
 import HTTP1
+import ServerCore
 
 extension TemplateAdminEndpoint {
     /// The active template (Firebase's management API), read by viewers and published by

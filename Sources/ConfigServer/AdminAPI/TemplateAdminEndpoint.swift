@@ -3,6 +3,7 @@ import ConfigStore
 import EventLoop
 import Foundation
 import HTTP1
+import ServerCore
 
 /// The management API of spec §2: get, publish, validate.
 struct TemplateAdminEndpoint: Sendable {

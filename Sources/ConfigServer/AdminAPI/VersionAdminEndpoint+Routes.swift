@@ -1,5 +1,6 @@
 import ConfigCore
 import HTTP1
+import ServerCore
 
 extension VersionAdminEndpoint {
     /// A template's versions: read by viewers; a rollback is a publisher's direct change.

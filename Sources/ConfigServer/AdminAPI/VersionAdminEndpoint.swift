@@ -3,6 +3,7 @@ import ConfigStore
 import EventLoop
 import Foundation
 import HTTP1
+import ServerCore
 
 /// Version history (spec §2.5, §2.6) and the endpoints beyond Firebase: diff, dry-run
 /// evaluation, defaults download, the compiled server template.

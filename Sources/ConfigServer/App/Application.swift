@@ -5,6 +5,7 @@ import Foundation
 public import EventLoop
 public import HTTP1
 import Logging
+import ServerCore
 
 /// The remote config service of one worker process: builds its parts once (the templates and
 /// projects it serves, the one path for changes, the endpoints, the router), starts what watches

@@ -1,6 +1,7 @@
 import ConfigCore
 import ConfigStore
 import Foundation
+import ServerCore
 import Synchronization
 
 /// How a template changes (docs/change-control.md): with `requiredApprovals` above zero, a

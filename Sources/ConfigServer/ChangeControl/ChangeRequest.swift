@@ -1,6 +1,7 @@
 import ConfigCore
 import ConfigStore
 import Foundation
+import ServerCore
 
 /// A proposed change to a template, as the store keeps it (its JSON record) and the API shows
 /// it (docs/change-control.md).

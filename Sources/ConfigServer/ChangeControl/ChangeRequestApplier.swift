@@ -1,6 +1,7 @@
 import ConfigCore
 import ConfigStore
 import Foundation
+import ServerCore
 
 /// Writes what `ChangeRequestMachine` says a step leads to: a step that makes no version
 /// (``record(_:of:)``), or applying the request (``apply(_:_:origin:)``), whose version and

@@ -1,4 +1,5 @@
 import HTTP1
+import ServerCore
 
 extension ChangeRequestEndpoint {
     /// A template's approval policy (viewers read it, admins set it) and its change requests:

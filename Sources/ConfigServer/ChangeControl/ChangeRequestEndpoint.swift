@@ -2,6 +2,7 @@ import ConfigCore
 import ConfigStore
 import Foundation
 import HTTP1
+import ServerCore
 
 /// Change requests and approval policies (docs/change-control.md):
 /// `…/namespaces/{ns}/changePolicy` and `…/namespaces/{ns}/changeRequests[/{id}[:step]]`.

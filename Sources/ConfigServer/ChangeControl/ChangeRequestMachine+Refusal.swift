@@ -1,4 +1,5 @@
 import ConfigStore
+import ServerCore
 
 extension ChangeRequestMachine.Refusal {
     /// The answer to a refused step.

@@ -1,5 +1,6 @@
 import ConfigStore
 import Foundation
+import ServerCore
 
 /// Every rule of change requests (docs/change-control.md, "Statuses" and "Who may do what") in
 /// one place, as values: a request in a status, a step, who takes it and the template's policy

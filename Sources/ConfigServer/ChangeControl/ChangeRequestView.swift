@@ -1,6 +1,7 @@
 import ConfigCore
 import ConfigStore
 import Foundation
+import ServerCore
 
 /// A change request as the API shows it.
 struct ChangeRequestView: Encodable {

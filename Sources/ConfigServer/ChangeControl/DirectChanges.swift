@@ -1,6 +1,7 @@
 import ConfigCore
 import ConfigStore
 import HTTP1
+import ServerCore
 
 /// Change control's rule on the routes that change a template directly (a publish, a rollback,
 /// a canary's steps), attached to their declarations: where the template's policy requires

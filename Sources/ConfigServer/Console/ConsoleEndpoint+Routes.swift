@@ -1,4 +1,5 @@
 import HTTP1
+import ServerCore
 
 extension ConsoleEndpoint {
     /// `GET|HEAD /console/{file}`: `/console/` is `index.html`, and `/console` redirects there

@@ -1,4 +1,5 @@
 import HTTP1
+import ServerCore
 
 /// The web console's files (`ConsoleFiles`).
 struct ConsoleEndpoint: Sendable {

@@ -1,4 +1,5 @@
 import HTTP1
+import ServerCore
 
 extension ErrorDialect {
     /// Google's error body with the console's security fields, which every answer of the

@@ -3,6 +3,7 @@ import Foundation
 import EventLoop
 import Glibc
 import Logging
+import ServerCore
 
 /// One JSON object per line on stderr, for log shippers: `time`, `level`, `label`, `message`,
 /// `source` and the metadata as string fields.

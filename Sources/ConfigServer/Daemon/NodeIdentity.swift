@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ServerCore
 
 /// A node's id, kept in its data directory (`node-id`, made on its first start): the same
 /// across restarts, so that a restarted node's listener finds and ends the session its

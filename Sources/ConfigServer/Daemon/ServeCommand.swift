@@ -4,6 +4,7 @@ import ConfigCore
 import Foundation
 import Glibc
 import Logging
+import ServerCore
 
 /// `remote-config-server`: the daemon. Settings come from the config file, then `RCS_*`
 /// environment variables, then flags.

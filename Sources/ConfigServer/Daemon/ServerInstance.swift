@@ -5,6 +5,7 @@ import EventLoop
 import Foundation
 import HTTP1
 public import Logging
+public import ServerCore
 
 /// One serving process: the store, an event loop, the HTTP server and the application.
 /// The daemon runs one per worker; tests start one in-process on port 0.

@@ -2,6 +2,7 @@ import ConfigCore
 import ConfigStore
 import Logging
 import PostgresStore
+import ServerCore
 
 /// The one place that names the store implementations: the server sees `any ConfigDatabase`.
 enum StoreComposition {

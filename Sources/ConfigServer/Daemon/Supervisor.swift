@@ -4,6 +4,7 @@ import ConfigStore
 import Foundation
 import Glibc
 import Logging
+import ServerCore
 
 /// Starts the worker processes that share the port (SO_REUSEPORT), restarts any that exits,
 /// and forwards SIGTERM/SIGINT. Owns the group's shared stream counters.

@@ -1,4 +1,5 @@
 import HTTP1
+import ServerCore
 
 extension ErrorDialect {
     /// OFREP's error shape on its routes, naming the flag of a single evaluation (openapi.yaml

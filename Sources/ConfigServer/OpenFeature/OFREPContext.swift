@@ -1,5 +1,6 @@
 import ConfigCore
 import Foundation
+import ServerCore
 
 /// The evaluation context of an OFREP request (`{"context": {"targetingKey": …, …}}`), read
 /// into the context the Firebase fetch evaluates (docs/openfeature.md, "The context"):

@@ -1,4 +1,5 @@
 import HTTP1
+import ServerCore
 
 extension OFREPEndpoint {
     /// OFREP's evaluations and the bulk answer's event stream, called by web providers

@@ -3,6 +3,7 @@ import ConfigStore
 import EventLoop
 import Foundation
 import HTTP1
+import ServerCore
 
 /// The OpenFeature Remote Evaluation Protocol (docs/openfeature.md): `POST
 /// /ofrep/v1/evaluate/flags/{key}`, `POST /ofrep/v1/evaluate/flags` and the bulk answer's

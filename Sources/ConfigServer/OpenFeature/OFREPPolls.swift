@@ -1,5 +1,6 @@
 import ConfigCore
 import Foundation
+import ServerCore
 
 /// What a polling client was last answered, by the bytes of its request body: a client-side
 /// provider polls with the same body and the ETag it was given, and while the template it is

@@ -1,4 +1,5 @@
 import HTTP1
+import ServerCore
 
 extension OpenAPIDocument {
     /// `GET /openapi.json`: this document, for anyone.

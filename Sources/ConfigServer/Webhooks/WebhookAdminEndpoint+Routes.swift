@@ -1,4 +1,5 @@
 import HTTP1
+import ServerCore
 
 extension WebhookAdminEndpoint {
     /// Endpoints, their secrets and their delivery log: the project's admins only.

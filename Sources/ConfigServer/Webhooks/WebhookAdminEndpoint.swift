@@ -2,6 +2,7 @@ import ConfigCore
 import ConfigStore
 import Foundation
 import HTTP1
+import ServerCore
 
 /// A project's webhook endpoints and their delivery log (docs/webhooks.md, "API"): list,
 /// create, read, update, delete, rotate the secret, send a test event, list deliveries and

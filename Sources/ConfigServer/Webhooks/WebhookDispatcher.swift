@@ -3,6 +3,7 @@ import ConfigStore
 import Dispatch
 import Foundation
 import Logging
+import ServerCore
 import Synchronization
 
 /// Sends the outbox's due deliveries (docs/webhooks.md, "Delivery") as the job

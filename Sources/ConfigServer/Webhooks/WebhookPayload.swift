@@ -1,6 +1,7 @@
 import ConfigCore
 import ConfigStore
 import Foundation
+import ServerCore
 
 /// The JSON body of an event (docs/webhooks.md, "Payload"): Firebase's update fields of the
 /// version it reports (`versionNumber`, `updateTime`, `updateUser`, `description`,

@@ -1,5 +1,6 @@
 import ConfigStore
 import Foundation
+import ServerCore
 
 /// The body of a webhook's create or update call, checked field by field: each problem is a
 /// 400 that names the field, and changes nothing.

@@ -1,5 +1,6 @@
 import ConfigStore
 import Foundation
+import ServerCore
 
 /// What follows an attempt (docs/webhooks.md, "Retries"): a 2xx delivers; anything else is
 /// tried again after a wait that doubles from `retryBaseSeconds` up to `retryMaxDelaySeconds`,

@@ -1,6 +1,7 @@
 import ConfigCore
 import ConfigStore
 @testable import ConfigServer
+@testable import ServerCore
 import Foundation
 import Testing
 

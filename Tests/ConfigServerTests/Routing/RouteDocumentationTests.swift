@@ -3,6 +3,7 @@ import HTTP1
 import Testing
 
 @testable import ConfigServer
+@testable import ServerCore
 
 /// The declared routes against `docs/openapi.yaml` (as the server embeds it): every declared
 /// method and path is an operation of the document, and every operation is declared.

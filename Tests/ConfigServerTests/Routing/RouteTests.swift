@@ -2,6 +2,7 @@ import HTTP1
 import Testing
 
 @testable import ConfigServer
+@testable import ServerCore
 
 /// The route table of a real worker, as its features declare it: each path reaches its
 /// declaration with its parameters, and what no declaration answers gets the table's own route.

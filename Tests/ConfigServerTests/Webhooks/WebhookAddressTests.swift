@@ -1,4 +1,5 @@
 @testable import ConfigServer
+@testable import ServerCore
 import Testing
 
 /// The private-address check of webhook URLs (docs/webhooks.md, "Addresses"), by value: which

@@ -1,5 +1,6 @@
 import ConfigStore
 @testable import ConfigServer
+@testable import ServerCore
 import Foundation
 import Testing
 

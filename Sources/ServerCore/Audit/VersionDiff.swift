@@ -1,0 +1,29 @@
+package import ConfigCore
+package import ConfigStore
+import Foundation
+
+/// What one version changed against another, in the `:diff` answer's shape: answered by
+/// `:diff`, kept in the audit log, sent in webhook payloads.
+package struct VersionDiff: Encodable, Sendable {
+    let from: String
+    let to: String
+    let diff: TemplateDiff
+
+    package init(from: String, to: String, diff: TemplateDiff) {
+        self.from = from
+        self.to = to
+        self.diff = diff
+    }
+
+    /// Version `to` of `key` against version `from` (0: the empty template), read from the
+    /// store (blocking); nil when either is gone or unreadable.
+    package static func read(from: Int64, to: Int64, of key: TemplateKey, in store: any TemplateStore) -> VersionDiff? {
+        func template(_ number: Int64) -> RemoteConfigTemplate? {
+            if number == 0 { return RemoteConfigTemplate() }
+            guard let stored = try? store.version(project: key.project, namespace: key.namespace, number: number) else { return nil }
+            return try? RemoteConfigTemplate.decode(json: Data(stored.templateJSON))
+        }
+        guard let before = template(from), let after = template(to) else { return nil }
+        return VersionDiff(from: "\(from)", to: "\(to)", diff: TemplateDiff(from: before, to: after))
+    }
+}

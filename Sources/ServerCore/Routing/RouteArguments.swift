@@ -1,0 +1,30 @@
+import ConfigCore
+package import ConfigStore
+
+/// What a route's handler is given beyond the exchange (which holds the path's parameters),
+/// once the request passed its checks: the project and template its path names, found; the
+/// admin who called, holding the role.
+///
+/// The project, namespace and identity are set for the routes that name or need them, and
+/// nil on the others: implicitly unwrapped, so that a handler reads them as they are (lent to
+/// the endpoint, not copied: the fetch reads its project on every request) and a handler that
+/// reads one its route does not have traps, the bug it is.
+package struct RouteArguments: Sendable {
+    /// The project the route names (its path's `{project}`, or the query parameter it declares).
+    package let project: StoredProject!
+    /// The namespace its path names or implies.
+    let namespace: TemplateNamespace!
+    /// The admin behind the request, on a route that needs admin credentials.
+    package let identity: AccessControl.AdminIdentity!
+
+    init(project: StoredProject?, namespace: TemplateNamespace?, identity: AccessControl.AdminIdentity? = nil) {
+        self.project = project
+        self.namespace = namespace
+        self.identity = identity
+    }
+
+    /// The template of a route whose path names one.
+    package var key: TemplateKey {
+        TemplateKey(project: project.id, namespace: namespace)
+    }
+}

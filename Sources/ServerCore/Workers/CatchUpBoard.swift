@@ -1,0 +1,97 @@
+import CLinuxIO
+
+/// What a node's workers share so that its store listener acknowledges a change only once every
+/// serving worker will answer it (docs/consistency.md, "Across nodes"), and what they all know
+/// of the store.
+///
+/// The listener moves the change counters of what it heard, then raises the *epoch* and waits
+/// (reading on meanwhile) until each serving worker has written, in its own slot, an epoch at
+/// least as high: a worker
+/// writes the epoch it read before it read again, from the store, everything whose counter moved
+/// (and the templates it had never loaded). Only then does the listener acknowledge, so a writer
+/// on any node answers only once every worker here serves the new version. A listener that waits
+/// in vain past its deadline gives up: the node is *behind* until it has caught up.
+///
+/// A worker's slot holds 0 while it is not serving (before its first load, and after its exit,
+/// which the supervisor records), else its epoch plus one.
+package final class CatchUpBoard: @unchecked Sendable {
+    // @unchecked: every slot is read and written through atomic operations on memory that is
+    // never unmapped while the process runs.
+    static let maxWorkers = 64
+    private static let epochSlot = 0
+    private static let storeUnreachableSlot = 1
+    private static let behindSlot = 2
+    private static let firstWorkerSlot = 3
+    static let regionBytes = (firstWorkerSlot + maxWorkers) * MemoryLayout<Int64>.size
+
+    private let slots: UnsafeMutablePointer<Int64>
+
+    package init(region: UnsafeMutableRawPointer) {
+        slots = region.bindMemory(to: Int64.self, capacity: Self.firstWorkerSlot + Self.maxWorkers)
+    }
+
+    /// A board for a server of one process.
+    package static func local() -> CatchUpBoard {
+        let region = UnsafeMutableRawPointer.allocate(byteCount: regionBytes, alignment: 8)
+        region.initializeMemory(as: UInt8.self, repeating: 0, count: regionBytes)
+        return CatchUpBoard(region: region)
+    }
+
+    // MARK: The listener's side
+
+    /// The epoch workers catch up to.
+    var epoch: Int64 { rcs_atomic_load(slots + Self.epochSlot) }
+
+    /// After the counters of what the listener heard moved: the epoch every serving worker must
+    /// reach before the listener acknowledges.
+    func raiseEpoch() -> Int64 { rcs_atomic_add(slots + Self.epochSlot, 1) }
+
+    /// The serving workers (of `workers`) that have not reached `epoch`.
+    func workersBehind(_ epoch: Int64, workers: Int) -> [Int] {
+        (0..<min(workers, Self.maxWorkers)).filter { worker in
+            let slot = rcs_atomic_load(slots + Self.firstWorkerSlot + worker)
+            return slot != 0 && slot - 1 < epoch
+        }
+    }
+
+    // MARK: A worker's side
+
+    /// The epoch `worker` last reported (nil while it is not serving).
+    func caughtUp(_ worker: Int) -> Int64? {
+        let slot = rcs_atomic_load(slots + Self.firstWorkerSlot + worker)
+        return slot == 0 ? nil : slot - 1
+    }
+
+    /// `worker` read everything the counters marked as of `epoch`, and serves.
+    func report(_ worker: Int, caughtUpTo epoch: Int64) {
+        let slot = slots + Self.firstWorkerSlot + worker
+        // One writer per slot (the worker's reload queue); the slot only grows.
+        if rcs_atomic_load(slot) < epoch + 1 { rcs_atomic_store(slot, epoch + 1) }
+    }
+
+    /// `worker` no longer serves (it exited): the listener does not wait for it.
+    package func forget(_ worker: Int) {
+        rcs_atomic_store(slots + Self.firstWorkerSlot + worker, 0)
+    }
+
+    // MARK: What the node knows
+
+    /// The last attempt of any worker or of the listener to reach the store failed (or ran out of
+    /// time): a request that needs the store then waits only briefly before it is answered from
+    /// memory. A hint, not a promise: the next success clears it.
+    var storeUnreachable: Bool {
+        get { rcs_atomic_load(slots + Self.storeUnreachableSlot) != 0 }
+        set {
+            // Most calls find it as it is: no write to a line every worker reads.
+            guard newValue != storeUnreachable else { return }
+            rcs_atomic_store(slots + Self.storeUnreachableSlot, newValue ? 1 : 0)
+        }
+    }
+
+    /// The listener gave up waiting for its workers: the node acknowledges nothing (its peers do
+    /// not wait for it), refuses writes and is not ready, until it has caught up.
+    var isBehind: Bool {
+        get { rcs_atomic_load(slots + Self.behindSlot) != 0 }
+        set { rcs_atomic_store(slots + Self.behindSlot, newValue ? 1 : 0) }
+    }
+}

@@ -1,0 +1,171 @@
+package import ConfigStore
+import Dispatch
+package import EventLoop
+package import Logging
+import Synchronization
+
+/// Notices what other workers, processes or nodes committed and hands it to the worker's one
+/// path for changes (`TemplateUpdates.heard`): from the node's store listener (first worker,
+/// stores shared by several nodes) at once; from the shared change counters on every tick, in
+/// case a peer's datagram was lost; and by polling the store's change token
+/// (`store.pollIntervalSeconds`), for commits no one announced. Peers' datagrams arrive through
+/// `PeerMailbox`.
+package final class ChangeFeed: Sendable {
+    private let store: any ConfigDatabase
+    private let updates: TemplateUpdates
+    private let templates: TemplateRegistry
+    private let controlPlane: ControlPlane
+    private let counters: ChangeCounters
+    private let board: CatchUpBoard
+    private let catchUp: WorkerCatchUp
+    private let peers: PeerChannel?
+    private let health: StoreHealth
+    private let metrics: ServerMetrics
+    private let logger: Logger
+    private let loop: EventLoop
+    /// Where the poll's store reads run, off the loop.
+    private let storeQueue: StoreQueue
+    private let settings: StoreSettings
+    private let lastToken = Mutex<StoreChangeToken?>(nil)
+    private let wasAvailable = Atomic<Bool>(true)
+
+    package init(store: any ConfigDatabase, updates: TemplateUpdates, templates: TemplateRegistry, controlPlane: ControlPlane,
+         counters: ChangeCounters, board: CatchUpBoard, catchUp: WorkerCatchUp, peers: PeerChannel?, health: StoreHealth, metrics: ServerMetrics, logger: Logger,
+         loop: EventLoop, storeQueue: StoreQueue, settings: StoreSettings) {
+        self.store = store
+        self.updates = updates
+        self.templates = templates
+        self.controlPlane = controlPlane
+        self.counters = counters
+        self.board = board
+        self.catchUp = catchUp
+        self.peers = peers
+        self.health = health
+        self.metrics = metrics
+        self.logger = logger
+        self.loop = loop
+        self.storeQueue = storeQueue
+        self.settings = settings
+    }
+
+    /// Starts watching (before the loop runs).
+    /// - Parameter listener: the node's store listener, for the worker that holds it.
+    package func start(listener: (any StoreChangeListener)?) {
+        if let listener {
+            NodeListener(
+                listener: listener, store: store.templates, knownHeads: templates.loadedVersions,
+                heartbeatSeconds: settings.heartbeatSeconds, logger: logger, metrics: metrics,
+                present: { [counters, board] present in
+                    // A node behind its store serves what it holds without asking the store
+                    // (it acknowledged nothing newer); one whose listener is away asks first.
+                    counters.setListenerAbsent(!present && !board.isBehind)
+                    if present { board.storeUnreachable = false }
+                },
+                workers: nodeWorkers,
+                // A lost connection (an error, a heartbeat unanswered): requests needing the
+                // store wait for it only briefly until it answers again.
+                lost: { [board] in board.storeUnreachable = true }
+            ) { [self] change in relay(change) }.start()
+        }
+        let pollEvery = max(1, Int(settings.pollIntervalSeconds.rounded()))
+        var ticks = 0
+        loop.onTick { [self] in
+            catchUp.requestPass()
+            for key in templates.changedKeys { updates.heard(key, version: nil) }
+            ticks += 1
+            if ticks % pollEvery == 0 { poll() }
+        }
+    }
+
+    /// A commit the node's listener was told of (on the listener's thread, before it
+    /// acknowledges): every worker of this node checks it before answering from now on, as
+    /// after a commit here; then the workers read it and tell their streams.
+    private func relay(_ change: StoreChange) {
+        switch change {
+        case .projects:
+            counters.bump(.projects)
+        case .access:
+            counters.bump(.access)
+        case .template(let key, let version):
+            // Always: that this worker already read it says nothing of the others, which only
+            // look again when the counter moves (for this node's own publish, one spare check).
+            counters.bump(key)
+            peers?.broadcast(.published(key, version: version))
+            updates.heard(key, version: version)
+        }
+    }
+
+    /// What the node's listener asks of this node's workers (on its thread) before it
+    /// acknowledges: every serving worker reads what was relayed (`CatchUpBoard`), within three
+    /// quarters of the time a writer waits for this node, so that it can still acknowledge in
+    /// time. After a connect, every worker first reads everything once more: what it loaded
+    /// while the node was not listening may predate commits this node was not waited for.
+    private var nodeWorkers: NodeWorkers {
+        NodeWorkers(
+            beginCatchUp: { [self] afterConnect in
+                if afterConnect { counters.bumpAll() }
+                let epoch = board.raiseEpoch()
+                peers?.broadcast(.catchUp)
+                catchUp.requestPass()
+                return epoch
+            },
+            workersBehind: { [board, peers] epoch in board.workersBehind(epoch, workers: peers?.workers ?? 1) },
+            setBehind: { [self] behind, late in
+                guard behind != board.isBehind else { return }
+                if behind {
+                    logger.warning("""
+                        this node's workers cannot read what the store announced in time; it acknowledges nothing, \
+                        takes no writes and serves what it holds until they catch up
+                        """, metadata: ["workers": "\(late)"])
+                } else {
+                    logger.notice("this node's workers caught up with the store; acknowledging again")
+                }
+                board.isBehind = behind
+                metrics.setNodeBehind(behind)
+            },
+            deadlineMillis: Int64(settings.acknowledgementSeconds * 750))
+    }
+
+    /// Logs only when the store's state changes: an outage must not flood the log.
+    private func storeAvailable(_ available: Bool, error: StoreError?) {
+        metrics.setStoreAvailable(available)
+        health.isAvailable = available
+        board.storeUnreachable = !available
+        guard wasAvailable.exchange(available, ordering: .relaxed) != available else { return }
+        if let error {
+            logger.error("the store cannot be read; serving the versions known", metadata: ["error": "\(error)"])
+        } else {
+            logger.notice("the store can be read again")
+        }
+    }
+
+    private func poll() {
+        storeQueue.async { [self] in
+            let token: StoreChangeToken
+            do throws(StoreError) { token = try store.changeToken() } catch {
+                storeAvailable(false, error: error)
+                return
+            }
+            storeAvailable(true, error: nil)
+            let changed = lastToken.withLock { last in
+                defer { last = token }
+                return last != nil && last != token
+            }
+            guard changed else { return }
+            do {
+                for scope in ControlPlaneScope.allCases { try controlPlane.reload(scope) }
+                let heads = try store.templates.heads()
+                let loaded = templates.loadedVersions
+                for (key, version) in heads where (loaded[key] ?? 0) < version {
+                    // A commit no worker may have announced (another process's or node's, or
+                    // one whose publisher has not acknowledged it): announce it before telling
+                    // anyone. Always: that this worker is behind says nothing of the others.
+                    counters.bump(key)
+                    updates.heard(key, version: version)
+                }
+            } catch {
+                logger.error("cannot read the store's changes", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}
