@@ -59,11 +59,22 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Webhook endpoints, their delivery log and the `webhook delivery` job (docs/webhooks.md).
+        .target(
+            name: "Webhooks",
+            dependencies: [
+                "ServerCore", "ConfigCore", "ConfigStore", "HTTP1", "CLibCrypto",
+                // Posts to the address it checked.
+                "OutboundHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Routes, admin API, fetch, real-time hub, workers and supervisor.
         .target(
             name: "ConfigServer",
             dependencies: [
-                "ServerCore", "ConfigCore", "ConfigStore", "PostgresStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib", "CLibCrypto",
+                "ServerCore", "Webhooks", "ConfigCore", "ConfigStore", "PostgresStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib", "CLibCrypto",
                 // The server's own calls out: the identity provider, and webhooks, which connect
                 // to the address they checked.
                 "OutboundHTTP",
@@ -120,7 +131,9 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "HTTP1", "CLinuxIO"], swiftSettings: strictSettings),
         // Depends on both executables so they are built next to the test bundle for its
         // end-to-end tests, which run them as child processes.
-        .testTarget(name: "ConfigServerTests", dependencies: ["ConfigServer", "ServerCore", "ConfigCore", "ConfigClient", "OutboundHTTP", "remote-config-server", "rcctl", "ConfigStore", "CLinuxIO", "CZlib", "TestSupport", "ServerTestSupport", "PostgresStore", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),
+        .testTarget(name: "ConfigServerTests", dependencies: ["ConfigServer", "ServerCore", "Webhooks", "ConfigCore", "ConfigClient", "OutboundHTTP", "remote-config-server", "rcctl", "ConfigStore", "CLinuxIO", "CZlib", "TestSupport", "ServerTestSupport", "PostgresStore", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),
+        .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "ServerCore", "ConfigStore", "TestSupport"],
+                    swiftSettings: strictSettings),
         .testTarget(name: "ConfigClientTests", dependencies: ["ConfigClient", "ConfigCore", "ConfigServer", "ServerCore", "TestSupport", "ServerTestSupport"], swiftSettings: strictSettings),
     ]
 )

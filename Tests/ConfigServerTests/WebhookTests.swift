@@ -1,6 +1,7 @@
 import ConfigCore
 @testable import ConfigServer
 @testable import ServerCore
+@testable import Webhooks
 import Foundation
 import Testing
 

@@ -6,6 +6,7 @@ public import EventLoop
 public import HTTP1
 import Logging
 import ServerCore
+import Webhooks
 
 /// The remote config service of one worker process: builds its parts once (the templates and
 /// projects it serves, the one path for changes, the endpoints, the router), starts what watches

@@ -1,6 +1,6 @@
 import ConfigStore
-@testable import ConfigServer
-@testable import ServerCore
+import ServerCore
+@testable import Webhooks
 import Foundation
 import Testing
 

@@ -1,5 +1,4 @@
-@testable import ConfigServer
-@testable import ServerCore
+@testable import Webhooks
 import Testing
 
 /// The private-address check of webhook URLs (docs/webhooks.md, "Addresses"), by value: which

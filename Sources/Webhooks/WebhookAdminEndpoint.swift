@@ -1,18 +1,26 @@
-import ConfigCore
-import ConfigStore
+package import ConfigCore
+package import ConfigStore
 import Foundation
 import HTTP1
-import ServerCore
+package import ServerCore
 
 /// A project's webhook endpoints and their delivery log (docs/webhooks.md, "API"): list,
 /// create, read, update, delete, rotate the secret, send a test event, list deliveries and
 /// redeliver one. Their routes let only the project's admins in; the audit trail keeps every
 /// change (never a secret). Secrets are in the answers of create and rotate only.
-struct WebhookAdminEndpoint: Sendable {
+package struct WebhookAdminEndpoint: Sendable {
     let store: any ConfigDatabase
     let settings: WebhookSettings
     let dispatcher: WebhookDispatcher
     let clock: any WallClock
+
+    package init(store: any ConfigDatabase, settings: WebhookSettings, dispatcher: WebhookDispatcher, clock: any WallClock) {
+        self.store = store
+        self.settings = settings
+        self.dispatcher = dispatcher
+        self.clock = clock
+    }
+
     static let maxPerProject = 20
 
     // MARK: Endpoints

@@ -1,5 +1,4 @@
-@testable import ConfigServer
-@testable import ServerCore
+@testable import Webhooks
 import Foundation
 import Synchronization
 import Testing

@@ -1,9 +1,9 @@
 import ConfigCore
-import ConfigStore
+package import ConfigStore
 import Dispatch
 import Foundation
-import Logging
-import ServerCore
+package import Logging
+package import ServerCore
 import Synchronization
 
 /// Sends the outbox's due deliveries (docs/webhooks.md, "Delivery") as the job
@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// Its store calls run on the job runtime's queue, the store executor's jobs lane; the attempts'
 /// HTTP posts run aside, at most `maxConcurrentDeliveries` at once, and hold no store connection.
-final class WebhookDispatcher: Sendable {
+package final class WebhookDispatcher: Sendable {
     static let jobName = "webhook delivery"
 
     private let store: any ConfigDatabase
@@ -32,7 +32,7 @@ final class WebhookDispatcher: Sendable {
     /// attempt's end gives it back).
     private let freePosts: Mutex<[Int]>
 
-    init(store: any ConfigDatabase, settings: WebhookSettings, runtime: JobRuntime, logger: Logger) {
+    package init(store: any ConfigDatabase, settings: WebhookSettings, runtime: JobRuntime, logger: Logger) {
         self.store = store
         self.settings = settings
         self.runtime = runtime
@@ -43,19 +43,19 @@ final class WebhookDispatcher: Sendable {
         freePosts = Mutex(Array(posts.indices))
     }
 
-    var job: Job {
+    package var job: Job {
         Job(Self.jobName, scope: .everyWorker) { [self] now, _ in sendDue(at: now) }
     }
 
     /// The job that removes delivered and failed events past the log's retention.
-    func pruningJob(logger: Logger) -> Job {
+    package func pruningJob(logger: Logger) -> Job {
         Job.pruning("webhook log pruning", keepingDays: settings.deliveryLogDays, logger: logger) { [store] cutoff in
             _ = try store.webhooks.pruneEvents(before: cutoff)
         }
     }
 
     /// Something may be due now (any thread; never blocks).
-    func poke() {
+    package func poke() {
         runtime.poke(Self.jobName)
     }
 

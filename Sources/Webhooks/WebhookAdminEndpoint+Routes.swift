@@ -1,9 +1,9 @@
 import HTTP1
-import ServerCore
+package import ServerCore
 
 extension WebhookAdminEndpoint {
     /// Endpoints, their secrets and their delivery log: the project's admins only.
-    var routes: [RouteDeclaration] {
+    package var routes: [RouteDeclaration] {
         let hooks = "/v1/projects/{project}/webhooks", hook = hooks + "/{webhook}", delivery = hook + "/deliveries/{delivery}"
         let named = AuditRule.Name.parameters(["webhook"])
         func admin(_ method: HTTPMethod, _ path: String, label: String = "webhooks", audit: AuditRule,
