@@ -70,11 +70,19 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // OpenFeature's remote evaluation protocol (OFREP): its evaluations, event stream and
+        // error dialect (docs/openfeature.md). What a template's OFREP answers are is ServerCore's:
+        // each served template caches them beside its fetch answers.
+        .target(
+            name: "OpenFeature",
+            dependencies: ["ServerCore", "ConfigCore", "ConfigStore", "EventLoop", "HTTP1"],
+            swiftSettings: strictSettings
+        ),
         // Routes, admin API, fetch, real-time hub, workers and supervisor.
         .target(
             name: "ConfigServer",
             dependencies: [
-                "ServerCore", "Webhooks", "ConfigCore", "ConfigStore", "PostgresStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib", "CLibCrypto",
+                "ServerCore", "OpenFeature", "Webhooks", "ConfigCore", "ConfigStore", "PostgresStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib", "CLibCrypto",
                 // The server's own calls out: the identity provider, and webhooks, which connect
                 // to the address they checked.
                 "OutboundHTTP",

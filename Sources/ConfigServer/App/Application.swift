@@ -5,6 +5,7 @@ import Foundation
 public import EventLoop
 public import HTTP1
 import Logging
+import OpenFeature
 import ServerCore
 import Webhooks
 

@@ -1,10 +1,10 @@
 import HTTP1
-import ServerCore
+package import ServerCore
 
 extension OFREPEndpoint {
     /// OFREP's evaluations and the bulk answer's event stream, called by web providers
     /// cross-origin; the client key names the project, and errors are the protocol's.
-    var routes: [RouteDeclaration] {
+    package var routes: [RouteDeclaration] {
         [
             RouteDeclaration(.post, path: "/ofrep/v1/evaluate/flags/{key}", label: "ofrep:evaluateFlag", access: .keyNamingProject,
                              reads: .dataPlane) { exchange, _ in try evaluate(exchange, flag: exchange.parameter("key")) },

@@ -1,15 +1,15 @@
-import ConfigCore
+package import ConfigCore
 import ConfigStore
 import EventLoop
 import Foundation
 import HTTP1
-import ServerCore
+package import ServerCore
 
 /// The OpenFeature Remote Evaluation Protocol (docs/openfeature.md): `POST
 /// /ofrep/v1/evaluate/flags/{key}`, `POST /ofrep/v1/evaluate/flags` and the bulk answer's
 /// event stream, `GET /ofrep/v1/sse`. The client API key names the project; the project's
 /// declaration names its template (the client template unless `openFeatureNamespace` says).
-struct OFREPEndpoint: Sendable {
+package struct OFREPEndpoint: Sendable {
     let templates: TemplateRegistry
     let projects: ProjectDirectory
     let access: AccessControl
@@ -20,6 +20,19 @@ struct OFREPEndpoint: Sendable {
     /// Project id → the namespace its OpenFeature clients read (config file); `firebase` else.
     let namespaces: [String: TemplateNamespace]
     let clock: any WallClock
+
+    package init(templates: TemplateRegistry, projects: ProjectDirectory, access: AccessControl, throttle: FetchThrottle,
+                 realtime: RealtimeHub, metrics: ServerMetrics, namespaces: [String: TemplateNamespace], clock: any WallClock) {
+        self.templates = templates
+        self.projects = projects
+        self.access = access
+        self.throttle = throttle
+        self.realtime = realtime
+        self.metrics = metrics
+        self.namespaces = namespaces
+        self.clock = clock
+    }
+
     /// The answers of bulk polls, for the 304s of the next ones.
     let polls = OFREPPolls()
 
