@@ -78,11 +78,23 @@ let package = Package(
             dependencies: ["ServerCore", "ConfigCore", "ConfigStore", "EventLoop", "HTTP1"],
             swiftSettings: strictSettings
         ),
+        // Signing in to the console with the team's OpenID Connect provider, and the routes of
+        // console sessions (docs/access.md, "Sign-in"). Looking a session up, which every request
+        // with a cookie needs, is ServerCore's.
+        .target(
+            name: "SignIn",
+            dependencies: [
+                "ServerCore", "ConfigCore", "ConfigStore", "EventLoop", "HTTP1", "CLibCrypto",
+                // Calls the identity provider.
+                "OutboundHTTP",
+            ],
+            swiftSettings: strictSettings
+        ),
         // Routes, admin API, fetch, real-time hub, workers and supervisor.
         .target(
             name: "ConfigServer",
             dependencies: [
-                "ServerCore", "OpenFeature", "Webhooks", "ConfigCore", "ConfigStore", "PostgresStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib", "CLibCrypto",
+                "ServerCore", "OpenFeature", "SignIn", "Webhooks", "ConfigCore", "ConfigStore", "PostgresStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib", "CLibCrypto",
                 // The server's own calls out: the identity provider, and webhooks, which connect
                 // to the address they checked.
                 "OutboundHTTP",
@@ -141,6 +153,8 @@ let package = Package(
         // end-to-end tests, which run them as child processes.
         .testTarget(name: "ConfigServerTests", dependencies: ["ConfigServer", "ServerCore", "Webhooks", "ConfigCore", "ConfigClient", "OutboundHTTP", "remote-config-server", "rcctl", "ConfigStore", "CLinuxIO", "CZlib", "TestSupport", "ServerTestSupport", "PostgresStore", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "ServerCore", "ConfigStore", "TestSupport"],
+                    swiftSettings: strictSettings),
+        .testTarget(name: "SignInTests", dependencies: ["SignIn", "ServerCore", "ConfigCore", "ConfigStore", "HTTP1", "OutboundHTTP"],
                     swiftSettings: strictSettings),
         .testTarget(name: "ConfigClientTests", dependencies: ["ConfigClient", "ConfigCore", "ConfigServer", "ServerCore", "TestSupport", "ServerTestSupport"], swiftSettings: strictSettings),
     ]

@@ -7,6 +7,7 @@ public import HTTP1
 import Logging
 import OpenFeature
 import ServerCore
+import SignIn
 import Webhooks
 
 /// The remote config service of one worker process: builds its parts once (the templates and

@@ -1,5 +1,5 @@
-@testable import ConfigServer
 @testable import ServerCore
+@testable import SignIn
 import ConfigCore
 import ConfigStore
 import Foundation

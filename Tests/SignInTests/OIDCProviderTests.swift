@@ -1,7 +1,7 @@
 import ConfigCore
 import OutboundHTTP
-@testable import ConfigServer
-@testable import ServerCore
+import ServerCore
+@testable import SignIn
 import Foundation
 import Synchronization
 import Testing

@@ -1,14 +1,14 @@
-import ConfigCore
-import OutboundHTTP
+package import ConfigCore
+package import OutboundHTTP
 import Foundation
-import ServerCore
+package import ServerCore
 import Synchronization
 
 /// The identity provider as the server calls it (docs/access.md, "Sign-in"): its discovery
 /// document and signing keys, cached, and the code exchange. Every call goes through libcurl on
 /// a thread of its own with a time-out, never on an event loop, so a provider that is slow or
 /// down fails sign-in and nothing else.
-final class OIDCProvider: Sendable {
+package final class OIDCProvider: Sendable {
     /// What `/.well-known/openid-configuration` says (OpenID Connect Discovery 1.0 §3).
     struct Endpoints: Sendable, Decodable {
         let issuer: String
@@ -42,7 +42,7 @@ final class OIDCProvider: Sendable {
     /// made-up keys must not make the server hammer the provider).
     private static let keysRefetchInterval: TimeInterval = 10
 
-    init(settings: SignInSettings, clock: any WallClock, transport: any HTTPTransport = CurlTransport()) {
+    package init(settings: SignInSettings, clock: any WallClock, transport: any HTTPTransport = CurlTransport()) {
         self.settings = settings
         self.clock = clock
         self.transport = transport

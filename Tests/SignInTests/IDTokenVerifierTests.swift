@@ -1,5 +1,4 @@
-@testable import ConfigServer
-@testable import ServerCore
+@testable import SignIn
 import Foundation
 import Testing
 

@@ -1,15 +1,15 @@
-import ConfigCore
-import ConfigStore
+package import ConfigCore
+package import ConfigStore
 import Dispatch
 import EventLoop
 import Foundation
 import HTTP1
-import ServerCore
+package import ServerCore
 
 /// Signing in to the console with the team's OpenID Connect provider: the authorization code
 /// flow with PKCE, `state` and `nonce` (docs/access.md, "Sign-in"). Provider calls run in tasks
 /// and store calls on the store queue: no step blocks an event loop.
-struct SignInEndpoint: Sendable {
+package struct SignInEndpoint: Sendable {
     /// Nil when `signIn.issuer` is not set: only the pasted token signs in.
     let provider: OIDCProvider?
     let sessions: ConsoleSessions
@@ -19,6 +19,17 @@ struct SignInEndpoint: Sendable {
     let clock: any WallClock
     /// Keeps sign-ins, failed ones and sign-outs (this endpoint knows who).
     let audit: AuditTrail
+
+    package init(provider: OIDCProvider?, sessions: ConsoleSessions, store: any SignInStore, access: AccessControl,
+                 storeQueue: StoreQueue, clock: any WallClock, audit: AuditTrail) {
+        self.provider = provider
+        self.sessions = sessions
+        self.store = store
+        self.access = access
+        self.storeQueue = storeQueue
+        self.clock = clock
+        self.audit = audit
+    }
 
     /// What one sign-in keeps in the store between leaving for the provider and coming back.
     private struct Attempt: Codable {

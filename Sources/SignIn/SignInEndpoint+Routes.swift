@@ -1,10 +1,10 @@
 import HTTP1
-import ServerCore
+package import ServerCore
 
 extension SignInEndpoint {
     /// Signing in to the console (docs/access.md, "Sign-in"), and the live sessions. The sign-in
     /// steps keep their own audit entries: only they know who signed in.
-    var routes: [RouteDeclaration] {
+    package var routes: [RouteDeclaration] {
         [
             RouteDeclaration(.get, path: "/auth/session", label: "auth:session", access: .open, reads: .controlPlane) { exchange, _ in
                 describe(exchange)
