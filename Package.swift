@@ -59,6 +59,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Change requests and approval policies (docs/change-control.md): the endpoint, the rules
+        // of their statuses and steps, the applier, the rule on direct changes the management
+        // API's routes carry, and the `due changes` job.
+        .target(
+            name: "ChangeControl",
+            dependencies: [
+                "ServerCore", "ConfigCore", "ConfigStore", "HTTP1", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Webhook endpoints, their delivery log and the `webhook delivery` job (docs/webhooks.md).
         .target(
             name: "Webhooks",
@@ -94,7 +104,7 @@ let package = Package(
         .target(
             name: "ConfigServer",
             dependencies: [
-                "ServerCore", "OpenFeature", "SignIn", "Webhooks", "ConfigCore", "ConfigStore", "PostgresStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib", "CLibCrypto",
+                "ServerCore", "ChangeControl", "OpenFeature", "SignIn", "Webhooks", "ConfigCore", "ConfigStore", "PostgresStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib", "CLibCrypto",
                 // The server's own calls out: the identity provider, and webhooks, which connect
                 // to the address they checked.
                 "OutboundHTTP",
@@ -152,6 +162,8 @@ let package = Package(
         // Depends on both executables so they are built next to the test bundle for its
         // end-to-end tests, which run them as child processes.
         .testTarget(name: "ConfigServerTests", dependencies: ["ConfigServer", "ServerCore", "Webhooks", "ConfigCore", "ConfigClient", "OutboundHTTP", "remote-config-server", "rcctl", "ConfigStore", "CLinuxIO", "CZlib", "TestSupport", "ServerTestSupport", "PostgresStore", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),
+        .testTarget(name: "ChangeControlTests", dependencies: ["ChangeControl", "ServerCore", "ConfigCore", "ConfigStore"],
+                    swiftSettings: strictSettings),
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "ServerCore", "ConfigStore", "TestSupport"],
                     swiftSettings: strictSettings),
         .testTarget(name: "SignInTests", dependencies: ["SignIn", "ServerCore", "ConfigCore", "ConfigStore", "HTTP1", "OutboundHTTP"],

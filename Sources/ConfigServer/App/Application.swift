@@ -1,3 +1,4 @@
+import ChangeControl
 import ConfigCore
 import ConfigStore
 import Dispatch

@@ -1,8 +1,8 @@
 import ConfigCore
-import ConfigStore
+package import ConfigStore
 import Foundation
-import Logging
-import ServerCore
+package import Logging
+package import ServerCore
 import Synchronization
 
 /// Applies each change set to happen at a time once that time has come: a change request
@@ -12,7 +12,7 @@ import Synchronization
 /// nodes find the same change due, the store's conditional write lets one apply it (a request's
 /// revision, a canary's version) and the others find it done. Both kinds are stored, so a
 /// restart loses nothing: what came due while every node was down is applied at start.
-final class DueChanges: Sendable {
+package final class DueChanges: Sendable {
     static let name = "due changes"
     /// How often the leader looks: requests scheduled on other nodes are known only to the store.
     static let interval: TimeInterval = 0.25
@@ -41,7 +41,7 @@ final class DueChanges: Sendable {
     /// promote again: until the registry reads the template again it still lists them.
     private let settledCanaries = Mutex<Set<String>>([])
 
-    init(store: any ConfigDatabase, applier: ChangeRequestApplier, templates: TemplateRegistry, projects: ProjectDirectory,
+    package init(store: any ConfigDatabase, applier: ChangeRequestApplier, templates: TemplateRegistry, projects: ProjectDirectory,
          updates: TemplateUpdates, audit: AuditTrail, logger: Logger) {
         self.store = store
         self.applier = applier
@@ -52,7 +52,7 @@ final class DueChanges: Sendable {
         self.logger = logger
     }
 
-    var job: Job {
+    package var job: Job {
         Job(Self.name, scope: .leaderOnly) { [self] now, _ in
             for change in due(at: now) { apply(change) }
             return now.addingTimeInterval(Self.interval)

@@ -1,24 +1,29 @@
 import ConfigCore
 import ConfigStore
 import HTTP1
-import ServerCore
+package import ServerCore
 
 /// Change control's rule on the routes that change a template directly (a publish, a rollback,
 /// a canary's steps), attached to their declarations: where the template's policy requires
 /// approvals, such a change is refused (Firebase's tools never make a change request by
 /// surprise), unless an admin bypasses in an emergency with `?bypassApproval=true`, which is
 /// audited. Where the policy lets editors publish and requires no approval, they may.
-struct DirectChanges: DirectChangeRules {
+package struct DirectChanges: DirectChangeRules {
     let policies: ChangePolicies
     let audit: AuditTrail
 
+    package init(policies: ChangePolicies, audit: AuditTrail) {
+        self.policies = policies
+        self.audit = audit
+    }
+
     /// For the routes that change a template directly.
-    var rule: RouteRule {
+    package var rule: RouteRule {
         RouteRule(check: { exchange, arguments in try requireDirectChange(exchange, arguments) })
     }
 
     /// For the publish: the rule, and editors publish where the policy lets them.
-    var publishing: RouteRule {
+    package var publishing: RouteRule {
         RouteRule(role: { _, arguments, asked in
             let policy = policies.policy(arguments.key)
             return policy.editorsMayPublish && !policy.requiresApproval ? .editor : asked

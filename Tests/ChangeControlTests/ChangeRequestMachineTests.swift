@@ -1,6 +1,6 @@
+@testable import ChangeControl
 import ConfigCore
 import ConfigStore
-@testable import ConfigServer
 @testable import ServerCore
 import Foundation
 import Testing

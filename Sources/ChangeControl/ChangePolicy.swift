@@ -50,8 +50,10 @@ struct ChangePolicy: Codable, Sendable, Equatable {
 
 /// Every template's policy, in memory (read with the projects), so the check on each publish is
 /// a lookup.
-final class ChangePolicies: ChangePolicyTable {
+package final class ChangePolicies: ChangePolicyTable {
     private let policies = Mutex<[TemplateKey: ChangePolicy]>([:])
+
+    package init() {}
 
     func policy(_ key: TemplateKey) -> ChangePolicy {
         policies.withLock { $0[key] } ?? ChangePolicy()

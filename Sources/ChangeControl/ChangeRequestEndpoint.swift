@@ -1,14 +1,14 @@
-import ConfigCore
-import ConfigStore
+package import ConfigCore
+package import ConfigStore
 import Foundation
 import HTTP1
-import ServerCore
+package import ServerCore
 
 /// Change requests and approval policies (docs/change-control.md):
 /// `…/namespaces/{ns}/changePolicy` and `…/namespaces/{ns}/changeRequests[/{id}[:step]]`.
 /// The route declarations name the role each call needs; who may take a step beyond that (not
 /// one's own approval, the author's edits) is checked here.
-struct ChangeRequestEndpoint: Sendable {
+package struct ChangeRequestEndpoint: Sendable {
     let store: any ConfigDatabase
     let templates: TemplateRegistry
     let policies: ChangePolicies
@@ -18,6 +18,18 @@ struct ChangeRequestEndpoint: Sendable {
     let clock: any WallClock
     /// Keeps an admin's bypass of the approvals.
     let audit: AuditTrail
+
+    package init(store: any ConfigDatabase, templates: TemplateRegistry, policies: ChangePolicies, controlPlane: ControlPlane,
+                 validation: TemplateValidation, applier: ChangeRequestApplier, clock: any WallClock, audit: AuditTrail) {
+        self.store = store
+        self.templates = templates
+        self.policies = policies
+        self.controlPlane = controlPlane
+        self.validation = validation
+        self.applier = applier
+        self.clock = clock
+        self.audit = audit
+    }
 
     /// How far ahead a publish may be scheduled.
     static let maxScheduleAhead: TimeInterval = 366 * 86_400

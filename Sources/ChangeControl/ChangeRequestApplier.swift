@@ -1,16 +1,22 @@
-import ConfigCore
-import ConfigStore
+package import ConfigCore
+package import ConfigStore
 import Foundation
-import ServerCore
+package import ServerCore
 
 /// Writes what `ChangeRequestMachine` says a step leads to: a step that makes no version
 /// (``record(_:of:)``), or applying the request (``apply(_:_:origin:)``), whose version and
 /// `applied` status commit in one transaction with the version it was based on expected.
 /// Shared by the endpoint and the due-changes job; blocking, on a store lane.
-struct ChangeRequestApplier: Sendable {
+package struct ChangeRequestApplier: Sendable {
     let store: any ConfigDatabase
     let updates: TemplateUpdates
     let clock: any WallClock
+
+    package init(store: any ConfigDatabase, updates: TemplateUpdates, clock: any WallClock) {
+        self.store = store
+        self.updates = updates
+        self.clock = clock
+    }
 
     /// What applying did.
     enum Outcome: Sendable {

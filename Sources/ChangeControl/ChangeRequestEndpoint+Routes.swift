@@ -1,12 +1,12 @@
 import HTTP1
-import ServerCore
+package import ServerCore
 
 extension ChangeRequestEndpoint {
     /// A template's approval policy (viewers read it, admins set it) and its change requests:
     /// viewers read them, editors propose and edit (the author's own, or an admin's: checked
     /// here), and each step needs its role. A change request is based on the active version:
     /// this worker's must be current.
-    var routes: [RouteDeclaration] {
+    package var routes: [RouteDeclaration] {
         let policy = "/v1/projects/{project}/namespaces/{namespace}/changePolicy"
         let requests = "/v1/projects/{project}/namespaces/{namespace}/changeRequests", request = requests + "/{id}"
         let id = AuditRule.Name.parameters(["id"])
