@@ -59,6 +59,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The management API: templates, versions, canaries, projects and their keys, principals,
+        // members and tokens, and the audit log's endpoint.
+        .target(
+            name: "Management",
+            dependencies: ["ServerCore", "ConfigCore", "ConfigStore", "EventLoop", "HTTP1"],
+            swiftSettings: strictSettings
+        ),
         // Change requests and approval policies (docs/change-control.md): the endpoint, the rules
         // of their statuses and steps, the applier, the rule on direct changes the management
         // API's routes carry, and the `due changes` job.
@@ -104,7 +111,7 @@ let package = Package(
         .target(
             name: "ConfigServer",
             dependencies: [
-                "ServerCore", "ChangeControl", "OpenFeature", "SignIn", "Webhooks", "ConfigCore", "ConfigStore", "PostgresStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib", "CLibCrypto",
+                "ServerCore", "Management", "ChangeControl", "OpenFeature", "SignIn", "Webhooks", "ConfigCore", "ConfigStore", "PostgresStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib", "CLibCrypto",
                 // The server's own calls out: the identity provider, and webhooks, which connect
                 // to the address they checked.
                 "OutboundHTTP",

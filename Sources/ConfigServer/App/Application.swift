@@ -6,6 +6,7 @@ import Foundation
 public import EventLoop
 public import HTTP1
 import Logging
+import Management
 import OpenFeature
 import ServerCore
 import SignIn

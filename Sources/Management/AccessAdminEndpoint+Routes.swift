@@ -1,11 +1,11 @@
 import HTTP1
-import ServerCore
+package import ServerCore
 
 extension AccessAdminEndpoint {
     /// Who the caller is, principals, tokens and memberships. A project's admin lists
     /// principals, adds service accounts, and makes and revokes tokens limited to the projects
     /// it administers (the endpoint limits them); an owner, any.
-    var routes: [RouteDeclaration] {
+    package var routes: [RouteDeclaration] {
         let members = "/v1/projects/{project}/members"
         func admin(_ method: HTTPMethod, _ path: String, label: String, audit: AuditRule,
                    handler: @escaping RouteDeclaration.Handler) -> RouteDeclaration {

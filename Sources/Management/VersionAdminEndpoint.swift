@@ -1,18 +1,27 @@
-import ConfigCore
-import ConfigStore
+package import ConfigCore
+package import ConfigStore
 import EventLoop
 import Foundation
 import HTTP1
-import ServerCore
+package import ServerCore
 
 /// Version history (spec §2.5, §2.6) and the endpoints beyond Firebase: diff, dry-run
 /// evaluation, defaults download, the compiled server template.
-struct VersionAdminEndpoint: Sendable {
+package struct VersionAdminEndpoint: Sendable {
     let store: any TemplateStore
     let templates: TemplateRegistry
     let updates: TemplateUpdates
     let maxBodyBytes: Int
     let clock: any WallClock
+
+    package init(store: any TemplateStore, templates: TemplateRegistry, updates: TemplateUpdates, maxBodyBytes: Int,
+                 clock: any WallClock) {
+        self.store = store
+        self.templates = templates
+        self.updates = updates
+        self.maxBodyBytes = maxBodyBytes
+        self.clock = clock
+    }
 
     private struct VersionList: Encodable {
         let versions: [TemplateVersion]

@@ -1,9 +1,9 @@
 import HTTP1
-import ServerCore
+package import ServerCore
 
 extension AuditEndpoint {
     /// The log: an owner reads every entry; a project's admin the project's (`?project=`).
-    var routes: [RouteDeclaration] {
+    package var routes: [RouteDeclaration] {
         var declaration = RouteDeclaration(
             .get, path: "/v1/auditLog", label: "auditLog", access: .role(.admin), reads: .controlPlane,
             rules: [RouteRule(role: { _, arguments, asked in arguments.project == nil ? .owner : asked })]

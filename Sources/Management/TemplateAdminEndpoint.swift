@@ -1,18 +1,27 @@
 import ConfigCore
-import ConfigStore
+package import ConfigStore
 import EventLoop
 import Foundation
 import HTTP1
-import ServerCore
+package import ServerCore
 
 /// The management API of spec §2: get, publish, validate.
-struct TemplateAdminEndpoint: Sendable {
+package struct TemplateAdminEndpoint: Sendable {
     let store: any TemplateStore
     let templates: TemplateRegistry
     let validation: TemplateValidation
     let updates: TemplateUpdates
     /// Where a publish with `canaryPercent` goes.
     let canaries: CanaryAdminEndpoint
+
+    package init(store: any TemplateStore, templates: TemplateRegistry, validation: TemplateValidation, updates: TemplateUpdates,
+                 canaries: CanaryAdminEndpoint) {
+        self.store = store
+        self.templates = templates
+        self.validation = validation
+        self.updates = updates
+        self.canaries = canaries
+    }
 
     /// `GET …/remoteConfig[?versionNumber=N]` (spec §2.3); before the first publish an empty
     /// template with ETag `etag-<number>-0`.

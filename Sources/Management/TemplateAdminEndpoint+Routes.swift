@@ -1,11 +1,11 @@
 import HTTP1
-import ServerCore
+package import ServerCore
 
 extension TemplateAdminEndpoint {
     /// The active template (Firebase's management API), read by viewers and published by
     /// publishers, or by editors where change control lets them (`directChanges`); a publish
     /// that only validates needs an editor.
-    func routes(directChanges: some DirectChangeRules) -> [RouteDeclaration] {
+    package func routes(directChanges: some DirectChangeRules) -> [RouteDeclaration] {
         let template = "/v1/projects/{project}/namespaces/{namespace}/remoteConfig"
         let publish = AuditRule(kind: .version, action: "template.publish") { exchange, action in
             guard !Self.isValidateOnly(exchange) else { return nil }

@@ -1,10 +1,10 @@
 import ConfigCore
 import HTTP1
-import ServerCore
+package import ServerCore
 
 extension VersionAdminEndpoint {
     /// A template's versions: read by viewers; a rollback is a publisher's direct change.
-    func routes(directChanges: some DirectChangeRules) -> [RouteDeclaration] {
+    package func routes(directChanges: some DirectChangeRules) -> [RouteDeclaration] {
         let template = "/v1/projects/{project}/namespaces/{namespace}/remoteConfig"
         func read(_ method: HTTPMethod, _ name: String, handler: @escaping RouteDeclaration.Handler) -> RouteDeclaration {
             RouteDeclaration(method, path: "\(template):\(name)", label: "remoteConfig:\(name)", access: .role(.viewer),

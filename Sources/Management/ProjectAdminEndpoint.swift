@@ -1,16 +1,23 @@
 import ConfigCore
-import ConfigStore
+package import ConfigStore
 import EventLoop
 import Foundation
 import HTTP1
-import ServerCore
+package import ServerCore
 
 /// Projects and their client API keys, beyond the config file's declarations.
-struct ProjectAdminEndpoint: Sendable {
+package struct ProjectAdminEndpoint: Sendable {
     let store: any ProjectStore
     let projects: ProjectDirectory
     let access: AccessControl
     let controlPlane: ControlPlane
+
+    package init(store: any ProjectStore, projects: ProjectDirectory, access: AccessControl, controlPlane: ControlPlane) {
+        self.store = store
+        self.projects = projects
+        self.access = access
+        self.controlPlane = controlPlane
+    }
 
     private struct ProjectJSON: Encodable {
         let projectId: String

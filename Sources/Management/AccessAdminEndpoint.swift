@@ -1,16 +1,23 @@
-import ConfigCore
-import ConfigStore
+package import ConfigCore
+package import ConfigStore
 import Foundation
 import HTTP1
-import ServerCore
+package import ServerCore
 
 /// Principals, their roles on projects, and their tokens (docs/access.md). Every change is
 /// written to the store, then read back by every worker and node before it answers again.
-struct AccessAdminEndpoint: Sendable {
+package struct AccessAdminEndpoint: Sendable {
     let store: any AccessStore
     let access: AccessControl
     let controlPlane: ControlPlane
     let clock: any WallClock
+
+    package init(store: any AccessStore, access: AccessControl, controlPlane: ControlPlane, clock: any WallClock) {
+        self.store = store
+        self.access = access
+        self.controlPlane = controlPlane
+        self.clock = clock
+    }
 
     /// `GET /v1/me`: who the credentials are, and the role they hold on each project (the
     /// console offers only what they allow).

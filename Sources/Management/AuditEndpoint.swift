@@ -1,5 +1,5 @@
 import ConfigCore
-import ConfigStore
+package import ConfigStore
 import Foundation
 import HTTP1
 import ServerCore
@@ -8,8 +8,12 @@ import ServerCore
 /// `startTime`, `endTime`) and paged (`pageSize`, `pageToken`), as JSON, JSON lines
 /// (`format=jsonl`) or CSV (`format=csv`); the next page's token is also in
 /// `X-Next-Page-Token`.
-struct AuditEndpoint: Sendable {
+package struct AuditEndpoint: Sendable {
     let store: any AuditLog
+
+    package init(store: any AuditLog) {
+        self.store = store
+    }
 
     func answer(_ exchange: Exchange, project: StoredProject?) throws {
         let uri = exchange.uri

@@ -1,9 +1,9 @@
 import HTTP1
-import ServerCore
+package import ServerCore
 
 extension CanaryAdminEndpoint {
     /// A canary's status (viewers) and its steps, each a publisher's direct change.
-    func routes(directChanges: some DirectChangeRules) -> [RouteDeclaration] {
+    package func routes(directChanges: some DirectChangeRules) -> [RouteDeclaration] {
         let template = "/v1/projects/{project}/namespaces/{namespace}/remoteConfig"
         func step(_ name: String, audit: AuditRule, handler: @escaping RouteDeclaration.Handler) -> RouteDeclaration {
             RouteDeclaration(.post, path: "\(template):\(name)", label: "remoteConfig:\(name)", access: .role(.publisher),

@@ -1,10 +1,10 @@
 import HTTP1
-import ServerCore
+package import ServerCore
 
 extension ProjectAdminEndpoint {
     /// Projects (listing shows each caller the projects it holds a role on; only an owner
     /// makes one) and their client API keys (the project's admins).
-    var routes: [RouteDeclaration] {
+    package var routes: [RouteDeclaration] {
         let keys = "/v1/projects/{project}/apiKeys"
         var create = AuditRule.change("project.create")
         create.project = .answerMember("projectId")

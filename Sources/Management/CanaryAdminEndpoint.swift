@@ -1,18 +1,25 @@
-import ConfigCore
-import ConfigStore
+package import ConfigCore
+package import ConfigStore
 import EventLoop
 import Foundation
 import HTTP1
-import ServerCore
+package import ServerCore
 
 /// Staged publishes (docs/canary.md), beyond Firebase: `PUT …/remoteConfig?canaryPercent=P`
 /// starts a canary, `…/remoteConfig:canary` shows it (GET) or grows its share (POST),
 /// `…/remoteConfig:promote` and `…/remoteConfig:abort` end it.
-struct CanaryAdminEndpoint: Sendable {
+package struct CanaryAdminEndpoint: Sendable {
     let store: any TemplateStore
     let templates: TemplateRegistry
     let updates: TemplateUpdates
     let clock: any WallClock
+
+    package init(store: any TemplateStore, templates: TemplateRegistry, updates: TemplateUpdates, clock: any WallClock) {
+        self.store = store
+        self.templates = templates
+        self.updates = updates
+        self.clock = clock
+    }
 
     /// The share of `canaryPercent` (query) in micro-percent, or nil when the PUT is a plain one.
     static func canaryShare(_ exchange: Exchange) throws -> Int64? {
