@@ -169,6 +169,11 @@ let package = Package(
         // Depends on both executables so they are built next to the test bundle for its
         // end-to-end tests, which run them as child processes.
         .testTarget(name: "ConfigServerTests", dependencies: ["ConfigServer", "ServerCore", "Webhooks", "ConfigCore", "ConfigClient", "OutboundHTTP", "remote-config-server", "rcctl", "ConfigStore", "CLinuxIO", "CZlib", "TestSupport", "ServerTestSupport", "PostgresStore", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ServerCoreTests",
+            dependencies: ["ServerCore", "ConfigCore", "ConfigStore", "EventLoop", "HTTP1", "TestSupport",
+                           .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
         .testTarget(name: "ChangeControlTests", dependencies: ["ChangeControl", "ServerCore", "ConfigCore", "ConfigStore"],
                     swiftSettings: strictSettings),
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "ServerCore", "ConfigStore", "TestSupport"],

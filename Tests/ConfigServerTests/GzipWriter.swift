@@ -1,4 +1,5 @@
 import CZlib
+import TestSupport
 
 /// gzip-compresses test bodies, as the iOS SDK sends them.
 enum GzipWriter {

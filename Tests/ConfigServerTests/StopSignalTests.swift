@@ -1,5 +1,4 @@
 @testable import ConfigServer
-@testable import ServerCore
 import Foundation
 import Glibc
 import TestSupport

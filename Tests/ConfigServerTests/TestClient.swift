@@ -1,6 +1,7 @@
 import CLinuxIO
 import Foundation
 import Glibc
+import TestSupport
 
 /// A parsed HTTP response.
 struct TestResponse {

@@ -76,8 +76,3 @@ final class TestServer {
         return version
     }
 }
-
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

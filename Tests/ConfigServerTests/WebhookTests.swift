@@ -1,9 +1,9 @@
 import ConfigCore
-@testable import ConfigServer
 @testable import ServerCore
 @testable import Webhooks
 import Foundation
 import Testing
+import TestSupport
 
 /// Webhooks end to end on a real server and a loopback receiver: signed payloads with their
 /// diff, retries, the delivery log, test events, rotation, redelivery, roles and the audit log.

@@ -1,5 +1,4 @@
 import CLinuxIO
-@testable import ConfigServer
 @testable import ServerCore
 import ConfigStore
 import Dispatch

@@ -1,4 +1,3 @@
-import ConfigServer
 import ServerCore
 import Foundation
 import TestSupport

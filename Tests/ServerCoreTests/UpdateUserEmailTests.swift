@@ -1,4 +1,3 @@
-@testable import ConfigServer
 @testable import ServerCore
 import Testing
 

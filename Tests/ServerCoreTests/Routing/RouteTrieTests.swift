@@ -1,6 +1,5 @@
 import Testing
 
-@testable import ConfigServer
 @testable import ServerCore
 
 /// The trie over paths, on patterns made for the purpose: which pattern a path reaches, and

@@ -1,5 +1,4 @@
 import ConfigCore
-@testable import ConfigServer
 @testable import ServerCore
 import ConfigStore
 import Dispatch
@@ -7,6 +6,7 @@ import EventLoop
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 /// A request waits for one read of the store that began after it arrived, never past its
 /// deadline, and only briefly while the node knows the store cannot be reached.
