@@ -47,6 +47,13 @@ let package = Package(
             dependencies: ["CLinuxIO", "HTTP1", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // The server, in modules the compiler keeps apart (docs/server-layout.md): ServerCore, which
+        // every feature builds on; one module per feature, each on ServerCore alone (no feature
+        // imports another; where the core has to reach a feature, such as a commit poking webhook
+        // delivery, it declares a protocol or a closure and ConfigServer wires the feature in); and
+        // ConfigServer, which builds them all. What they offer one another is `package`, not
+        // `public`.
+        //
         // What every part of the server builds on: the exchange and its errors, routing, access
         // control, the audit trail, the templates a worker serves and the one path for their
         // changes, the client API (fetch, real-time), metrics, the job runtime, the workers'
@@ -107,14 +114,14 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Routes, admin API, fetch, real-time hub, workers and supervisor.
+        // The composition: `Application`, which builds every part of a worker and lists every
+        // feature's routes; the daemon (command line, supervisor, worker slots, `ServerInstance`);
+        // the web console's files and the OpenAPI document.
         .target(
             name: "ConfigServer",
             dependencies: [
-                "ServerCore", "Management", "ChangeControl", "OpenFeature", "SignIn", "Webhooks", "ConfigCore", "ConfigStore", "PostgresStore", "EventLoop", "HTTP1", "CLinuxIO", "CZlib", "CLibCrypto",
-                // The server's own calls out: the identity provider, and webhooks, which connect
-                // to the address they checked.
-                "OutboundHTTP",
+                "ServerCore", "Management", "ChangeControl", "OpenFeature", "SignIn", "Webhooks",
+                "ConfigCore", "ConfigStore", "PostgresStore", "EventLoop", "HTTP1", "CLinuxIO",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -169,6 +176,8 @@ let package = Package(
         // Depends on both executables so they are built next to the test bundle for its
         // end-to-end tests, which run them as child processes.
         .testTarget(name: "ConfigServerTests", dependencies: ["ConfigServer", "ServerCore", "Webhooks", "ConfigCore", "ConfigClient", "OutboundHTTP", "remote-config-server", "rcctl", "ConfigStore", "CLinuxIO", "CZlib", "TestSupport", "ServerTestSupport", "PostgresStore", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),
+        // Each server module's own tests, with none of the modules they do not test: ServerCore's
+        // unit tests, and the features' value tests. What needs the whole server is ConfigServerTests.
         .testTarget(
             name: "ServerCoreTests",
             dependencies: ["ServerCore", "ConfigCore", "ConfigStore", "EventLoop", "HTTP1", "TestSupport",
