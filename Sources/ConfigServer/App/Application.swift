@@ -67,6 +67,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         let access = AccessControl(adminTokens: configuration.adminTokens, apiKeyRequired: configuration.fetch.requireAPIKey,
                                    sessionIdle: TimeInterval(configuration.signIn.sessionIdleMinutes) * 60, clock: clock)
         let projects = ProjectDirectory()
+        // Change control's policies, which the control plane reads with the access scope.
         let policies = ChangePolicies()
         templates = TemplateRegistry(store: store.templates, projects: projects, counters: counters, logger: logger)
         let reloads = ReloadGate(loop: loop, queue: storeExecutor.reloads, timeout: timeout, board: board)
@@ -76,6 +77,7 @@ public final class Application: HTTPRequestHandler, Sendable {
                                admission: admission, metrics: metrics, logger: logger)
         let webhooks = WebhookDispatcher(store: store, settings: configuration.webhooks, runtime: jobs, logger: logger)
         self.webhooks = webhooks
+        // A commit pokes webhook delivery, which sends the events it wrote at once.
         updates = TemplateUpdates(store: store.templates, templates: templates, counters: counters, reloads: reloads,
                                   realtime: realtime, peers: peers, metrics: metrics, onCommit: { webhooks.poke() }, logger: logger)
         controlPlane = ControlPlane(store: store, projects: projects, access: access, policies: policies, counters: counters,
