@@ -178,7 +178,9 @@ import Testing
         let first = try Self.publish(telling.port, "one")
         let lagging = try DaemonProcess(dataDir: temporary.url.appendingPathComponent("node2").path, workers: 1, config: configPath,
                                         extraEnvironment: ["RCS_DATABASE_URL": try link.url(replacingPortOf: database.url)])
-        _ = try lagging.log(containing: "listening to the store's notifications")
+        // Silenced only once its listener caught up and acknowledged: until then the node reads
+        // the store for every request (its listener is absent), and would hear of each version.
+        _ = try lagging.log(containing: "caught up with the store's notifications")
         link.set(.silent)
         let polled = try Self.evaluate(port: lagging.port)
         #expect(try Self.answer(polled) == ("one", "\(first)"))

@@ -176,12 +176,16 @@ final class NodeListener: @unchecked Sendable {
             awaiting = nil
             machine.acknowledged()
             workers.setBehind(false, [])
-            if !isPresent {
+            let wasAbsent = !isPresent
+            if wasAbsent {
                 // What moved while it was absent is read by every worker: the counters hold again.
                 isPresent = true
                 present(true)
             }
-            do throws(StoreError) { try listener.acknowledge(through: revision) } catch {
+            do throws(StoreError) {
+                try listener.acknowledge(through: revision)
+                if wasAbsent { logger.notice("caught up with the store's notifications", metadata: ["revision": "\(revision)"]) }
+            } catch {
                 perform(machine.failed(reason: "\(error)", now: clock()))
             }
         } else if clock() - since >= workers.deadlineMillis {
