@@ -43,12 +43,25 @@ public final class ChildProcess: @unchecked Sendable {
         }
         rcs_spawn_close_from(&actions, 3)
 
+        // As a shell starts a program: no signal blocked, every signal's action the default (a
+        // test thread's mask and the runtime's ignored SIGPIPE are not the child's).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let environmentLines = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { environmentLines.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, nil, argv, environmentLines)
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environmentLines)
         guard result == 0 else { throw SpawnFailure(description: "cannot run \(executable): \(String(cString: strerror(result)))") }
         self.pid = pid
     }
