@@ -72,44 +72,61 @@ enum RCCtlProcess {
 /// `rcctl watch` running in the background; its standard output arrives line by line.
 final class RCCtlWatch {
     let process: ChildProcess
-    private var lines: AsyncStream<String>.Iterator
+    private let lines = Lines()
+
+    /// The lines printed so far, and how many were read, guarded by the condition.
+    private final class Lines: @unchecked Sendable {
+        let condition = NSCondition()
+        var printed: [String] = []
+        var read = 0
+        var ended = false
+    }
 
     init(_ arguments: [String], port: Int) throws {
         let output = try ChildProcess.makePipe()
         defer { close(output.write) }
         process = try ChildProcess(RCCtlProcess.executable.path, ["watch"] + arguments,
                                    environment: RCCtlProcess.environment(port: port, token: RCCtlProcess.token), standardOutput: output.write)
-        let (lines, continuation) = AsyncStream.makeStream(of: String.self)
-        self.lines = lines.makeAsyncIterator()
         // Ends when the child exits and its end of the pipe closes.
         let handle = output.read
+        let lines = self.lines
         Thread.detachNewThread {
             var pending = ""
-            while true {
-                let data = handle.availableData
-                if data.isEmpty { break }
+            while case let data = handle.availableData, !data.isEmpty {
                 pending += String(decoding: data, as: UTF8.self)
+                lines.condition.lock()
                 while let newline = pending.firstIndex(of: "\n") {
-                    continuation.yield(String(pending[..<newline]))
+                    lines.printed.append(String(pending[..<newline]))
                     pending = String(pending[pending.index(after: newline)...])
                 }
+                lines.condition.broadcast()
+                lines.condition.unlock()
             }
-            continuation.finish()
+            lines.condition.lock()
+            lines.ended = true
+            lines.condition.broadcast()
+            lines.condition.unlock()
         }
     }
 
-    /// The first line containing `text`, or nil when the watch ended without printing it.
+    /// The next line containing `text`, or nil when the watch ended, or `seconds` passed,
+    /// without printing it.
     ///
-    /// A watch that never prints it cannot hang the test: the suite's time limit cancels the
-    /// wait (`next()` then returns nil) and `deinit` kills the watch. There is no deadline
-    /// counted from the launch: in a full run the other tests can keep this one from resuming
-    /// for longer than any such deadline, and killing a watch whose line had arrived but not
-    /// been read yet failed the next wait.
-    func firstLine(containing text: String) async -> String? {
-        while let line = await lines.next() {
-            if line.contains(text) { return line }
+    /// It blocks: call it from a synchronous test. An async test waiting for the line needs a
+    /// thread of the cooperative pool to resume, which a full run's blocking suites can hold past
+    /// the suite's time limit; a synchronous test already holds its thread.
+    func firstLine(containing text: String, within seconds: Double = 30) -> String? {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        lines.condition.lock()
+        defer { lines.condition.unlock() }
+        while true {
+            while lines.read < lines.printed.count {
+                let line = lines.printed[lines.read]
+                lines.read += 1
+                if line.contains(text) { return line }
+            }
+            if lines.ended || !lines.condition.wait(until: deadline) { return nil }
         }
-        return nil
     }
 
     /// Stops the watch (it runs until interrupted) and returns how it ended.

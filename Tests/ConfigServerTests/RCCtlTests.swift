@@ -207,13 +207,13 @@ import Testing
         return String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed]), as: UTF8.self)
     }
 
-    @Test func watchPrintsTheVersionOfAPublish() async throws {
+    @Test func watchPrintsTheVersionOfAPublish() throws {
         try publish("one")
         let watch = try RCCtlWatch(["--api-key", "example-api-key"], port: daemon.port)
         // With --since 0 the server first announces the current version: the stream is held.
-        #expect(await watch.firstLine(containing: "latest version") == "latest version 1")
+        #expect(watch.firstLine(containing: "latest version") == "latest version 1")
         try publish("two")
-        #expect(await watch.firstLine(containing: "latest version") == "latest version 2")
+        #expect(watch.firstLine(containing: "latest version") == "latest version 2")
         _ = watch.stop()
     }
 
