@@ -52,8 +52,6 @@ export function stop() {
   timer = null;
 }
 
-const numberOf = (template) => Number(template?.version?.versionNumber ?? 0);
-
 async function check() {
   const { project, namespace } = session.scope();
   if (checking || !session.hasTemplate()) return;
@@ -65,7 +63,7 @@ async function check() {
     const base = session.base();
     // The answer may come after another template was chosen, or after this page published.
     if (!newest || session.scope().namespace !== namespace || session.scope().project !== project) return;
-    if (Number(newest.versionNumber) <= numberOf(base)) return;
+    if (Number(newest.versionNumber) <= versionOf(base)) return;
     if (!session.isDirty()) {
       const theirs = await call("GET", templatePath(project, namespace));
       session.adopt(theirs.body, theirs.etag);
@@ -154,7 +152,7 @@ export async function showConflict(publishWithTag) {
     return say(error.message, "error");
   }
   const version = theirs.body.version || {};
-  const mine = numberOf(session.base());
+  const mine = versionOf(session.base());
   let draftAgainstTheirs;
   try {
     draftAgainstTheirs = await diffFrom(versionOf(theirs.body), content(session.draft()));

@@ -146,7 +146,7 @@ async function offerKept() {
   if (session.keptDraft() !== record) return undefined;
   replace(kept,
     el("p", { text: `This browser kept a draft of this template from ${formatTime(record.savedAt)}, based on version `
-      + `${record.base.version?.versionNumber ?? "0"}, with ${lines.length} change${lines.length === 1 ? "" : "s"}: ` }),
+      + `${versionOf(record.base)}, with ${lines.length} change${lines.length === 1 ? "" : "s"}: ` }),
     el("ul", {}, ...lines.slice(0, 8).map((line) => el("li", { text: line }))),
     el("div", { class: "actions" },
       button("Restore the kept draft", () => {
@@ -231,7 +231,7 @@ async function showReview(mode) {
   say("");
   const description = el("input", { type: "text", autocomplete: "off", maxLength: 256, required: true });
   const descriptionField = field("Description of this version", description, { hint: "Required: what changes, and why." });
-  const next = Number(session.base().version?.versionNumber ?? 0) + 1;
+  const next = versionOf(session.base()) + 1;
   const go = () => {
     const text = description.value.trim();
     if (!text) {

@@ -87,12 +87,7 @@ package struct TemplateAdminEndpoint: Sendable {
         struct Issues: Encodable {
             let issues: [TemplateValidationError.Issue]
         }
-        var issues: [TemplateValidationError.Issue] = []
-        do {
-            _ = try validation.decodeValidTemplate(exchange.request.body, namespace: key.namespace)
-        } catch let error as APIError where !error.fieldViolations.isEmpty {
-            issues = error.fieldViolations.map { TemplateValidationError.Issue(path: $0.field, message: $0.description) }
-        }
+        let issues = try validation.problems(in: exchange.request.body, namespace: key.namespace)
         exchange.respond(.json(Array(TemplateJSON.encode(Issues(issues: issues)))))
     }
 

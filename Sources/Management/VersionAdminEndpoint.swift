@@ -95,17 +95,18 @@ package struct VersionAdminEndpoint: Sendable {
         exchange.answerFromStore { [self] in
             // No version yet: the draft is all additions.
             let base = from ?? templates.currentVersion(key)
-            let template = base == 0 ? RemoteConfigTemplate() : try version(base, of: key, project: project)
+            let template = try version(base, of: key, project: project)
             return .json(Array(TemplateJSON.encode(DraftDiff(from: "\(base)", diff: TemplateDiff(from: template, to: draft)))))
         }
     }
 
-    /// Version `number` of `key`, read from the store (blocking).
+    /// Version `number` of `key` (0: the empty template), read from the store (blocking); 404
+    /// when there is none.
     private func version(_ number: Int64, of key: TemplateKey, project: StoredProject) throws -> RemoteConfigTemplate {
-        guard let stored = try store.version(project: key.project, namespace: key.namespace, number: number) else {
+        guard let template = try VersionDiff.template(number, of: key, in: store) else {
             throw APIError.notFound("Version \(number) of project '\(project.id)' not found.")
         }
-        return try RemoteConfigTemplate.decode(json: Data(stored.templateJSON))
+        return template
     }
 
     /// `POST …/remoteConfig:evaluate`: what a client with this context would get, and why.

@@ -18,12 +18,15 @@ package struct VersionDiff: Encodable, Sendable {
     /// Version `to` of `key` against version `from` (0: the empty template), read from the
     /// store (blocking); nil when either is gone or unreadable.
     package static func read(from: Int64, to: Int64, of key: TemplateKey, in store: any TemplateStore) -> VersionDiff? {
-        func template(_ number: Int64) -> RemoteConfigTemplate? {
-            if number == 0 { return RemoteConfigTemplate() }
-            guard let stored = try? store.version(project: key.project, namespace: key.namespace, number: number) else { return nil }
-            return try? RemoteConfigTemplate.decode(json: Data(stored.templateJSON))
-        }
-        guard let before = template(from), let after = template(to) else { return nil }
+        guard let before = try? template(from, of: key, in: store), let after = try? template(to, of: key, in: store) else { return nil }
         return VersionDiff(from: "\(from)", to: "\(to)", diff: TemplateDiff(from: before, to: after))
+    }
+
+    /// Version `number` of `key` as a template (0: the empty template), read from the store
+    /// (blocking); nil when there is no such version.
+    package static func template(_ number: Int64, of key: TemplateKey, in store: any TemplateStore) throws -> RemoteConfigTemplate? {
+        if number == 0 { return RemoteConfigTemplate() }
+        guard let stored = try store.version(project: key.project, namespace: key.namespace, number: number) else { return nil }
+        return try RemoteConfigTemplate.decode(json: Data(stored.templateJSON))
     }
 }

@@ -16,15 +16,32 @@ package struct TemplateValidation: Sendable {
     package func decodeValidTemplate(
         _ body: [UInt8], namespace: TemplateNamespace
     ) throws -> (RemoteConfigTemplate, CompiledTemplate) {
+        switch try read(body, namespace: namespace) {
+        case .success(let read): return read
+        case .failure(let invalid): throw APIError.invalidTemplate(invalid)
+        }
+    }
+
+    /// The problems a publish of `body` would be refused for (none: `[]`); a body that is empty
+    /// or not UTF-8 is still a 400.
+    package func problems(in body: [UInt8], namespace: TemplateNamespace) throws -> [TemplateValidationError.Issue] {
+        if case .failure(let invalid) = try read(body, namespace: namespace) { return invalid.issues }
+        return []
+    }
+
+    /// The body decoded, validated and compiled, or the template's problems.
+    private func read(
+        _ body: [UInt8], namespace: TemplateNamespace
+    ) throws -> Result<(RemoteConfigTemplate, CompiledTemplate), TemplateValidationError> {
         guard !body.isEmpty else { throw APIError.badRequest("The request body must be a template (JSON object).") }
         // Its members are Firebase's to define (what its tools send is accepted); its bytes are ours.
         try ManagementBody.requireUTF8(body)
-        do {
+        do throws(TemplateValidationError) {
             let template = try RemoteConfigTemplate.decode(json: Data(body))
             try validator.validate(template, namespace: namespace)
-            return (template, try CompiledTemplate(template, namespace: namespace))
+            return .success((template, try CompiledTemplate(template, namespace: namespace)))
         } catch {
-            throw APIError.invalidTemplate(error)
+            return .failure(error)
         }
     }
 
