@@ -20,7 +20,7 @@ extension TemplateAdminEndpoint {
                 try self.publish($0, project: $1.project, key: $1.key, identity: $1.identity)
             },
             RouteDeclaration(.post, path: template + ":check", label: "remoteConfig:check", access: .role(.viewer),
-                             reads: .controlPlane) { try check($0, key: $1.key) },
+                             reads: .controlPlane, audit: .read("template.read")) { try check($0, key: $1.key) },
             .fallback(path: template + ":{method}", label: "remoteConfig:unknown", access: .role(.viewer),
                       reads: .controlPlaneAndTemplate, audit: .read("template.read")) {
                 "Unknown method 'remoteConfig:\($0.parameter("method"))'."

@@ -102,5 +102,9 @@ import Testing
         let all = try server.request("GET", "/v1/auditLog", headers: auth)
         #expect(all.status == 403 && all.text.contains("'owner'"), "\(all.text)")
         #expect(try server.request("GET", "/v1/auditLog?project=demo", headers: auth).status == 200)
+        // The refusal is kept, as every refusal for a missing role is; the reads that succeed are not.
+        let entries = try #require(try server.admin("GET", "/v1/auditLog").json()["entries"] as? [[String: Any]])
+        let refusals = entries.filter { $0["action"] as? String == "audit.list" }
+        #expect(refusals.count == 1 && refusals.first?["outcome"] as? String == "denied", "\(entries)")
     }
 }

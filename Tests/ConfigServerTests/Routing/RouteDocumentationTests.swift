@@ -34,4 +34,15 @@ import Testing
         #expect(declared.subtracting(documented).sorted() == [], "declared, not in docs/openapi.yaml")
         #expect(documented.subtracting(declared).sorted() == [], "in docs/openapi.yaml, not declared")
     }
+
+    /// A refusal for a missing role is kept in the audit log (docs/access.md): every route that
+    /// checks a role declares what it is kept under.
+    @Test func everyRouteThatChecksARoleIsAudited() throws {
+        let server = try TestServer()
+        let unaudited = server.instance.application.router.table.routes.map(\.declaration).filter { declaration in
+            if case .role = declaration.access { return declaration.audit == nil }
+            return false
+        }
+        #expect(unaudited.map { "\($0.methods) \($0.path.description)" } == [])
+    }
 }
