@@ -11,8 +11,8 @@
 /// - **Announced or not, by capability.** A write of what every worker keeps in memory (templates,
 ///   projects and API keys, access records but a session's own writes, change policies) moves the
 ///   change token and, where nodes share the database, tells each node as a `StoreChange` before
-///   it returns. Anything else (audit, sign-in attempts, change requests, webhooks, a session's
-///   start and keep-alive) is read from the store when needed and announced to nobody.
+///   it returns. Anything else (audit, sign-in attempts, change requests, webhooks, usage counts, a
+///   session's start and keep-alive) is read from the store when needed and announced to nobody.
 /// - **One error type.** Failures are `StoreError`s. An engine that is busy, unreachable or
 ///   failing maps into `StoreError.unavailable`, which callers treat as "try again later";
 ///   a write that throws it may or may not have committed (read it back to know).
@@ -31,6 +31,8 @@ public protocol ConfigDatabase: AnyObject, Sendable {
     var signIns: any SignInStore { get }
     /// The webhook endpoints and the outbox of their events.
     var webhooks: any WebhookStore { get }
+    /// What clients read: evaluation counts, and the stale rule's settings.
+    var usage: any UsageStore { get }
 
     /// A value that changes whenever an announced write was committed, by any process or node.
     /// Compare it with the last one read to know whether to read `templates.heads()` and the

@@ -29,7 +29,8 @@ import Testing
         #expect(try PostgresMigrator.appliedVersions(on: connection) == Array(1...known))
         #expect(try tables(connection) == [
             "access_records", "api_keys", "audit_log", "change_policies", "change_requests", "listener_acks", "projects", "schema_migrations", "sign_in_attempts",
-            "store_revision", "template_canaries", "template_heads", "template_versions", "webhook_attempts",
+            "store_revision", "template_canaries", "template_heads", "template_versions", "usage_clients", "usage_parameters",
+            "usage_permanent", "usage_settings", "usage_sources", "usage_templates", "usage_versions", "webhook_attempts",
             "webhook_deliveries", "webhook_endpoints", "webhook_events",
         ])
         _ = try PostgresFixture(database: database).make(addProject: false)  // up to date: applies nothing

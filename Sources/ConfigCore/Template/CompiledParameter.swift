@@ -89,6 +89,8 @@ struct Resolution {
     var rollout: Int?
     /// The experiment slot and variant the instance takes part in for this key.
     var experiment: (slot: Int, variant: Int)?
+    /// Whether `experiment`'s variant value decided (not a `noChange` variant passed on).
+    var decidedByExperiment = false
     /// The personalization that sent the walk to the default value.
     var personalizationId: String?
     /// Rollout and experiment values the instance is not in, with their conditions.
@@ -122,6 +124,7 @@ struct Resolution {
                 return false
             }
             experiment = (slot, variant)
+            decidedByExperiment = true
             effect = .value(string)
         }
         conditionIndex = condition

@@ -29,9 +29,9 @@ public final class CompiledTemplate: Sendable {
     /// change while the version stays.
     public let readsTime: Bool
     /// One per key, sorted by key.
-    private let parameters: [CompiledParameter]
+    let parameters: [CompiledParameter]
     /// The rollouts and experiments the parameters use; their bits follow the conditions'.
-    private let slots: AssignmentSlots
+    let slots: AssignmentSlots
     /// Bits of an outcome vector: the conditions', then the slots'.
     private let outcomeCount: Int
 
@@ -290,7 +290,7 @@ public final class CompiledTemplate: Sendable {
         return RemoteConfigTemplate(conditions: structured, parameters: flat, version: template.version)
     }
 
-    private func checkCount(_ outcomes: ConditionOutcomes) {
+    func checkCount(_ outcomes: ConditionOutcomes) {
         precondition(outcomes.count == outcomeCount, "\(outcomes.count) outcomes for a template with \(outcomeCount) (conditions and assignments)")
     }
 }

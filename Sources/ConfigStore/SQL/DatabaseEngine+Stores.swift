@@ -8,6 +8,7 @@ extension DatabaseEngine {
     public var changeRequests: any ChangeRequestStore { SQLChangeRequestStore(engine: self) }
     public var signIns: any SignInStore { SQLSignInStore(engine: self) }
     public var webhooks: any WebhookStore { WebhookOutbox(engine: self) }
+    public var usage: any UsageStore { SQLUsageStore(engine: self) }
 
     /// The committed value of `store_revision`, which every announced write increments in its
     /// own transaction.

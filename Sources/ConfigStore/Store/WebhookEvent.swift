@@ -21,6 +21,9 @@ public enum WebhookEventType: String, Sendable, CaseIterable {
     case changeRequestConflicted = "changeRequest.conflicted"
     case scheduleApplied = "schedule.applied"
     case scheduleFailed = "schedule.failed"
+    /// A parameter became stale (docs/insights.md): no evaluation, or one value served to every
+    /// client, for the project's stale days.
+    case parameterStale = "parameter.stale"
     /// Sent to one endpoint on request ("send a test event"), whatever it wants.
     case test
 }
