@@ -66,6 +66,9 @@ struct APIPaths: Sendable {
         "\(projectPath)/webhooks" + (id.map { "/\(Self.escape($0))" } ?? "") + rest
     }
 
+    /// `/v1/projects/{project}/usageSettings`.
+    var usageSettings: String { "\(projectPath)/usageSettings" }
+
     /// Percent-encodes one path segment or query component.
     static func escape(_ text: String) -> String {
         var allowed = CharacterSet.alphanumerics

@@ -19,7 +19,7 @@ struct RCCtl: AsyncParsableCommand {
             PrincipalsCommand.self, MembersCommand.self, TokensCommand.self, KeysCommand.self, AuditCommand.self, ChangesCommand.self,
             SessionsCommand.self,
             WebhooksCommand.self,
-            RefsCommand.self,
+            RefsCommand.self, UsageCommand.self, StaleCommand.self,
         ]
     )
 

@@ -28,19 +28,6 @@ enum VersionTable {
                 version.description ?? "",
             ]
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        return ([header] + rows).map { row in
-            row.enumerated().map { column, text in
-                column == row.count - 1 ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ").trimmingTrailingSpaces()
-        }.joined(separator: "\n")
-    }
-}
-
-extension String {
-    fileprivate func trimmingTrailingSpaces() -> String {
-        var result = self
-        while result.last == " " { result.removeLast() }
-        return result
+        return TextTable.render(header: header, rows: rows)
     }
 }
