@@ -14,6 +14,19 @@ public struct UsageBatch: Sendable, Equatable {
         self.time = time
         self.templates = templates
     }
+
+    /// Adds `other`'s counts (of the same hour) to these, template by template; the time is the
+    /// earlier one (a template first counted in either was counted since then).
+    public mutating func add(_ other: UsageBatch) {
+        time = min(time, other.time)
+        for usage in other.templates {
+            if let index = templates.firstIndex(where: { $0.key == usage.key }) {
+                templates[index].add(usage)
+            } else {
+                templates.append(usage)
+            }
+        }
+    }
 }
 
 /// The counts of one template in a batch.
@@ -43,6 +56,21 @@ public struct TemplateUsage: Sendable, Equatable {
 
     /// Nothing to write.
     public var isEmpty: Bool { head == nil && uses.isEmpty && clients.isEmpty && lastEvaluations.isEmpty }
+
+    /// Keeps `time` as `key`'s last evaluation unless a later one is kept.
+    public mutating func noteEvaluation(of key: String, at time: Date) {
+        if lastEvaluations[key].map({ $0 < time }) ?? true { lastEvaluations[key] = time }
+    }
+
+    /// Adds the counts of `other` (of the same template) to these: a worker's write that failed
+    /// is written with its next one. The newer head wins.
+    public mutating func add(_ other: TemplateUsage) {
+        if let head = other.head, head.version > self.head?.version ?? .min { self.head = head }
+        uses.merge(other.uses, uniquingKeysWith: +)
+        clients.merge(other.clients, uniquingKeysWith: +)
+        versionKeys.merge(other.versionKeys) { kept, _ in kept }
+        for (key, time) in other.lastEvaluations { noteEvaluation(of: key, at: time) }
+    }
 }
 
 /// A served version as usage records it: which keys a template has, and since when.
