@@ -11,14 +11,9 @@ extension AdminClient {
         try await send(.get, paths.namespaced(namespace, "remoteConfig", step: "usage", query: topValues.map { [("topValues", "\($0)")] } ?? []))
     }
 
-    /// Marks `parameters` of the template permanent (never stale: kill switches), or no longer.
-    public func setPermanent(namespace: String, parameters: [String], permanent: Bool) async throws(ConfigClientError) -> Response {
-        struct Body: Encodable {
-            let parameters: [String]
-            let permanent: Bool
-        }
-        return try await send(.post, paths.namespaced(namespace, "remoteConfig", step: "setPermanent"),
-                              body: ClientRequests.encode(Body(parameters: parameters, permanent: permanent)))
+    /// Marks a parameter of the template permanent (never stale: a kill switch), or no longer.
+    public func setPermanent(namespace: String, parameter: String, permanent: Bool) async throws(ConfigClientError) -> Response {
+        try await send(.post, paths.namespaced(namespace, "parameters", parameter, step: permanent ? "markPermanent" : "unmarkPermanent"))
     }
 
     /// The project's usage settings: its stale days and the parameters marked permanent.

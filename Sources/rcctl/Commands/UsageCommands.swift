@@ -124,12 +124,19 @@ struct StaleCommand: AsyncParsableCommand {
 
     static func mark(_ keys: [String], permanent: Bool, _ namespace: String, _ global: GlobalOptions) async throws {
         let client = global.adminClient()
-        let response = try await checked { () async throws(ConfigClientError) in
-            try await client.setPermanent(namespace: namespace, parameters: keys, permanent: permanent)
+        struct Marked: Decodable { var key: String, changed: Bool }
+        var changed: [String] = []
+        for key in keys {
+            let response = try await checked { () async throws(ConfigClientError) in
+                try await client.setPermanent(namespace: namespace, parameter: key, permanent: permanent)
+            }
+            if global.json {
+                Console.write(response.body)
+            } else if try await checked({ () async throws(ConfigClientError) in try response.decode(Marked.self) }).changed {
+                changed.append(key)
+            }
         }
-        if global.json { return Console.write(response.body) }
-        struct Marked: Decodable { var changed: [String] }
-        let changed = try await checked { () async throws(ConfigClientError) in try response.decode(Marked.self) }.changed
+        if global.json { return }
         Console.out(changed.isEmpty ? "Nothing changed" : "\(permanent ? "Marked" : "Unmarked") \(changed.joined(separator: ", "))")
     }
 }
