@@ -102,6 +102,14 @@ let package = Package(
             dependencies: ["ServerCore", "ConfigCore", "ConfigStore", "EventLoop", "HTTP1"],
             swiftSettings: strictSettings
         ),
+        // What clients read (docs/insights.md): the usage report, parameters marked permanent and
+        // the project's stale days, and the `usage review` job (stale events, gauges). Counting,
+        // on the fetch path, and the workers' writes of their counts are ServerCore's.
+        .target(
+            name: "Insights",
+            dependencies: ["ServerCore", "ConfigCore", "ConfigStore", "HTTP1", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
         // Signing in to the console with the team's OpenID Connect provider, and the routes of
         // console sessions (docs/access.md, "Sign-in"). Looking a session up, which every request
         // with a cookie needs, is ServerCore's.
@@ -120,7 +128,7 @@ let package = Package(
         .target(
             name: "ConfigServer",
             dependencies: [
-                "ServerCore", "Management", "ChangeControl", "OpenFeature", "SignIn", "Webhooks",
+                "ServerCore", "Management", "ChangeControl", "OpenFeature", "SignIn", "Webhooks", "Insights",
                 "ConfigCore", "ConfigStore", "PostgresStore", "EventLoop", "HTTP1", "CLinuxIO",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -72,12 +72,17 @@ package struct OFREPEndpoint: Sendable {
             throw OFREPError(503, .general, "The store cannot be read and this server has not loaded the flags yet; retry shortly.", key: flag)
         }
         try admit(request.targetingKey, exchange, flag: flag)
-        let answer = active.map { $0.ofrepAnswer(for: $0.conditionOutcomes(for: request.evaluation), metrics: metrics) }
-            ?? OFREPAnswer.noTemplate
+        let context = request.evaluation
+        let evaluated = active.map { active in
+            let outcomes = active.conditionOutcomes(for: context)
+            return (outcomes, active.ofrepAnswer(for: outcomes, client: context, flag: flag, metrics: metrics))
+        }
+        let answer = evaluated?.1 ?? OFREPAnswer.noTemplate
         realtime.recordFetch(key: key, version: answer.templateVersion, instance: request.targetingKey)
         guard let flag else {
-            if let active, let poll {
-                polls.record(OFREPPolls.Answer(template: active, targetingKey: request.targetingKey, answer: answer), for: poll)
+            if let active, let poll, let outcomes = evaluated?.0 {
+                polls.record(OFREPPolls.Answer(template: active, targetingKey: request.targetingKey, answer: answer, outcomes: outcomes,
+                                               appVersion: context.appVersion, platform: context.platform), for: poll)
             }
             return answerBulk(exchange, answer, polled: polled, clientKey: clientKey, targetingKey: request.targetingKey)
         }
@@ -116,6 +121,7 @@ package struct OFREPEndpoint: Sendable {
               served === last.template, !Self.mayNotHaveHeard(of: told, serving: served, exchange),
               Self.namesETag(exchange, last.answer.etag) else { return false }
         try admit(last.targetingKey, exchange, flag: nil)
+        served.countRepeatedAnswer(for: last.outcomes, appVersion: last.appVersion, platform: last.platform, at: clock.now)
         realtime.recordFetch(key: key, version: served.versionNumber, instance: last.targetingKey)
         exchange.respond(HTTPResponse(status: 304, encodedFields: last.answer.notModifiedFields))
         return true

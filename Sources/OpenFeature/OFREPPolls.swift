@@ -7,11 +7,15 @@ import ServerCore
 /// served is the same one, its answer is too (when no condition reads the time), so a 304 needs
 /// no parsing and no evaluation.
 final class OFREPPolls: Sendable {
-    /// One poll's answer: the template it was evaluated on, for whom, and the answer.
+    /// One poll's answer: the template it was evaluated on, for whom, and the answer; the
+    /// client's outcomes, app version and platform, under which a 304 is counted again.
     struct Answer: Sendable {
         let template: ActiveTemplate
         let targetingKey: String
         let answer: OFREPAnswer
+        let outcomes: ConditionOutcomes
+        let appVersion: String?
+        let platform: String?
     }
 
     /// Bodies longer than this are not kept: they come from the client, and the cache keeps

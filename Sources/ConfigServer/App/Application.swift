@@ -3,6 +3,7 @@ import ConfigCore
 import ConfigStore
 import Dispatch
 import Foundation
+import Insights
 public import EventLoop
 public import HTTP1
 import Logging
@@ -45,6 +46,8 @@ public final class Application: HTTPRequestHandler, Sendable {
     let jobs: JobRuntime
     /// Sends the webhook outbox's deliveries.
     let webhooks: WebhookDispatcher
+    /// What the worker counted of its clients' evaluations, written to the store by `usage flush`.
+    let usage: UsageLedger
     /// The endpoints that also answer the worker's peers (`PeerMailbox`).
     private let metricsEndpoint: MetricsEndpoint
     private let adoption: AdoptionEndpoint
@@ -69,7 +72,9 @@ public final class Application: HTTPRequestHandler, Sendable {
         let projects = ProjectDirectory()
         // Change control's policies, which the control plane reads with the access scope.
         let policies = ChangePolicies()
-        templates = TemplateRegistry(store: store.templates, projects: projects, counters: counters, logger: logger)
+        let usage = UsageLedger(store: store.usage, start: clock.now, logger: logger)
+        self.usage = usage
+        templates = TemplateRegistry(store: store.templates, projects: projects, counters: counters, usage: usage, logger: logger)
         let reloads = ReloadGate(loop: loop, queue: storeExecutor.reloads, timeout: timeout, board: board)
         metrics = ServerMetrics(worker: peers?.worker ?? 0)
         peerGather = PeerGather(channel: peers, loop: loop)
@@ -111,6 +116,11 @@ public final class Application: HTTPRequestHandler, Sendable {
         jobs.add(.pruning("audit pruning", keepingDays: configuration.audit.retentionDays, logger: logger) { [store] cutoff in
             _ = try store.audit.prune(before: cutoff)
         })
+        jobs.add(usage.job(templates: templates, interval: configuration.usage.flushIntervalSeconds))
+        let review = UsageReview(store: store.usage, templates: templates, metrics: metrics, onReported: { webhooks.poke() },
+                                 logger: logger)
+        jobs.add(review.job)
+        jobs.add(review.pruningJob)
         try controlPlane.loadDeclared()
     }
 
@@ -158,6 +168,7 @@ public final class Application: HTTPRequestHandler, Sendable {
             canaries.routes(directChanges: directChanges),
             changes.routes,
             signIn.routes,
+            UsageEndpoint(store: store.usage, templates: templates, clock: clock, topValues: configuration.usage.topValues).routes,
             ConsoleEndpoint().routes,
         ].flatMap { $0 }
     }

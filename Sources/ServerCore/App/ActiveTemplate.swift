@@ -1,6 +1,6 @@
 package import ConfigCore
 package import ConfigStore
-import Foundation
+package import Foundation
 
 /// The published version of one template, ready to serve: parsed, compiled, rendered once.
 package final class ActiveTemplate: Sendable {
@@ -18,10 +18,16 @@ package final class ActiveTemplate: Sendable {
     let equivalent: Int64?
     /// Fetch answers by condition-outcome vector: clients that satisfy the same conditions and
     /// share their rollouts and experiment variants (which are bits of the outcomes) get the
-    /// same bytes, so a cache hit skips resolution and encoding.
-    private let fetchAnswers = ResettingCache<ConditionOutcomes, FetchAnswer>(capacity: 4096)
-    /// OFREP evaluations by condition-outcome vector, for the same reason.
-    private let ofrepAnswers = ResettingCache<ConditionOutcomes, OFREPAnswer>(capacity: 4096)
+    /// same bytes, so a cache hit skips resolution and encoding. Each answer served is counted
+    /// there, for usage (docs/insights.md).
+    let fetchAnswers = CountingCache<ConditionOutcomes, FetchAnswer>(capacity: 4096)
+    /// OFREP evaluations by condition-outcome vector, for the same reason; bulk evaluations
+    /// are counted there.
+    let ofrepAnswers = CountingCache<ConditionOutcomes, OFREPAnswer>(capacity: 4096)
+    /// What usage counts besides the answers: clients by app version and platform, single flags.
+    let usage: UsageTally
+    /// What each key served clients of an outcome vector, as usage counts it (`takeUsage`).
+    let usesByOutcomes = ResettingCache<ConditionOutcomes, [ParameterUse]>(capacity: 4096)
     /// What OFREP's encoding reads of the template besides an evaluation.
     package let ofrepShape: OFREPAnswer.Shape
     /// Outcomes of the stable conditions by the client inputs they read (app version,
@@ -35,6 +41,7 @@ package final class ActiveTemplate: Sendable {
         key = TemplateKey(project: stored.project, namespace: stored.namespace)
         self.projectNumber = projectNumber
         versionNumber = stored.versionNumber
+        usage = UsageTally(version: stored.versionNumber)
         if let compiled {
             self.compiled = compiled.withVersion(TemplateVersion(stored))
         } else {
@@ -64,23 +71,38 @@ package final class ActiveTemplate: Sendable {
         return compiled.conditionOutcomes(for: context, stable: stable.value)
     }
 
-    /// The answer for `outcomes`, computed once.
-    func fetchAnswer(for outcomes: ConditionOutcomes, metrics: ServerMetrics) -> FetchAnswer {
+    /// The answer for `outcomes`, computed once, counted as served to a client of `context`.
+    func fetchAnswer(for outcomes: ConditionOutcomes, client context: EvaluationContext, metrics: ServerMetrics) -> FetchAnswer {
         let answer = fetchAnswers.value(for: outcomes) {
             FetchAnswer(config: compiled.served(for: outcomes), templateVersion: versionNumber,
                         startTime: compiled.template.version?.updateTime, projectNumber: projectNumber, namespace: key.namespace)
         }
         if answer.hit { metrics.recordAnswerCacheHit() }
+        usage.recordAnswer(appVersion: context.appVersion, platform: context.platform, at: context.now)
         return answer.value
     }
 
-    /// The OFREP evaluation for `outcomes`, computed once.
-    package func ofrepAnswer(for outcomes: ConditionOutcomes, metrics: ServerMetrics) -> OFREPAnswer {
-        let answer = ofrepAnswers.value(for: outcomes) {
+    /// The OFREP evaluation for `outcomes`, computed once. Counted as served to a client of
+    /// `context`: every flag, or only `flag` (when the template has it) for a single evaluation.
+    package func ofrepAnswer(for outcomes: ConditionOutcomes, client context: EvaluationContext, flag: String?,
+                             metrics: ServerMetrics) -> OFREPAnswer {
+        let answer = ofrepAnswers.value(for: outcomes, counting: flag == nil) {
             OFREPAnswer(compiled: compiled, shape: ofrepShape, outcomes: outcomes, templateVersion: versionNumber)
         }
         if answer.hit { metrics.recordAnswerCacheHit() }
+        if let flag {
+            if answer.value.items[flag] != nil { usage.recordFlag(flag, outcomes: outcomes, for: context) }
+        } else {
+            usage.recordAnswer(appVersion: context.appVersion, platform: context.platform, at: context.now)
+        }
         return answer.value
+    }
+
+    /// Counts the OFREP bulk evaluation for `outcomes` served again without a lookup (a repeated
+    /// poll's 304), to a client of `appVersion` and `platform`.
+    package func countRepeatedAnswer(for outcomes: ConditionOutcomes, appVersion: String?, platform: String?, at time: Date) {
+        ofrepAnswers.count(outcomes)
+        usage.recordAnswer(appVersion: appVersion, platform: platform, at: time)
     }
 }
 

@@ -32,13 +32,17 @@ package final class TemplateRegistry: Sendable {
     private let store: any TemplateStore
     private let projects: ProjectDirectory
     private let counters: ChangeCounters
+    private let usage: UsageLedger?
     private let logger: Logger
     private let entries = Mutex<[TemplateKey: Entry]>([:])
 
-    package init(store: any TemplateStore, projects: ProjectDirectory, counters: ChangeCounters, logger: Logger) {
+    /// - Parameter usage: where the versions this worker compiles are counted (docs/insights.md).
+    package init(store: any TemplateStore, projects: ProjectDirectory, counters: ChangeCounters, usage: UsageLedger? = nil,
+                 logger: Logger) {
         self.store = store
         self.projects = projects
         self.counters = counters
+        self.usage = usage
         self.logger = logger
     }
 
@@ -61,6 +65,16 @@ package final class TemplateRegistry: Sendable {
     /// The running canary in memory.
     package func canary(_ key: TemplateKey) -> CanaryServing? {
         entries.withLock { $0[key]?.canary }
+    }
+
+    /// Every active template in memory.
+    package var activeTemplates: [ActiveTemplate] {
+        entries.withLock { table in table.values.compactMap(\.template) }
+    }
+
+    /// What is served now, by template: the active version, then the running canary's.
+    package var servedTemplates: [TemplateKey: [ActiveTemplate]] {
+        entries.withLock { table in table.mapValues { [$0.template, $0.canary?.template].compactMap { $0 } } }
     }
 
     /// Every running canary in memory.
@@ -260,7 +274,9 @@ package final class TemplateRegistry: Sendable {
             return nil
         }
         do {
-            return try ActiveTemplate(stored: stored, projectNumber: number, compiled: compiled)
+            let template = try ActiveTemplate(stored: stored, projectNumber: number, compiled: compiled)
+            usage?.track(template)
+            return template
         } catch {
             logger.error("stored template does not compile", metadata: ["project": "\(stored.project)", "version": "\(stored.versionNumber)", "error": "\(error)"])
             return nil

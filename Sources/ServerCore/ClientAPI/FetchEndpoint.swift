@@ -54,7 +54,7 @@ package struct FetchEndpoint: Sendable {
         let answer: FetchAnswer
         if let active {
             let context = request.evaluationContext(now: clock.now, defaultPercentSeed: project.percentSeed)
-            answer = active.fetchAnswer(for: active.conditionOutcomes(for: context), metrics: metrics)
+            answer = active.fetchAnswer(for: active.conditionOutcomes(for: context), client: context, metrics: metrics)
         } else {
             answer = FetchAnswer.noTemplate(projectNumber: project.number, namespace: namespace)
         }

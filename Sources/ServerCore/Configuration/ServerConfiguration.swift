@@ -22,6 +22,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var audit = AuditSettings()
     public var signIn = SignInSettings()
     public var webhooks = WebhookSettings()
+    public var usage = UsageSettings()
     /// Start even when listening beyond loopback without a (non-default) admin token.
     public var allowInsecureAdmin = false
     /// Addresses whose `X-Forwarded-For` is believed (e.g. the reverse proxy).
@@ -156,6 +157,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         guard realtime.fanOutSliceStreams > 0 else { throw ConfigurationError("realtime.fanOutSliceStreams must be positive") }
         try signIn.validate()
         try webhooks.validate()
+        try usage.validate()
         try refuseAmbiguousDeclarations()
     }
 

@@ -106,3 +106,20 @@ public struct AuditSettings: Sendable, Codable, Equatable {
     public var retentionDays = 400
     public init() {}
 }
+
+/// Counting what clients read (docs/insights.md).
+public struct UsageSettings: Sendable, Codable, Equatable {
+    /// How often each worker adds its counts to the store (seconds); it also does at every
+    /// hour's start and when it stops.
+    public var flushIntervalSeconds = 10.0
+    /// How many app versions and platforms a usage report names per window unless asked.
+    public var topValues = 10
+    public init() {}
+
+    func validate() throws {
+        guard flushIntervalSeconds > 0, flushIntervalSeconds <= 3_600 else {
+            throw ConfigurationError("usage.flushIntervalSeconds must be more than 0 and at most 3600")
+        }
+        guard (1...100).contains(topValues) else { throw ConfigurationError("usage.topValues must be between 1 and 100") }
+    }
+}

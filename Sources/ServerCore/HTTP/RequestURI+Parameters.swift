@@ -12,11 +12,16 @@ extension RequestURI {
 
     /// `pageSize`: an integer in `range`, `defaultSize` when absent; else a 400 that says so.
     package func pageSize(in range: ClosedRange<Int>, default defaultSize: Int = 100) throws -> Int {
-        guard let text = parameter("pageSize") else { return defaultSize }
-        guard let size = Int(text), range.contains(size) else {
-            throw APIError.badRequest("pageSize must be an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'.")
+        try integer("pageSize", in: range) ?? defaultSize
+    }
+
+    /// Query parameter `name` as an integer in `range`, nil when absent; else a 400 that says so.
+    package func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = parameter(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw APIError.badRequest("\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'.")
         }
-        return size
+        return value
     }
 
     /// Query parameter `name` as an RFC 3339 time, nil when absent; else a 400 naming it.

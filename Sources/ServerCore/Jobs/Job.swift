@@ -26,7 +26,7 @@ package struct Job: Sendable {
     }
 
     /// A job that does `work` every `interval` seconds, from the runtime's start.
-    static func every(_ interval: TimeInterval, _ name: String, scope: Scope, _ work: @escaping @Sendable (Date) -> Void) -> Job {
+    package static func every(_ interval: TimeInterval, _ name: String, scope: Scope, _ work: @escaping @Sendable (Date) -> Void) -> Job {
         Job(name, scope: scope) { now, _ in
             work(now)
             return now.addingTimeInterval(interval)

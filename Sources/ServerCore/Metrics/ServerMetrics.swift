@@ -1,3 +1,5 @@
+package import ConfigStore
+import ConfigCore
 import Synchronization
 
 /// Counters and gauges of one worker, exposed in Prometheus text format at `/metrics`.
@@ -26,6 +28,8 @@ package final class ServerMetrics: Sendable {
         var listenerReconnects = 0
         /// The node's workers could not read what its listener heard in time (CatchUpBoard).
         var nodeBehind = false
+        /// Per template, as the last usage review found it (set on each node's leader only).
+        var parameterStates: [TemplateKey: ParameterStates]?
 
         /// Names `route`'s slot, made first if need be (once per label: the table's are few).
         mutating func name(_ route: RouteLabel) {
@@ -103,6 +107,20 @@ package final class ServerMetrics: Sendable {
     func setStoreAvailable(_ available: Bool) { state.withLock { $0.storeAvailable = available } }
     func setListenerConnected(_ connected: Bool) { state.withLock { $0.listenerConnected = connected } }
     func setNodeBehind(_ behind: Bool) { state.withLock { $0.nodeBehind = behind } }
+
+    /// How many parameters of a template are stale and unevaluated (docs/insights.md).
+    package struct ParameterStates: Sendable, Equatable {
+        package var stale: Int
+        package var unevaluated: Int
+
+        package init(stale: Int, unevaluated: Int) {
+            self.stale = stale
+            self.unevaluated = unevaluated
+        }
+    }
+
+    /// What the usage review found, per template: exposed from now on by this worker.
+    package func setParameterStates(_ states: [TemplateKey: ParameterStates]) { state.withLock { $0.parameterStates = states } }
     func recordListenerReconnect() { state.withLock { $0.listenerReconnects += 1 } }
 
     /// This worker's exposition text (format 0.0.4); `Exposition.merge` joins the workers'.
@@ -155,6 +173,14 @@ package final class ServerMetrics: Sendable {
             metric("rcs_node_behind", "gauge",
                    "1 while the node's workers cannot read what the store announced in time: it acknowledges nothing and takes no writes.",
                    [("", state.nodeBehind ? "1" : "0")])
+        }
+        if let states = state.parameterStates {
+            let templates = states.sorted { ($0.key.project, $0.key.namespace.rawValue) < ($1.key.project, $1.key.namespace.rawValue) }
+            func labels(_ key: TemplateKey) -> String { "project=\"\(key.project)\",namespace=\"\(key.namespace.rawValue)\"" }
+            metric("rcs_parameters_stale", "gauge", "Parameters stale by their project's rule, as the node's last usage review found.",
+                   templates.map { (labels($0.key), "\($0.value.stale)") })
+            metric("rcs_parameters_unevaluated", "gauge", "Parameters no client evaluated since they were published, at the last review.",
+                   templates.map { (labels($0.key), "\($0.value.unevaluated)") })
         }
         return out
     }
