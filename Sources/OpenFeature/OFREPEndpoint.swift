@@ -72,17 +72,21 @@ package struct OFREPEndpoint: Sendable {
             throw OFREPError(503, .general, "The store cannot be read and this server has not loaded the flags yet; retry shortly.", key: flag)
         }
         try admit(request.targetingKey, exchange, flag: flag)
-        let context = request.evaluation
-        let evaluated = active.map { active in
-            let outcomes = active.conditionOutcomes(for: context)
-            return (outcomes, active.ofrepAnswer(for: outcomes, client: context, flag: flag, metrics: metrics))
+        // The context is read in place: a copy of it costs hundreds of instructions.
+        let answer: OFREPAnswer
+        var outcomes: ConditionOutcomes?
+        if let active {
+            let evaluated = active.conditionOutcomes(for: request.evaluation)
+            answer = active.ofrepAnswer(for: evaluated, client: request.evaluation, flag: flag, metrics: metrics)
+            outcomes = evaluated
+        } else {
+            answer = OFREPAnswer.noTemplate
         }
-        let answer = evaluated?.1 ?? OFREPAnswer.noTemplate
         realtime.recordFetch(key: key, version: answer.templateVersion, instance: request.targetingKey)
         guard let flag else {
-            if let active, let poll, let outcomes = evaluated?.0 {
+            if let active, let poll, let outcomes {
                 polls.record(OFREPPolls.Answer(template: active, targetingKey: request.targetingKey, answer: answer, outcomes: outcomes,
-                                               appVersion: context.appVersion, platform: context.platform), for: poll)
+                                               appVersion: request.evaluation.appVersion, platform: request.evaluation.platform), for: poll)
             }
             return answerBulk(exchange, answer, polled: polled, clientKey: clientKey, targetingKey: request.targetingKey)
         }

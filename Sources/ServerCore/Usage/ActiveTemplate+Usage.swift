@@ -19,11 +19,10 @@ extension ActiveTemplate {
             let keys = compiled.parameterKeys
             usage.versionKeys[versionNumber] = keys
             for key in keys { usage.noteEvaluation(of: key, at: last) }
-            for (value, count) in counts.appVersions {
-                usage.clients[ClientCount(version: versionNumber, dimension: .appVersion, value: value), default: 0] += count
-            }
-            for (value, count) in counts.platforms {
-                usage.clients[ClientCount(version: versionNumber, dimension: .platform, value: value), default: 0] += count
+            for dimension in ClientDimension.allCases {
+                for (value, count) in counts.clients(by: dimension) {
+                    usage.clients[ClientCount(version: versionNumber, dimension: dimension, value: value), default: 0] += count
+                }
             }
         }
         for (answer, count) in counts.flags {

@@ -25,8 +25,8 @@ package final class UsageTally: Sendable {
     struct Counts: Sendable {
         /// By app version ("" when the client sent none) and by platform, of answers that
         /// evaluate every key.
-        var appVersions: [String: Int64] = [:]
-        var platforms: [String: Int64] = [:]
+        var appVersions = ClientTally(limit: UsageTally.maxAppVersions)
+        var platforms = ClientTally(limit: UsageTally.maxPlatforms)
         /// The last such answer.
         var lastAnswer: Date?
         var flags: [FlagAnswer: Int64] = [:]
@@ -34,6 +34,12 @@ package final class UsageTally: Sendable {
         var flagLast: [String: Date] = [:]
 
         var isEmpty: Bool { lastAnswer == nil && flags.isEmpty }
+
+        /// The answers by `dimension`, as the store counts them.
+        func clients(by dimension: ClientDimension) -> [(value: String, count: Int64)] {
+            let tally = dimension == .appVersion ? appVersions : platforms
+            return tally.counts + (tally.other > 0 ? [(ClientDimension.other, tally.other)] : [])
+        }
     }
 
     private let counts = Mutex(Counts())
@@ -47,8 +53,8 @@ package final class UsageTally: Sendable {
     /// and `platform` (nil: not sent).
     func recordAnswer(appVersion: String?, platform: String?, at time: Date) {
         counts.withLock { counts in
-            Self.add(appVersion, to: &counts.appVersions, limit: Self.maxAppVersions)
-            Self.add(platform, to: &counts.platforms, limit: Self.maxPlatforms)
+            counts.appVersions.add(appVersion ?? "")
+            counts.platforms.add(platform ?? "")
             if counts.lastAnswer.map({ $0 < time }) ?? true { counts.lastAnswer = time }
         }
     }
@@ -71,18 +77,6 @@ package final class UsageTally: Sendable {
         counts.withLock { counts in
             defer { counts = Counts() }
             return counts
-        }
-    }
-
-    /// One more under `value` (nil: not sent), or under `other` once `limit` values are named.
-    private static func add(_ value: String?, to counts: inout [String: Int64], limit: Int) {
-        let name = value ?? ""
-        if let index = counts.index(forKey: name) {
-            counts.values[index] += 1
-        } else if counts.count < limit {
-            counts[name] = 1
-        } else {
-            counts[ClientDimension.other, default: 0] += 1
         }
     }
 }
