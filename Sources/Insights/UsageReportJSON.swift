@@ -20,6 +20,8 @@ struct UsageReportJSON: Encodable {
         let unevaluated: Bool
         let staleReason: String?
         let windows: [String: Counts]
+        /// Evaluations per day, oldest first, the last day ending with the report's hour.
+        let daily: [Int64]
     }
 
     struct Stale: Encodable {
@@ -31,6 +33,8 @@ struct UsageReportJSON: Encodable {
     let templateVersion: String
     let time: Timestamp
     let countedSince: Timestamp?
+    /// When the first day of each parameter's `daily` series starts.
+    let dailyStart: Timestamp
     let staleDays: Int
     let parameters: [Parameter]
     let unevaluated: [String]
@@ -40,6 +44,7 @@ struct UsageReportJSON: Encodable {
         templateVersion = "\(version)"
         time = Timestamp(report.time)
         countedSince = report.countedSince.map(Timestamp.init)
+        dailyStart = Timestamp(UsageWindow.seriesEnd(at: report.time).addingTimeInterval(-Double(UsageWindow.seriesDays) * 86_400))
         staleDays = report.rule.days
         parameters = report.parameters.map { usage in
             Parameter(
@@ -48,7 +53,7 @@ struct UsageReportJSON: Encodable {
                 windows: Dictionary(uniqueKeysWithValues: usage.windows.map { window, counts in
                     (window.rawValue, Counts(evaluations: counts.evaluations, bySource: counts.bySource, byAppVersion: counts.byAppVersion,
                                              byPlatform: counts.byPlatform))
-                }))
+                }), daily: usage.daily)
         }
         unevaluated = report.unevaluated
         stale = report.stale.compactMap { usage in

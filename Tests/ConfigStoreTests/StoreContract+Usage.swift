@@ -92,6 +92,27 @@ extension StoreContract {
             #expect(report.parameters[0].facts.lastEvaluateTime == Self.start.addingTimeInterval(3_599), "the last evaluation outlives its bucket")
         }
 
+        @Test(arguments: StoreEngine.allCases) func theDailySeriesSumsEachDayEndingWithTheCurrentHour(engine: StoreEngine) throws {
+            let now = Self.start.addingTimeInterval(40 * 86_400 + 1_800)
+            let usage = try fresh.fixture(engine).make(clock: ManualClock(now)).usage
+            let served = [Self.use("a", UsageSource.defaultValue, "x"), Self.use("a", UsageSource.condition("ios"), "y")]
+            // Hours before the current one, and how many fetches each.
+            let fetchesHoursAgo: [(hours: Double, fetches: Int)] = [(0, 2), (23, 1), (24, 4), (29 * 24 + 23, 3), (30 * 24, 5)]
+            for (hours, fetches) in fetchesHoursAgo {
+                let time = UsageWindow.bucket(of: now).addingTimeInterval(-hours * 3_600)
+                try usage.record(Self.batch(at: time, fetches: Array(repeating: ("1.0", served), count: fetches)))
+            }
+            let report = try usage.report(Self.key, parameters: ["a", "b"], publishTime: Self.start, now: now, topValues: 10)
+            var expected = [Int64](repeating: 0, count: 30)
+            expected[29] = 2 * 3
+            expected[28] = 2 * 4
+            expected[0] = 2 * 3
+            #expect(report.parameters[0].daily == expected, "the current hour and the 23 before it are the last day; 30 days back is out")
+            #expect(report.parameters[1].daily == [Int64](repeating: 0, count: 30), "a key never evaluated has a day of zero each")
+            let day = try #require(report.parameters[0].windows[.day])
+            #expect(day.evaluations == 2 * 7, "the day window also holds the hour 24 hours back")
+        }
+
         @Test(arguments: StoreEngine.allCases) func aProjectWithLongerStaleDaysKeepsItsBucketsLonger(engine: StoreEngine) throws {
             let clock = ManualClock(Self.start)
             let database = try fresh.fixture(engine).make(clock: clock)

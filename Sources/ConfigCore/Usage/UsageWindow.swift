@@ -33,6 +33,16 @@ public enum UsageWindow: String, Sendable, CaseIterable, Codable {
         bucket(of: time).addingTimeInterval(bucketSeconds)
     }
 
+    /// How many days a report's daily series has (`ParameterUsage.daily`): the longest window.
+    public static let seriesDays = 30
+
+    /// The end of the series' last day at `now`: the end of the current hour's bucket. Each day of
+    /// the series is the 24 hours before the next one's start, so the last holds the current hour
+    /// and the 23 before it.
+    public static func seriesEnd(at now: Date) -> Date {
+        nextBucket(after: now)
+    }
+
     /// How long buckets are kept: the longest window, or the project's stale days when longer
     /// (the rule that a parameter served one value for N days reads N days of buckets).
     public static func retentionDays(staleDays: Int) -> Int {

@@ -56,6 +56,7 @@ enum UsageReading {
             }
         }
         try addClients(to: &counts, template: template, starts: starts, on: connection)
+        let daily = try dailySeries(of: wanted, template: template, now: query.now, on: connection)
         let records = Dictionary(recorded.map { ($0.0, (publish: $0.1, last: $0.2)) }, uniquingKeysWith: { first, _ in first })
         let distinctValues = Dictionary(distinct, uniquingKeysWith: { first, _ in first })
         let parameters = query.parameters.map { key in
@@ -65,9 +66,32 @@ enum UsageReading {
                 countedSince: countedSince ?? query.now, lastEvaluateTime: record?.last.map(TemplateStoreRules.date(milliseconds:)),
                 distinctValues: distinctValues[key] ?? 0, permanent: permanent.contains(key))
             let windows = Dictionary(uniqueKeysWithValues: zip(UsageWindow.allCases, (counts[key] ?? []).map { $0.limited(to: query.topValues) }))
-            return ParameterUsage(key: key, facts: facts, windows: windows, rule: rule, now: query.now)
+            return ParameterUsage(key: key, facts: facts, windows: windows,
+                                  daily: daily[key] ?? Array(repeating: 0, count: UsageWindow.seriesDays), rule: rule, now: query.now)
         }
         return UsageReport(key: query.key, time: query.now, rule: rule, countedSince: countedSince, parameters: parameters)
+    }
+
+    /// Each wanted parameter's evaluations per day of the series (oldest first), summed in the
+    /// store: a row per parameter and day, whatever the number of sources and hours.
+    private static func dailySeries<Connection: StoreStatements>(
+        of wanted: Set<String>, template: [StoreValue], now: Date, on connection: Connection
+    ) throws -> [String: [Int64]] {
+        let days = UsageWindow.seriesDays, dayMilliseconds: Int64 = 86_400_000
+        let end = TemplateStoreRules.milliseconds(UsageWindow.seriesEnd(at: now))
+        var series: [String: [Int64]] = [:]
+        _ = try connection.rows(
+            """
+            SELECT parameter, (? - 1 - hour) / \(dayMilliseconds), CAST(SUM(count) AS BIGINT) FROM usage_sources
+            WHERE project = ? AND namespace = ? AND hour >= ? AND hour < ? GROUP BY 1, 2
+            """,
+            [.integer(end)] + template + [.integer(end - Int64(days) * dayMilliseconds), .integer(end)]
+        ) { row in
+            let parameter = row.text(at: 0), daysAgo = Int(row.int64(at: 1))
+            guard wanted.contains(parameter), (0..<days).contains(daysAgo) else { return }
+            series[parameter, default: Array(repeating: 0, count: days)][days - 1 - daysAgo] += row.int64(at: 2)
+        }
+        return series
     }
 
     /// Adds the counts by app version and platform: a row of one flag to that flag, a row of a

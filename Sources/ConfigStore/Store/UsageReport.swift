@@ -34,15 +34,20 @@ public struct ParameterUsage: Sendable, Equatable {
     public var facts: ParameterFacts
     /// Every window's counts.
     public var windows: [UsageWindow: UsageCounts]
+    /// Evaluations per day over the last `UsageWindow.seriesDays` days, oldest first; the last
+    /// day ends with the current hour (`UsageWindow.seriesEnd`).
+    public var daily: [Int64]
     /// No client evaluated it since it was published.
     public var unevaluated: Bool
     /// Why it is stale, nil when it is not.
     public var staleReason: StaleReason?
 
-    public init(key: String, facts: ParameterFacts, windows: [UsageWindow: UsageCounts], rule: StalenessRule, now: Date) {
+    public init(key: String, facts: ParameterFacts, windows: [UsageWindow: UsageCounts], daily: [Int64] = [], rule: StalenessRule,
+                now: Date) {
         self.key = key
         self.facts = facts
         self.windows = windows
+        self.daily = daily
         unevaluated = rule.isUnevaluated(facts)
         staleReason = rule.staleReason(facts, at: now)
     }
