@@ -13,10 +13,11 @@ import * as publish from "./publish.js";
 import * as access from "./access.js";
 import * as changes from "./changes.js";
 import * as webhooks from "./webhooks.js";
+import * as insights from "./insights.js";
 import * as conflicts from "./conflicts.js";
 import * as drafts from "./drafts.js";
 
-const views = { parameters, conditions, groups, history, changes, evaluate, live, access, webhooks };
+const views = { parameters, conditions, groups, history, changes, evaluate, live, insights, access, webhooks };
 /** The views that edit the draft, shown below the draft bar. */
 const editing = new Set(["parameters", "conditions", "groups"]);
 /** Views only an admin of the project can use: not offered to anyone else. */
@@ -41,6 +42,7 @@ function mountViews() {
     if (current === "changes") changes.load();
     if (current === "access") access.load();
     if (current === "webhooks") webhooks.load();
+    if (current === "insights") insights.load();
   });
   session.events.addEventListener("scope", offerViewsByRole);
 }
@@ -66,6 +68,7 @@ function show(name, { focus = true } = {}) {
   if (name === "changes") changes.load();
   if (name === "access") access.load();
   if (name === "webhooks") webhooks.load();
+  if (name === "insights") insights.load();
   if (focus) byId(`view-${name}`).querySelector("h2").focus();
 }
 

@@ -8,7 +8,7 @@ import * as session from "./session.js";
 const EVENTS = ["template.publish", "template.rollback", "canary.start", "canary.share", "canary.promote", "canary.abort",
   "changeRequest.created", "changeRequest.edited", "changeRequest.approved", "changeRequest.rejected",
   "changeRequest.cancelled", "changeRequest.scheduled", "changeRequest.applied", "changeRequest.conflicted",
-  "schedule.applied", "schedule.failed"];
+  "schedule.applied", "schedule.failed", "parameter.stale"];
 
 let list;
 let message;

@@ -856,7 +856,65 @@ def access_view_manages_members_and_tokens(run):
     run.shot("access")
 
 
-VIEWS = ("Parameters", "Conditions", "Groups", "History", "Changes", "Evaluate", "Live", "Access", "Webhooks")
+def insights_count_what_clients_read_and_propose_removal(run):
+    """Fetches are counted exactly: a key's row shows them, its sparkline and its app versions; a
+    key published after them is never evaluated, offered for removal as a change request, and
+    marked permanent leaves the list."""
+    page = run.page
+    fetch = f"{run.args.base}/v1/projects/{run.args.project_number}/namespaces/firebase:fetch"
+    for instance in ["insight-a", "insight-b", "insight-c"]:
+        request = urllib.request.Request(fetch, method="POST", headers={"X-Goog-Api-Key": run.args.api_key, "Content-Type": "application/json"},
+                                         data=json.dumps({"appInstanceId": instance, "appId": f"1:{run.args.project_number}:android:1",
+                                                          "appVersion": "3.1.0"}).encode())
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.status == 200
+    status, before = run.api("GET", run.template_path())
+    assert status == 200, before
+    read = sorted(before["parameters"])[0]
+    before.pop("version", None)
+    grown = json.loads(json.dumps(before))
+    grown["parameters"]["unused_banner"] = {"defaultValue": {"value": "hello"}}
+    status, published = run.api("PUT", run.template_path(), grown, {"If-Match": "*"})
+    assert status == 200, published
+    run.view("Insights")
+    view = page.locator("#view-insights")
+    row = view.locator(f'tr[data-key="{read}"]')
+    # Each worker writes its counts every second here (scripts/console-e2e): Refresh until they are in.
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        view.get_by_role("button", name="Refresh").click()
+        page.wait_for_timeout(200)
+        if row.count() and int(row.locator("td.number").inner_text().replace(",", "") or 0) >= 3:
+            break
+    evaluations = int(row.locator("td.number").inner_text().replace(",", ""))
+    assert evaluations >= 3, f"{read} shows {evaluations} evaluations"
+    expect(row.get_by_role("img")).to_have_attribute("aria-label", re.compile(rf"^{read}: \d+ evaluations in 30 days"))
+    expect(row).to_contain_text("3.1.0")
+    expect(row).to_contain_text("default")
+    banner = view.locator('tr[data-key="unused_banner"]')
+    expect(banner).to_contain_text("Never evaluated")
+    candidates = view.locator("fieldset.candidates")
+    expect(candidates).to_contain_text("unused_banner (never evaluated)")
+    expect(candidates).not_to_contain_text(read)
+    run.shot("insights")
+    view.get_by_role("button", name="Propose removal").click()
+    expect(view.get_by_role("status")).to_contain_text(re.compile(r"Proposed change request #(\d+) removing unused_banner"))
+    number = re.search(r"#(\d+)", view.get_by_role("status").inner_text()).group(1)
+    requests = f"/v1/projects/{run.args.project}/namespaces/firebase/changeRequests"
+    status, proposal = run.api("GET", f"{requests}/{number}")
+    assert status == 200 and proposal["description"].endswith("unused_banner"), proposal
+    assert sorted(proposal["template"]["parameters"]) == sorted(before["parameters"]), "exactly the key proposed goes"
+    assert run.api("POST", f"{requests}/{number}:cancel", {})[0] == 200
+    banner.get_by_role("button", name="Mark permanent: unused_banner").click()
+    expect(view.get_by_role("status")).to_have_text("unused_banner is permanent: never stale.")
+    expect(banner).to_contain_text("Permanent")
+    expect(view.get_by_text("No parameter is stale or never evaluated.")).to_be_visible()
+    banner.get_by_role("button", name="Not permanent: unused_banner").click()
+    expect(view.get_by_role("status")).to_have_text("unused_banner is no longer permanent.")
+    assert run.api("PUT", run.template_path(), before, {"If-Match": "*"})[0] == 200
+
+
+VIEWS = ("Parameters", "Conditions", "Groups", "History", "Changes", "Evaluate", "Live", "Insights", "Access", "Webhooks")
 
 
 def accessibility(run, views=VIEWS, where="laptop"):
@@ -1111,7 +1169,7 @@ def a_viewer_is_offered_no_publish(run):
         expect(page.get_by_role("button", name=name)).to_have_count(0)
     expect(page.locator("#draft-bar")).to_contain_text("You hold viewer on this project: you can read this template")
     run.view("History")
-    expect(page.get_by_role("button", name="Roll back to version 1")).to_be_disabled()
+    expect(page.get_by_role("button", name="Roll back to version 1", exact=True)).to_be_disabled()
     page.get_by_role("button", name="Sign out").click()
     expect(page.get_by_label("Admin token")).to_be_visible()
 
@@ -1122,7 +1180,8 @@ STEPS = [wrong_token_is_refused, sign_in, hostile_value_renders_inert, rollout_v
          adoption_shows_held_stream, roll_back_to_version_1, export_and_import, a_draft_survives_a_reload,
          publish_conflict_is_reported, a_newer_version_is_noticed_and_merged,
          server_template_keeps_its_own_draft, a_change_is_proposed_approved_and_applied, webhooks_view_adds_tests_and_rotates,
-         access_view_manages_members_and_tokens, every_view_passes_axe_with_data_in_its_tables,
+         access_view_manages_members_and_tokens, insights_count_what_clients_read_and_propose_removal,
+         every_view_passes_axe_with_data_in_its_tables,
          sign_out_forgets_the_token, signing_out_keeps_drafts_and_an_ended_session_offers_sign_in_again,
          a_thousand_parameters_stay_fast, deleting_far_down_keeps_the_place,
          conditions_are_filtered_and_moved_to_a_position, coloured_conditions_are_readable,
@@ -1165,7 +1224,7 @@ def phone_screenshots(args, browser):
         for button in on_screen.get(name, []):
             box = page.get_by_role("button", name=button).first.bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, (name, button, box)
-        if name in ("History", "Live", "Changes", "Access", "Evaluate", "Webhooks"):
+        if name in ("History", "Live", "Changes", "Insights", "Access", "Evaluate", "Webhooks"):
             run.shot(f"phone-{name.lower()}")
     run.view("Live")
     size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('svg.chart text.axis')).fontSize)")
