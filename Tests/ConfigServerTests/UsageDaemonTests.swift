@@ -94,18 +94,20 @@ import Testing
             try DaemonProcess(dataDir: temporary.url.appendingPathComponent("node\(index)").path, workers: 2, config: config,
                               extraEnvironment: ["RCS_DATABASE_URL": database.url])
         }
-        var nodes = try [node(1), node(2)]
+        var nodes = try [node(1), node(2), node(3)]
         #expect(try DaemonTests.admin(nodes[0].port, "PUT", "/v1/projects/example-project/remoteConfig", headers: [("If-Match", "*")],
                                       body: Templates.basic).status == 200)
         for node in nodes { try Self.fetch(node.port, count: 30) }
-        let counts = try Self.expectCounted(60, port: nodes[1].port, settle: 1)
-        #expect(counts["bySource"] as? [String: Int] == ["default": 20, "condition:ios": 20, "condition:pro": 20])
-        #expect(NSDictionary(dictionary: try Self.welcome(nodes[0].port)).isEqual(to: counts), "every node reads the same sums")
+        let counts = try Self.expectCounted(90, port: nodes[1].port, settle: 1)
+        #expect(counts["bySource"] as? [String: Int] == ["default": 30, "condition:ios": 30, "condition:pro": 30])
+        for node in [nodes[0], nodes[2]] {
+            #expect(NSDictionary(dictionary: try Self.welcome(node.port)).isEqual(to: counts), "every node reads the same sums")
+        }
         nodes[0].kill(SIGTERM)
         #expect(nodes[0].waitForExit() == 0)
         nodes[0] = try node(1)
         try Self.fetch(nodes[0].port, count: 3)
-        _ = try Self.expectCounted(63, port: nodes[1].port, settle: 0.5)
+        _ = try Self.expectCounted(93, port: nodes[1].port, settle: 0.5)
         for node in nodes {
             node.kill(SIGTERM)
             _ = node.waitForExit()
