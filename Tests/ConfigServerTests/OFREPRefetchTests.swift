@@ -31,15 +31,6 @@ import Testing
         return try #require(first.header("ETag"))
     }
 
-    /// Commits `value` as a new version without this server hearing of it; returns its number.
-    @discardableResult
-    func commitUnheard(_ value: String) throws -> Int64 {
-        try server.instance.application.store.templates.publish(
-            project: "demo", namespace: .client, templateJSON: Array(Templates.single(value).utf8), expectedVersion: nil,
-            metadata: PublishMetadata()
-        ).versionNumber
-    }
-
     func bulk(query: String = "", etag: String? = nil) throws -> TestResponse {
         try server.request("POST", "/ofrep/v1/evaluate/flags" + query,
                            headers: [("X-API-Key", TestServer.apiKey)] + (etag.map { [("If-None-Match", $0)] } ?? []),
@@ -56,7 +47,7 @@ import Testing
 
     @Test func aRefetchNamingAVersionNotHeardOfReadsTheStoreFirst() throws {
         try start("a")
-        let unheard = try commitUnheard("b")
+        let unheard = try server.commitUnheard("b")
         #expect(try Self.answer(try bulk()) == ("a", "1"), "the server has not heard of version 2")
         let refetch = try bulk(query: "?flagConfigEtag=\(unheard)&flagConfigLastModified=1771622898")
         #expect(refetch.status == 200)
@@ -66,7 +57,7 @@ import Testing
     @Test func aRepeatedPollNamingANewerVersionIsNotAnswered304() throws {
         let tag = try start("a")
         #expect(try bulk(etag: tag).status == 304, "the repeated poll's shortcut")
-        let unheard = try commitUnheard("b")
+        let unheard = try server.commitUnheard("b")
         let refetch = try bulk(query: "?flagConfigEtag=\(unheard)", etag: tag)
         try #require(refetch.status == 200)
         #expect(try Self.answer(refetch) == ("b", "\(unheard)"))
@@ -77,7 +68,7 @@ import Testing
     @Test(arguments: ["abc", "1", "0", "-3", "", "\"2\"", "2.0", "99999999999999999999"])
     func aFlagConfigEtagThatIsNotANewerVersionChangesNothing(etag: String) throws {
         let tag = try start("a")
-        try commitUnheard("b")
+        try server.commitUnheard("b")
         let query = "?flagConfigEtag=" + (try #require(etag.addingPercentEncoding(withAllowedCharacters: .alphanumerics)))
         #expect(try Self.answer(try bulk(query: query)) == ("a", "1"))
         #expect(try bulk(query: query, etag: tag).status == 304)
@@ -87,7 +78,7 @@ import Testing
     /// read until the version appears), however often the client names it.
     @Test func aFlagConfigEtagBeyondEveryVersionIsAnsweredAfterOneRead() throws {
         try start("a")
-        let unheard = try commitUnheard("b")
+        let unheard = try server.commitUnheard("b")
         let first = try bulk(query: "?flagConfigEtag=9000000000")
         #expect(first.status == 200)
         #expect(try Self.answer(first) == ("b", "\(unheard)"))
@@ -101,7 +92,7 @@ import Testing
     @Test func whileTheListenerIsAbsentEvaluationsAndEventStreamsReadTheStoreOnce() throws {
         try start("a")
         server.instance.application.counters.setListenerAbsent(true)
-        let unheard = try commitUnheard("b")
+        let unheard = try server.commitUnheard("b")
         #expect(try Self.answer(try bulk()) == ("b", "\(unheard)"))
         let flag = try server.request("POST", "/ofrep/v1/evaluate/flags/key", headers: [("X-API-Key", TestServer.apiKey)],
                                       body: OFREPTests.context("\"targetingKey\":\"user-2\""))

@@ -1,6 +1,7 @@
 import ConfigCore
 @testable import ConfigServer
 @testable import ServerCore
+import ConfigStore
 import Foundation
 import ServerTestSupport
 import TestSupport
@@ -31,6 +32,17 @@ final class TestServer {
     /// included), as `JobRuntime.runDue` does.
     func runDueJobs() {
         instance.application.jobs.runDue()
+    }
+
+    /// Commits a template of one parameter, `key` = `value`, as the demo's next version straight
+    /// into the store, as another process or node commits it: no worker of this server is told.
+    /// Returns its number.
+    @discardableResult
+    func commitUnheard(_ value: String) throws -> Int64 {
+        try instance.application.store.templates.publish(
+            project: "demo", namespace: .client, templateJSON: Array(Templates.single(value).utf8), expectedVersion: nil,
+            metadata: PublishMetadata()
+        ).versionNumber
     }
 
     deinit {
