@@ -42,8 +42,10 @@ public final class Application: HTTPRequestHandler, Sendable {
     private let controlPlane: ControlPlane
     /// Where everything that depends on the time of day reads it.
     let clock: any WallClock
-    /// The worker's background jobs: due changes, webhook delivery, pruning.
+    /// The worker's background jobs: the store poll, due changes, webhook delivery, pruning.
     let jobs: JobRuntime
+    /// What notices the commits this worker did not make (its store poll is a job).
+    private let changeFeed: ChangeFeed
     /// Sends the webhook outbox's deliveries.
     let webhooks: WebhookDispatcher
     /// What the worker counted of its clients' evaluations, written to the store by `usage flush`.
@@ -109,6 +111,10 @@ public final class Application: HTTPRequestHandler, Sendable {
                         readYourWrites: readYourWrites,
                         services: ExchangeServices(metrics: metrics, audit: audit, storeQueue: storeExecutor.requests, board: board,
                                                    logger: logger))
+        changeFeed = ChangeFeed(store: store, updates: updates, templates: templates, controlPlane: controlPlane,
+                                counters: counters, board: board, catchUp: catchUp, peers: peers, health: storeHealth,
+                                metrics: metrics, logger: logger, loop: loop, settings: configuration.store)
+        jobs.add(changeFeed.pollJob)
         jobs.add(DueChanges(store: store, applier: applier, templates: templates, projects: projects, updates: updates,
                             audit: audit, logger: logger).job)
         jobs.add(webhooks.job)
@@ -180,10 +186,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         catchUp.preloadAndRegister()
         realtime.start()
         jobs.start()
-        ChangeFeed(store: store, updates: updates, templates: templates, controlPlane: controlPlane, counters: counters,
-                   board: board, catchUp: catchUp, peers: peers, health: storeHealth, metrics: metrics, logger: logger, loop: loop,
-                   storeQueue: storeQueue, settings: configuration.store)
-            .start(listener: listener)
+        changeFeed.start(listener: listener)
         if let peers {
             let (metrics, adoption) = (metricsEndpoint, adoption)
             try PeerMailbox(channel: peers, updates: updates, catchUp: catchUp, gather: peerGather) { question in

@@ -18,7 +18,7 @@ package final class StoreQueue: Sendable {
         self.timeout = timeout
     }
 
-    /// Runs background work (a poll, an audit entry, a scheduled step) with the store calls it
+    /// Runs background work (an audit entry, a session kept alive) with the store calls it
     /// makes bounded by `timeout` from now.
     package func async(_ work: @escaping @Sendable () -> Void) {
         let deadline = ContinuousClock.now + timeout

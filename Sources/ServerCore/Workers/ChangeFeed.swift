@@ -1,5 +1,4 @@
 package import ConfigStore
-import Dispatch
 package import EventLoop
 package import Logging
 import Synchronization
@@ -7,10 +6,13 @@ import Synchronization
 /// Notices what other workers, processes or nodes committed and hands it to the worker's one
 /// path for changes (`TemplateUpdates.heard`): from the node's store listener (first worker,
 /// stores shared by several nodes) at once; from the shared change counters on every tick, in
-/// case a peer's datagram was lost; and by polling the store's change token
-/// (`store.pollIntervalSeconds`), for commits no one announced. Peers' datagrams arrive through
-/// `PeerMailbox`.
+/// case a peer's datagram was lost; and by polling the store's change token, for commits no one
+/// announced: the job `store poll` of every worker (``pollJob``), every `store.pollIntervalSeconds`
+/// of the worker's clock, which also keeps the store's availability (`/readyz`, the metrics).
+/// Peers' datagrams arrive through `PeerMailbox`.
 package final class ChangeFeed: Sendable {
+    static let pollJobName = "store poll"
+
     private let store: any ConfigDatabase
     private let updates: TemplateUpdates
     private let templates: TemplateRegistry
@@ -23,15 +25,13 @@ package final class ChangeFeed: Sendable {
     private let metrics: ServerMetrics
     private let logger: Logger
     private let loop: EventLoop
-    /// Where the poll's store reads run, off the loop.
-    private let storeQueue: StoreQueue
     private let settings: StoreSettings
     private let lastToken = Mutex<StoreChangeToken?>(nil)
     private let wasAvailable = Atomic<Bool>(true)
 
     package init(store: any ConfigDatabase, updates: TemplateUpdates, templates: TemplateRegistry, controlPlane: ControlPlane,
          counters: ChangeCounters, board: CatchUpBoard, catchUp: WorkerCatchUp, peers: PeerChannel?, health: StoreHealth, metrics: ServerMetrics, logger: Logger,
-         loop: EventLoop, storeQueue: StoreQueue, settings: StoreSettings) {
+         loop: EventLoop, settings: StoreSettings) {
         self.store = store
         self.updates = updates
         self.templates = templates
@@ -44,11 +44,16 @@ package final class ChangeFeed: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.loop = loop
-        self.storeQueue = storeQueue
         self.settings = settings
     }
 
-    /// Starts watching (before the loop runs).
+    /// The job that polls the store's change token: it reads the store, so it runs on the job
+    /// runtime's queue (the store executor's jobs lane) when the worker's clock says it is due.
+    package var pollJob: Job {
+        .every(settings.pollIntervalSeconds, Self.pollJobName, scope: .everyWorker) { [self] _ in poll() }
+    }
+
+    /// Starts watching (before the loop runs); the store poll is the job runtime's (``pollJob``).
     /// - Parameter listener: the node's store listener, for the worker that holds it.
     package func start(listener: (any StoreChangeListener)?) {
         if let listener {
@@ -67,13 +72,11 @@ package final class ChangeFeed: Sendable {
                 lost: { [board] in board.storeUnreachable = true }
             ) { [self] change in relay(change) }.start()
         }
-        let pollEvery = max(1, Int(settings.pollIntervalSeconds.rounded()))
-        var ticks = 0
+        // Loop work, not a job: it reads the group's counters in shared memory and makes no
+        // store call, so a lost datagram is noticed within a tick, never behind the jobs' store calls.
         loop.onTick { [self] in
             catchUp.requestPass()
             for key in templates.changedKeys { updates.heard(key, version: nil) }
-            ticks += 1
-            if ticks % pollEvery == 0 { poll() }
         }
     }
 
@@ -139,33 +142,33 @@ package final class ChangeFeed: Sendable {
         }
     }
 
+    /// Reads the store's change token and, when it moved, what changed (the jobs lane, with the
+    /// job's deadline).
     private func poll() {
-        storeQueue.async { [self] in
-            let token: StoreChangeToken
-            do throws(StoreError) { token = try store.changeToken() } catch {
-                storeAvailable(false, error: error)
-                return
+        let token: StoreChangeToken
+        do throws(StoreError) { token = try store.changeToken() } catch {
+            storeAvailable(false, error: error)
+            return
+        }
+        storeAvailable(true, error: nil)
+        let changed = lastToken.withLock { last in
+            defer { last = token }
+            return last != nil && last != token
+        }
+        guard changed else { return }
+        do {
+            for scope in ControlPlaneScope.allCases { try controlPlane.reload(scope) }
+            let heads = try store.templates.heads()
+            let loaded = templates.loadedVersions
+            for (key, version) in heads where (loaded[key] ?? 0) < version {
+                // A commit no worker may have announced (another process's or node's, or
+                // one whose publisher has not acknowledged it): announce it before telling
+                // anyone. Always: that this worker is behind says nothing of the others.
+                counters.bump(key)
+                updates.heard(key, version: version)
             }
-            storeAvailable(true, error: nil)
-            let changed = lastToken.withLock { last in
-                defer { last = token }
-                return last != nil && last != token
-            }
-            guard changed else { return }
-            do {
-                for scope in ControlPlaneScope.allCases { try controlPlane.reload(scope) }
-                let heads = try store.templates.heads()
-                let loaded = templates.loadedVersions
-                for (key, version) in heads where (loaded[key] ?? 0) < version {
-                    // A commit no worker may have announced (another process's or node's, or
-                    // one whose publisher has not acknowledged it): announce it before telling
-                    // anyone. Always: that this worker is behind says nothing of the others.
-                    counters.bump(key)
-                    updates.heard(key, version: version)
-                }
-            } catch {
-                logger.error("cannot read the store's changes", metadata: ["error": "\(error)"])
-            }
+        } catch {
+            logger.error("cannot read the store's changes", metadata: ["error": "\(error)"])
         }
     }
 }
