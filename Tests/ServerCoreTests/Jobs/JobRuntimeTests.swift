@@ -1,4 +1,5 @@
 import ConfigCore
+import ConfigStore
 @testable import ServerCore
 import Dispatch
 import Foundation
@@ -134,6 +135,31 @@ import Testing
         runtime.start()
         runtime.runDue()
         #expect(ended.withLock { $0.sorted() } == [0, 10, 20, 30])
+    }
+
+    /// What bounds how long a job waits for the one before it (the store poll behind a job
+    /// whose store does not answer): each job, and each end of work aside, runs with its store
+    /// calls bounded by the runtime's time-out from its start.
+    @Test func eachJobAndEachEndOfWorkAsideHasAStoreDeadline() throws {
+        let runtime = runtime()
+        let deadlines = Mutex<[ContinuousClock.Instant?]>([])
+        runtime.add(Job("bounded", scope: .everyWorker) { now, runtime in
+            deadlines.withLock { $0.append(StoreDeadline.current) }
+            runtime.runAside(on: DispatchQueue(label: "aside")) { () } then: { _ in
+                deadlines.withLock { $0.append(StoreDeadline.current) }
+            }
+            return now.addingTimeInterval(3_600)
+        })
+        let before = ContinuousClock.now
+        runtime.start()
+        runtime.runDue()
+        let after = ContinuousClock.now
+        let recorded = deadlines.withLock { $0 }
+        #expect(recorded.count == 2)
+        for deadline in recorded {
+            let deadline = try #require(deadline, "a store call here would wait as long as the store does")
+            #expect(deadline >= before + .seconds(5) && deadline <= after + .seconds(5))
+        }
     }
 
     @Test func aStoppedRuntimeRunsNothing() {
