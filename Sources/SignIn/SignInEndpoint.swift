@@ -7,8 +7,9 @@ import HTTP1
 package import ServerCore
 
 /// Signing in to the console with the team's OpenID Connect provider: the authorization code
-/// flow with PKCE, `state` and `nonce` (docs/access.md, "Sign-in"). Provider calls run in tasks
-/// and store calls on the store queue: no step blocks an event loop.
+/// flow with PKCE, `state` and `nonce` (docs/access.md, "Sign-in"). A step that calls the
+/// provider runs in one task (``answerInTask(_:_:)``, the provider client being async) and hands
+/// its store calls to the requests lane: no step blocks an event loop.
 package struct SignInEndpoint: Sendable {
     /// Nil when `signIn.issuer` is not set: only the pasted token signs in.
     let provider: OIDCProvider?
@@ -88,37 +89,33 @@ package struct SignInEndpoint: Sendable {
     func login(_ exchange: Exchange, _ provider: OIDCProvider) {
         let returnTo = Self.consolePath(exchange.uri["returnTo"])
         let redirectURI = redirectURI(exchange, provider.settings)
-        Task {
-            do {
-                let endpoints = try await provider.endpoints()
-                let state = RandomSecret.hex(bytes: 32)
-                let attempt = Attempt(nonce: RandomSecret.hex(bytes: 16), verifier: RandomSecret.hex(bytes: 32),
-                                      redirectURI: redirectURI, returnTo: returnTo)
-                let kept = try await onStoreQueue {
-                    try store.putAttempt(stateHash: SecretDigest(secret: state).hex, record: Array(TemplateJSON.encode(attempt)),
-                                               expireTime: clock.now.addingTimeInterval(Self.attemptLifetime),
-                                               maxPending: Self.maxPendingAttempts)
-                }
-                guard kept else {
-                    throw SignInFailure(503, "Too many sign-ins are under way: try again in a few minutes.")
-                }
-                guard var location = URLComponents(string: endpoints.authorizationEndpoint) else {
-                    throw SignInFailure(502, "The identity provider's authorization_endpoint is not a URL.")
-                }
-                location.queryItems = (location.queryItems ?? []) + [
-                    URLQueryItem(name: "response_type", value: "code"),
-                    URLQueryItem(name: "client_id", value: provider.settings.clientID),
-                    URLQueryItem(name: "redirect_uri", value: redirectURI),
-                    URLQueryItem(name: "scope", value: provider.settings.scopes.joined(separator: " ")),
-                    URLQueryItem(name: "state", value: state),
-                    URLQueryItem(name: "nonce", value: attempt.nonce),
-                    URLQueryItem(name: "code_challenge", value: Base64URL.encode(SecretDigest(secret: attempt.verifier).bytes)),
-                    URLQueryItem(name: "code_challenge_method", value: "S256"),
-                ]
-                exchange.respond(Self.redirect(to: location.string ?? "/console/"))
-            } catch {
-                refuse(exchange, error, who: nil)
+        answerInTask(exchange) { _ in
+            let endpoints = try await provider.endpoints()
+            let state = RandomSecret.hex(bytes: 32)
+            let attempt = Attempt(nonce: RandomSecret.hex(bytes: 16), verifier: RandomSecret.hex(bytes: 32),
+                                  redirectURI: redirectURI, returnTo: returnTo)
+            let kept = try await onRequestsLane {
+                try store.putAttempt(stateHash: SecretDigest(secret: state).hex, record: Array(TemplateJSON.encode(attempt)),
+                                     expireTime: clock.now.addingTimeInterval(Self.attemptLifetime),
+                                     maxPending: Self.maxPendingAttempts)
             }
+            guard kept else {
+                throw SignInFailure(503, "Too many sign-ins are under way: try again in a few minutes.")
+            }
+            guard var location = URLComponents(string: endpoints.authorizationEndpoint) else {
+                throw SignInFailure(502, "The identity provider's authorization_endpoint is not a URL.")
+            }
+            location.queryItems = (location.queryItems ?? []) + [
+                URLQueryItem(name: "response_type", value: "code"),
+                URLQueryItem(name: "client_id", value: provider.settings.clientID),
+                URLQueryItem(name: "redirect_uri", value: redirectURI),
+                URLQueryItem(name: "scope", value: provider.settings.scopes.joined(separator: " ")),
+                URLQueryItem(name: "state", value: state),
+                URLQueryItem(name: "nonce", value: attempt.nonce),
+                URLQueryItem(name: "code_challenge", value: Base64URL.encode(SecretDigest(secret: attempt.verifier).bytes)),
+                URLQueryItem(name: "code_challenge_method", value: "S256"),
+            ]
+            return Self.redirect(to: location.string ?? "/console/")
         }
     }
 
@@ -131,39 +128,33 @@ package struct SignInEndpoint: Sendable {
         }
         let code = uri["code"]
         let providerError = uri["error"].map { error in uri["error_description"].map { "\(error): \($0)" } ?? error }
-        Task {
-            var who: String?
-            do {
-                let record = try await onStoreQueue { try store.takeAttempt(stateHash: SecretDigest(secret: state).hex) }
-                guard let record, let attempt = try? JSONDecoder().decode(Attempt.self, from: Data(record)) else {
-                    throw SignInFailure(400, "This sign-in answer was already used, is older than ten minutes, or was not "
-                        + "started here: sign in again.")
-                }
-                if let providerError { throw SignInFailure(403, "The identity provider did not sign you in (\(providerError)).") }
-                guard let code, !code.isEmpty else { throw SignInFailure(400, "The sign-in answer has no 'code'.") }
-                let token = try await provider.idToken(code: code, verifier: attempt.verifier, redirectURI: attempt.redirectURI)
-                let person = try await provider.verify(token, nonce: attempt.nonce)
-                who = person.email ?? person.subject
-                guard let email = person.email?.lowercased(), UpdateUserEmail.isPersonAddress(email) else {
-                    throw SignInFailure(403, "The identity provider gave no usable email address: ask for the 'email' scope.")
-                }
-                guard person.emailVerified != false else {
-                    throw SignInFailure(403, "The identity provider says \(email) is not verified.")
-                }
-                let secret = try await onStoreQueue { [access, audit] in
-                    let (secret, session) = try sessions.start(email: email, name: person.name, groups: person.groups)
-                    let name = access.storedAccess.principals[email]?.updateUser ?? email
-                    // Kept before the answer, as every audited call is.
-                    audit.signIn(exchange, action: "session.signIn", actor: (email, name), target: session.id,
-                                                 outcome: "ok")
-                    return secret
-                }
-                var response = Self.redirect(to: attempt.returnTo)
-                response.headers.add(name: "Set-Cookie", value: cookie(secret, exchange))
-                exchange.respond(response)
-            } catch {
-                refuse(exchange, error, who: who)
+        answerInTask(exchange) { who in
+            let record = try await onRequestsLane { try store.takeAttempt(stateHash: SecretDigest(secret: state).hex) }
+            guard let record, let attempt = try? JSONDecoder().decode(Attempt.self, from: Data(record)) else {
+                throw SignInFailure(400, "This sign-in answer was already used, is older than ten minutes, or was not "
+                    + "started here: sign in again.")
             }
+            if let providerError { throw SignInFailure(403, "The identity provider did not sign you in (\(providerError)).") }
+            guard let code, !code.isEmpty else { throw SignInFailure(400, "The sign-in answer has no 'code'.") }
+            let token = try await provider.idToken(code: code, verifier: attempt.verifier, redirectURI: attempt.redirectURI)
+            let person = try await provider.verify(token, nonce: attempt.nonce)
+            who = person.email ?? person.subject
+            guard let email = person.email?.lowercased(), UpdateUserEmail.isPersonAddress(email) else {
+                throw SignInFailure(403, "The identity provider gave no usable email address: ask for the 'email' scope.")
+            }
+            guard person.emailVerified != false else {
+                throw SignInFailure(403, "The identity provider says \(email) is not verified.")
+            }
+            let secret = try await onRequestsLane { [access, audit] in
+                let (secret, session) = try sessions.start(email: email, name: person.name, groups: person.groups)
+                let name = access.storedAccess.principals[email]?.updateUser ?? email
+                // Kept before the answer, as every audited call is.
+                audit.signIn(exchange, action: "session.signIn", actor: (email, name), target: session.id, outcome: "ok")
+                return secret
+            }
+            var response = Self.redirect(to: attempt.returnTo)
+            response.headers.add(name: "Set-Cookie", value: cookie(secret, exchange))
+            return response
         }
     }
 
@@ -262,8 +253,29 @@ package struct SignInEndpoint: Sendable {
         HTTPResponse(status: 302, headers: HTTPHeaders([("Location", location), ("Cache-Control", "no-store")]))
     }
 
-    /// Runs blocking store work on the store queue.
-    private func onStoreQueue<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+    // Sign-in's one bridge to Swift concurrency (docs/server-layout.md, "Background work"):
+    // `OIDCProvider` is async, as OutboundHTTP's transport is, so a step that calls the provider
+    // runs as one task, started by `answerInTask`; its store calls still run on the requests lane,
+    // awaited through `onRequestsLane`, and its answer leaves through the exchange.
+
+    /// Runs a sign-in step that calls the identity provider in a task, and answers `exchange`
+    /// with what it returns, or with the failure page for what it throws, kept in the audit log
+    /// with whom the step found signing in (what it set `who` to).
+    private func answerInTask(_ exchange: Exchange,
+                              _ step: @escaping @Sendable (_ who: inout String?) async throws -> HTTPResponse) {
+        Task {
+            var who: String?
+            do {
+                exchange.respond(try await step(&who))
+            } catch {
+                refuse(exchange, error, who: who)
+            }
+        }
+    }
+
+    /// Runs blocking store work on the requests lane (`StoreQueue`, bounded by its deadline) and
+    /// returns its result to the step that awaits it.
+    private func onRequestsLane<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             storeQueue.async { continuation.resume(with: Swift.Result { try work() }) }
         }
