@@ -56,15 +56,25 @@ package struct ProjectAdminEndpoint: Sendable {
         }
     }
 
-    /// `POST /v1/projects/{p}/apiKeys` `{"name": "ios-app"}` → a new client API key, shown once.
+    /// `POST /v1/projects/{p}/apiKeys` `{"name": "ios-app", "environment": "staging"}` → a new
+    /// client API key, shown once, serving the environment named (production unless named).
     func createAPIKey(_ exchange: Exchange, project: StoredProject) throws {
-        let name = try ManagementBody(exchange.request.body, fields: ["name"]).string("name") ?? "client"
+        let body = try ManagementBody(exchange.request.body, fields: ["name", "environment"])
+        let name = try body.string("name") ?? "client"
+        let environment = try body.string("environment").map { named in
+            guard let id = EnvironmentID(rawValue: named),
+                  id == .production || projects.environments(of: project.id).contains(where: { $0.id == id }) else {
+                throw APIError.badRequest("Project '\(project.id)' has no environment '\(named)' (GET …/environments lists them).")
+            }
+            return id
+        } ?? .production
         let key = "rcs_" + RandomSecret.hex(bytes: 24)
         let digest = SecretDigest(secret: key)
         exchange.answerFromStore { [self] in
-            try store.addAPIKey(project: project.id, keyHash: digest.hex, name: name)
+            try store.addAPIKey(project: project.id, keyHash: digest.hex, name: name, environment: environment)
             try controlPlane.committed(.projects)
-            return .json(Self.encode(["name": name, "key": key, "project": project.id, "id": ClientKeyID.of(digest.hex)]))
+            return .json(Self.encode(["name": name, "key": key, "project": project.id, "id": ClientKeyID.of(digest.hex),
+                                      "environment": environment.rawValue]))
         }
     }
 
@@ -72,6 +82,7 @@ package struct ProjectAdminEndpoint: Sendable {
         let id: String
         let name: String
         let createTime: Timestamp
+        let environment: String
     }
 
     /// `GET /v1/projects/{p}/apiKeys`: the keys made through the API (those of the config file
@@ -79,7 +90,8 @@ package struct ProjectAdminEndpoint: Sendable {
     func listAPIKeys(_ exchange: Exchange, project: StoredProject) throws {
         exchange.answerFromStore { [self] in
             let keys = try store.apiKeys(project: project.id).map {
-                KeyJSON(id: ClientKeyID.of($0.keyHash), name: $0.name, createTime: Timestamp($0.createTime))
+                KeyJSON(id: ClientKeyID.of($0.keyHash), name: $0.name, createTime: Timestamp($0.createTime),
+                        environment: $0.environment.rawValue)
             }
             return .json(Self.encode(["apiKeys": keys]))
         }

@@ -41,8 +41,8 @@ package struct OFREPEndpoint: Sendable {
 
     /// Evaluates one flag (`flag`) or, for nil, every flag of the project's template.
     func evaluate(_ exchange: Exchange, flag: String?) throws {
-        let (clientKey, project) = try authenticate(exchange, flag: flag)
-        let key = templateKey(of: project)
+        let (clientKey, project, environment) = try authenticate(exchange, flag: flag)
+        let key = templateKey(of: project, in: environment)
         // A bulk re-fetch that an event stream prompted names the version it was told of.
         let told = flag == nil && !exchange.uri.query.isEmpty ? exchange.uri["flagConfigEtag"].flatMap { Int64($0) } : nil
         // A bulk poll naming the ETag it was given: its body, hashed once for the lookup of its
@@ -192,8 +192,8 @@ package struct OFREPEndpoint: Sendable {
     /// real-time hub, beside the Firebase streams. A client that knows an older version than
     /// it should (by the address, or by the last event it heard, `Last-Event-ID`) is told at once.
     func openEventStream(_ exchange: Exchange) throws {
-        let (_, project) = try authenticate(exchange, flag: nil)
-        let key = templateKey(of: project)
+        let (_, project, environment) = try authenticate(exchange, flag: nil)
+        let key = templateKey(of: project, in: environment)
         // After its one read (or a store that could not be read), from memory.
         guard exchange.reloaded || exchange.storeUnreadable || templates.isCurrent(key) else { throw ReloadNeeded(.template(key)) }
         let addressed = exchange.uri["version"].flatMap { Int64($0) } ?? 0
@@ -202,22 +202,24 @@ package struct OFREPEndpoint: Sendable {
                       encoding: .serverSentEvents)
     }
 
-    private func templateKey(of project: StoredProject) -> TemplateKey {
-        TemplateKey(project: project.id, namespace: namespaces[project.id] ?? .client)
+    /// The project's OpenFeature namespace (the client template unless configured) in the
+    /// environment its key serves.
+    private func templateKey(of project: StoredProject, in environment: EnvironmentID) -> TemplateKey {
+        TemplateKey(project: project.id, namespace: (namespaces[project.id] ?? .client).in(environment))
     }
 
-    /// The key the request presents and the project it belongs to: 401 without a key, 403 for
-    /// a key of no project.
-    private func authenticate(_ exchange: Exchange, flag: String?) throws(OFREPError) -> (String, StoredProject) {
+    /// The key the request presents, the project it belongs to and the environment it serves:
+    /// 401 without a key, 403 for a key of no project.
+    private func authenticate(_ exchange: Exchange, flag: String?) throws(OFREPError) -> (String, StoredProject, EnvironmentID) {
         let headers = exchange.request.head.headers
         // Each looked up only when the one before is absent.
         guard let presented = headers["X-API-Key"] ?? BearerToken.presented(in: headers["Authorization"]) ?? exchange.uri["key"],
               !presented.isEmpty else {
             throw OFREPError(401, .general, "Missing API key: send 'X-API-Key' or 'Authorization: Bearer'.", key: flag)
         }
-        guard let id = access.project(forClientKey: presented), let project = projects.project(id) else {
+        guard let owner = access.owner(ofClientKey: presented), let project = projects.project(owner.project) else {
             throw OFREPError(403, .general, "The API key is not a client key of any project.", key: flag)
         }
-        return (presented, project)
+        return (presented, project, owner.environment)
     }
 }

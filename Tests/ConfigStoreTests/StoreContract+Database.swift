@@ -33,7 +33,7 @@ extension StoreContract {
         @Test(arguments: StoreEngine.allCases) func reopeningKeepsEverything(engine: StoreEngine) throws {
             let fixture = try fresh.fixture(engine)
             let database = try fixture.make()
-            try database.projects.addAPIKey(project: "p1", keyHash: "hash", name: "key")
+            try database.projects.addAPIKey(project: "p1", keyHash: "hash", name: "key", environment: .production)
             let published = try (1...3).map { try database.publishTag($0) }
             let rolledBack = try database.templates.rollback(project: "p1", namespace: .client, to: 2, metadata: PublishMetadata())
             database.close()
@@ -63,7 +63,7 @@ extension StoreContract {
             #expect(afterOwn != afterOther)
             #expect(try other.templates.heads() == [TemplateKey(project: "p1", namespace: .client): 2])
 
-            try other.projects.addAPIKey(project: "p1", keyHash: "k", name: "")
+            try other.projects.addAPIKey(project: "p1", keyHash: "k", name: "", environment: .production)
             #expect(try database.changeToken() != afterOwn)
             let beforeFailure = try database.changeToken()
             #expect(throws: StoreError.versionMismatch(current: 2)) {
@@ -112,7 +112,7 @@ extension StoreContract {
                     secret: "whsec_1", createTime: clock.now, updateTime: clock.now))
             }
             try expectMoved("a project") { try database.projects.upsert(StoredProject(id: "p2", number: "1002")) }
-            try expectMoved("an API key") { try database.projects.addAPIKey(project: "p1", keyHash: "h", name: "") }
+            try expectMoved("an API key") { try database.projects.addAPIKey(project: "p1", keyHash: "h", name: "", environment: .production) }
             try expectMoved("an API key's removal") { try database.projects.removeAPIKey(project: "p1", keyHash: "h") }
             try expectMoved("a token") { try database.access.put(.token, id: "t1", record: [1]) }
             try expectMoved("a token's update") { _ = try database.access.update(.token, id: "t1", record: [2]) }

@@ -37,17 +37,17 @@ extension StoreContract {
         @Test(arguments: StoreEngine.allCases) func apiKeysAreKeptPerProject(engine: StoreEngine) throws {
             let store = try fresh.fixture(engine).make().projects
             try store.upsert(StoredProject(id: "a0", number: "7"))
-            try store.addAPIKey(project: "p1", keyHash: "h1", name: "web")
-            try store.addAPIKey(project: "p1", keyHash: "h2", name: "ios")
-            try store.addAPIKey(project: "p1", keyHash: "h1", name: "web renamed")
-            try store.addAPIKey(project: "a0", keyHash: "h1", name: "shared")
+            try store.addAPIKey(project: "p1", keyHash: "h1", name: "web", environment: .production)
+            try store.addAPIKey(project: "p1", keyHash: "h2", name: "ios", environment: .production)
+            try store.addAPIKey(project: "p1", keyHash: "h1", name: "web renamed", environment: .production)
+            try store.addAPIKey(project: "a0", keyHash: "h1", name: "shared", environment: .production)
             #expect(try store.apiKeys(project: "p1").map(\.keyHash) == ["h1", "h2"])
             #expect(try store.apiKeys(project: "a0").map(\.keyHash) == ["h1"])  // a hash may serve several projects
             #expect(try store.removeAPIKey(project: "p1", keyHash: "h2"))
             #expect(try !store.removeAPIKey(project: "p1", keyHash: "h2"))
             #expect(try store.apiKeys(project: "p1").map { "\($0.keyHash):\($0.name)" } == ["h1:web renamed"])
             #expect(throws: StoreError.projectNotFound("ghost")) {
-                try store.addAPIKey(project: "ghost", keyHash: "h", name: "")
+                try store.addAPIKey(project: "ghost", keyHash: "h", name: "", environment: .production)
             }
         }
 
@@ -60,7 +60,7 @@ extension StoreContract {
             try store.upsert(StoredProject(id: "B", number: "2"))
             try store.upsert(StoredProject(id: "keyless", number: "3"))
             for (project, hash) in [("p1", "h3"), ("B", "h1"), ("p1", "h1"), ("p1", "H2")] {
-                try store.addAPIKey(project: project, keyHash: hash, name: "\(project) \(hash)")
+                try store.addAPIKey(project: project, keyHash: hash, name: "\(project) \(hash)", environment: .production)
                 clock.advance(by: 1)
             }
             let all = try store.allAPIKeys()

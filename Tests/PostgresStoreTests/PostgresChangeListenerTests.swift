@@ -74,7 +74,7 @@ import TestSupport
         try listener.sendHeartbeat()
         #expect(listener.isAwaitingHeartbeat)
         try await onDedicatedThread { [store] in
-            try store.projects.addAPIKey(project: "p1", keyHash: "h", name: "")
+            try store.projects.addAPIKey(project: "p1", keyHash: "h", name: "", environment: .production)
             try store.access.put(.token, id: "t1", record: [1])
         }
         let afterHeartbeat = try await Self.receive(listener, socket: socket) { $0.count >= 2 && !listener.isAwaitingHeartbeat }

@@ -60,7 +60,7 @@ import TestSupport
             try self.store.templates.publish(project: "p1", namespace: .client, templateJSON: [], expectedVersion: 1,
                                    metadata: PublishMetadata())
         }
-        try store.projects.addAPIKey(project: "p1", keyHash: "h", name: "")
+        try store.projects.addAPIKey(project: "p1", keyHash: "h", name: "", environment: .production)
         #expect(try nextPayloads() == [StoreChange.projects.payload])
         try store.projects.upsert(StoredProject(id: "p2", number: "2"))
         #expect(try nextPayloads() == [StoreChange.projects.payload])

@@ -28,7 +28,7 @@ import Testing
         let known = try Migrator(directory: PostgresTestServer.migrations).latestVersion
         #expect(try PostgresMigrator.appliedVersions(on: connection) == Array(1...known))
         #expect(try tables(connection) == [
-            "access_records", "api_keys", "audit_log", "change_policies", "change_requests", "listener_acks", "projects", "schema_migrations", "sign_in_attempts",
+            "access_records", "api_keys", "audit_log", "change_policies", "change_requests", "environments", "listener_acks", "projects", "schema_migrations", "sign_in_attempts",
             "store_revision", "template_canaries", "template_heads", "template_versions", "usage_clients", "usage_parameters",
             "usage_permanent", "usage_settings", "usage_sources", "usage_templates", "usage_versions", "webhook_attempts",
             "webhook_deliveries", "webhook_endpoints", "webhook_events",

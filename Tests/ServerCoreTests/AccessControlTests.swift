@@ -1,7 +1,27 @@
+import ConfigCore
 @testable import ServerCore
 import Testing
 
 @Suite struct AccessControlTests {
+    static func entry(_ secret: String, _ environment: EnvironmentID = .production) -> ClientKeyTable.Entry {
+        ClientKeyTable.Entry(digest: SecretDigest(secret: secret), environment: environment)
+    }
+
+    @Test func aKeyServesItsEnvironmentWhereverItIsFound() throws {
+        let access = AccessControl(adminTokens: [])
+        let staging = try #require(EnvironmentID(rawValue: "staging"))
+        access.clientKeys.replace([Self.entry("prod-key"), Self.entry("staging-key", staging)], project: "a")
+        for _ in 0..<2 {  // the second time from the keys remembered in clear
+            #expect(access.clientKeys.environment(ofKey: "staging-key", project: "a") == staging)
+            #expect(access.clientKeys.environment(ofKey: "prod-key", project: "a") == .production)
+            #expect(access.owner(ofClientKey: "staging-key") == ClientKeyTable.Owner(project: "a", environment: staging))
+        }
+        #expect(access.clientKeys.environment(ofKey: "staging-key", project: "b") == nil)
+        access.clientKeys.replace([Self.entry("staging-key")], project: "a")
+        #expect(access.clientKeys.environment(ofKey: "staging-key", project: "a") == .production, "a key moved is served where it went")
+        #expect(access.owner(ofClientKey: "staging-key")?.environment == .production)
+    }
+
     @Test func aDigestIsTheSHA256OfTheSecretAndReadsBackFromHex() throws {
         // Reference digests computed elsewhere (FIPS 180-2's "abc" and the empty string, and
         // Python's hashlib for the key).
@@ -18,51 +38,51 @@ import Testing
 
     @Test func apiKeysAreValidOnlyForTheirProject() {
         let access = AccessControl(adminTokens: [])
-        access.setAPIKeyDigests([SecretDigest(secret: "key-a")], project: "a")
-        access.addAPIKeyDigest(SecretDigest(secret: "key-a2"), project: "a")
-        #expect(access.isValidAPIKey("key-a", project: "a"))
-        #expect(access.isValidAPIKey("key-a2", project: "a"))
-        #expect(!access.isValidAPIKey("key-a", project: "b"))
-        #expect(!access.isValidAPIKey("key-", project: "a"))
+        access.clientKeys.replace([Self.entry("key-a")], project: "a")
+        access.clientKeys.add(Self.entry("key-a2"), project: "a")
+        #expect((access.clientKeys.environment(ofKey: "key-a", project: "a") != nil))
+        #expect((access.clientKeys.environment(ofKey: "key-a2", project: "a") != nil))
+        #expect(!(access.clientKeys.environment(ofKey: "key-a", project: "b") != nil))
+        #expect(!(access.clientKeys.environment(ofKey: "key-", project: "a") != nil))
     }
 
     @Test func aRememberedKeyStaysBoundToItsProjectAndIsForgottenWhenKeysChange() {
         let access = AccessControl(adminTokens: [])
-        access.setAPIKeyDigests([SecretDigest(secret: "key-a")], project: "a")
-        access.setAPIKeyDigests([SecretDigest(secret: "key-b")], project: "b")
+        access.clientKeys.replace([Self.entry("key-a")], project: "a")
+        access.clientKeys.replace([Self.entry("key-b")], project: "b")
         // Accepted once, so remembered; a second presentation takes the remembered path.
-        #expect(access.isValidAPIKey("key-a", project: "a"))
-        #expect(access.isValidAPIKey("key-a", project: "a"))
-        #expect(!access.isValidAPIKey("key-a", project: "b"))
-        #expect(!access.isValidAPIKey("key-b", project: "a"))
-        #expect(!access.isValidAPIKey("key-a ", project: "a"))
+        #expect((access.clientKeys.environment(ofKey: "key-a", project: "a") != nil))
+        #expect((access.clientKeys.environment(ofKey: "key-a", project: "a") != nil))
+        #expect(!(access.clientKeys.environment(ofKey: "key-a", project: "b") != nil))
+        #expect(!(access.clientKeys.environment(ofKey: "key-b", project: "a") != nil))
+        #expect(!(access.clientKeys.environment(ofKey: "key-a ", project: "a") != nil))
         // Rotating the project's keys revokes the remembered one at once.
-        access.setAPIKeyDigests([SecretDigest(secret: "key-a-rotated")], project: "a")
-        #expect(!access.isValidAPIKey("key-a", project: "a"))
-        #expect(access.isValidAPIKey("key-a-rotated", project: "a"))
+        access.clientKeys.replace([Self.entry("key-a-rotated")], project: "a")
+        #expect(!(access.clientKeys.environment(ofKey: "key-a", project: "a") != nil))
+        #expect((access.clientKeys.environment(ofKey: "key-a-rotated", project: "a") != nil))
         // Adding a key keeps the accepted ones valid; another project's rotation leaves a's alone.
-        access.addAPIKeyDigest(SecretDigest(secret: "key-a-second"), project: "a")
-        access.setAPIKeyDigests([SecretDigest(secret: "key-b-rotated")], project: "b")
-        #expect(access.isValidAPIKey("key-a-rotated", project: "a") && access.isValidAPIKey("key-a-second", project: "a"))
-        #expect(!access.isValidAPIKey("key-b", project: "b"))
+        access.clientKeys.add(Self.entry("key-a-second"), project: "a")
+        access.clientKeys.replace([Self.entry("key-b-rotated")], project: "b")
+        #expect((access.clientKeys.environment(ofKey: "key-a-rotated", project: "a") != nil) && (access.clientKeys.environment(ofKey: "key-a-second", project: "a") != nil))
+        #expect(!(access.clientKeys.environment(ofKey: "key-b", project: "b") != nil))
         // More keys than are remembered all stay valid.
         let many = (0..<40).map { "key-\($0)" }
-        access.setAPIKeyDigests(many.map { SecretDigest(secret: $0) }, project: "c")
-        for key in many + many { #expect(access.isValidAPIKey(key, project: "c")) }
+        access.clientKeys.replace(many.map { Self.entry($0) }, project: "c")
+        for key in many + many { #expect((access.clientKeys.environment(ofKey: key, project: "c") != nil)) }
     }
 
     /// OFREP finds the project by the key alone: a key of two projects finds neither, even one
     /// that was remembered with its first project before the second got it.
     @Test func aClientKeyOfTwoProjectsNamesNoProject() {
         let access = AccessControl(adminTokens: [])
-        access.setAPIKeyDigests([SecretDigest(secret: "shared")], project: "a")
-        access.setAPIKeyDigests([SecretDigest(secret: "shared")], project: "b")
-        #expect(access.project(forClientKey: "shared") == nil)
-        access.setAPIKeyDigests([SecretDigest(secret: "own")], project: "b")
-        #expect(access.project(forClientKey: "shared") == "a")
-        #expect(access.project(forClientKey: "shared") == "a", "remembered")
-        access.addAPIKeyDigest(SecretDigest(secret: "shared"), project: "b")
-        #expect(access.project(forClientKey: "shared") == nil)
+        access.clientKeys.replace([Self.entry("shared")], project: "a")
+        access.clientKeys.replace([Self.entry("shared")], project: "b")
+        #expect(access.owner(ofClientKey: "shared")?.project == nil)
+        access.clientKeys.replace([Self.entry("own")], project: "b")
+        #expect(access.owner(ofClientKey: "shared")?.project == "a")
+        #expect(access.owner(ofClientKey: "shared")?.project == "a", "remembered")
+        access.clientKeys.add(Self.entry("shared"), project: "b")
+        #expect(access.owner(ofClientKey: "shared")?.project == nil)
     }
 
     @Test func constantTimeEqualityIsPlainEquality() {

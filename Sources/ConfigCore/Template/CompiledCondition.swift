@@ -35,10 +35,10 @@ enum CompiledCondition: Sendable {
         case (.some, .some):
             throw failure(path, "condition '\(condition.name)' has both an expression and a structured condition; give one")
         case (nil, nil):
-            let wanted = namespace == .client ? "an expression" : "an expression or a structured condition"
+            let wanted = namespace.kind == .client ? "an expression" : "an expression or a structured condition"
             throw failure(path, "condition '\(condition.name)' needs \(wanted)")
         case (nil, .some(let json)):
-            guard namespace == .server else {
+            guard namespace.kind == .server else {
                 throw failure(path + ".condition", "structured conditions are only for firebase-server templates; give an expression")
             }
             do {
@@ -53,7 +53,7 @@ enum CompiledCondition: Sendable {
             } catch {
                 throw failure(path + ".expression", "condition '\(condition.name)' does not parse: \(error.message) at offset \(error.offset)")
             }
-            guard namespace == .server else { return .expression(parsed.root) }
+            guard namespace.kind == .server else { return .expression(parsed.root) }
             do {
                 let structured = try parsed.serverCondition()
                 return .structured(structured.root, json: structured.json)

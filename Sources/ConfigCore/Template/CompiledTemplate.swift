@@ -276,7 +276,7 @@ public final class CompiledTemplate: Sendable {
     ///
     /// - Precondition: compiled for `.server`.
     public var serverRemoteConfig: RemoteConfigTemplate {
-        precondition(namespace == .server, "serverRemoteConfig is the form of server templates")
+        precondition(namespace.kind == .server, "serverRemoteConfig is the form of server templates")
         let structured = zip(conditionNames, conditions).map { name, condition in
             guard case .structured(_, let json) = condition else {
                 preconditionFailure("server templates compile every condition to a structured one")

@@ -189,7 +189,7 @@ public struct TemplateValidator: Sendable {
                 if let string = variant.value { checkServed(string, at: variantPath + ".value") }
             }
         }
-        if namespace == .server {
+        if namespace.kind == .server {
             issues.append(Issue(path: path, message: "\(value.kind) is not supported in server templates; use value or useInAppDefault"))
         }
     }

@@ -106,7 +106,7 @@ public final class Application: HTTPRequestHandler, Sendable {
             realtime: realtime, updates: updates, metrics: metrics, storeHealth: storeHealth, board: board,
             controlPlane: controlPlane, policies: policies, storeQueue: storeExecutor.requests, webhooks: webhooks, audit: audit,
             sessions: sessions, applier: applier, clock: clock)
-        router = Router(table: RouteTable(routes + [metricsEndpoint.routes, adoption.routes].joined()),
+        router = Router(table: RouteTable((routes + [metricsEndpoint.routes, adoption.routes].joined()).withEnvironmentPaths()),
                         checks: RequestChecks(access: access, projects: projects, sessions: sessions, audit: audit),
                         readYourWrites: readYourWrites,
                         services: ExchangeServices(metrics: metrics, audit: audit, storeQueue: storeExecutor.requests, board: board,
@@ -165,6 +165,7 @@ public final class Application: HTTPRequestHandler, Sendable {
             HealthEndpoint(storeHealth: storeHealth, board: board).routes,
             OpenAPIDocument.routes,
             ProjectAdminEndpoint(store: store.projects, projects: projects, access: access, controlPlane: controlPlane).routes,
+            EnvironmentAdminEndpoint(store: store.projects, projects: projects, controlPlane: controlPlane).routes,
             AccessAdminEndpoint(store: store.access, access: access, controlPlane: controlPlane, clock: clock).routes,
             AuditEndpoint(store: store.audit).routes,
             WebhookAdminEndpoint(store: store, settings: configuration.webhooks, dispatcher: webhooks, clock: clock).routes,

@@ -1,4 +1,4 @@
-import ConfigCore
+package import ConfigCore
 
 /// `ProjectStore`, written once for every engine. Every write announces `projects`: each worker
 /// keeps the projects and their keys in memory.
@@ -31,6 +31,14 @@ package struct SQLProjectStore<Engine: DatabaseEngine>: ProjectStore {
                 """,
                 [.text(project.id), .text(project.number), .text(project.displayName), .text(project.percentSeed),
                  .integer(createdAt)])
+            // Every project has production.
+            try connection.run(
+                """
+                INSERT INTO environments (project, id, display_name, position, soak_seconds, created_at) VALUES (?, ?, ?, ?, 0, ?)
+                ON CONFLICT (project, id) DO NOTHING
+                """,
+                [.text(project.id), .text(EnvironmentID.production.rawValue), .text("Production"),
+                 .integer(StoredEnvironment.productionPosition), .integer(createdAt)])
         }
     }
 
@@ -42,16 +50,17 @@ package struct SQLProjectStore<Engine: DatabaseEngine>: ProjectStore {
         }
     }
 
-    package func addAPIKey(project: String, keyHash: String, name: String) throws(StoreError) {
+    package func addAPIKey(project: String, keyHash: String, name: String, environment: EnvironmentID) throws(StoreError) {
         let createdAt = TemplateStoreRules.milliseconds(engine.clock())
         try engine.write(announcing: .projects) { connection in
             try connection.requireProject(project)
+            try connection.requireEnvironment(environment, of: project)
             try connection.run(
                 """
-                INSERT INTO api_keys (project, key_hash, name, created_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (project, key_hash) DO UPDATE SET name = excluded.name
+                INSERT INTO api_keys (project, key_hash, name, created_at, environment) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (project, key_hash) DO UPDATE SET name = excluded.name, environment = excluded.environment
                 """,
-                [.text(project), .text(keyHash), .text(name), .integer(createdAt)])
+                [.text(project), .text(keyHash), .text(name), .integer(createdAt), .text(environment.rawValue)])
         }
     }
 

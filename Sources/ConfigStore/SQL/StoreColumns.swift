@@ -22,12 +22,24 @@ package enum StoreColumns {
     }
 
     /// Of `api_keys`.
-    package static let apiKey = "key_hash, name, created_at"
+    package static let apiKey = "key_hash, name, created_at, environment"
 
     /// A row of `apiKey` starting at `first`.
     package static func decodeAPIKey(_ row: some StoreRow, from first: Int = 0) -> StoredAPIKey {
         StoredAPIKey(keyHash: row.text(at: first), name: row.text(at: first + 1),
-                     createTime: TemplateStoreRules.date(milliseconds: row.int64(at: first + 2)))
+                     createTime: TemplateStoreRules.date(milliseconds: row.int64(at: first + 2)),
+                     environment: EnvironmentID(rawValue: row.text(at: first + 3)) ?? .production)
+    }
+
+    /// Of `environments`.
+    package static let environment = "project, id, display_name, position, soak_seconds, created_at"
+
+    /// A row of `environment`; nil for an id this server cannot read.
+    package static func decodeEnvironment(_ row: some StoreRow) -> StoredEnvironment? {
+        EnvironmentID(rawValue: row.text(at: 1)).map { id in
+            StoredEnvironment(project: row.text(at: 0), id: id, displayName: row.text(at: 2), position: row.int64(at: 3),
+                              soakSeconds: row.int64(at: 4), createTime: TemplateStoreRules.date(milliseconds: row.int64(at: 5)))
+        }
     }
 
     /// Of `access_records`.

@@ -8,6 +8,13 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case rollbackTargetNotOlder(target: Int64, current: Int64)
     /// No project has this ID.
     case projectNotFound(String)
+    /// The project has no environment with this id.
+    case environmentNotFound(project: String, id: String)
+    /// The project already has an environment with this id.
+    case environmentExists(project: String, id: String)
+    /// The environment cannot be deleted: production, or one holding templates or API keys
+    /// (`reason` says which).
+    case environmentInUse(project: String, id: String, reason: String)
     /// `ProjectStore.upsert` would give a second project the same number.
     case projectNumberTaken(number: String, project: String)
     /// A `pageToken` this store did not issue.
@@ -45,6 +52,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "cannot roll back to version \(target): it must be older than the active version \(current)"
         case .projectNotFound(let id):
             "project '\(id)' not found"
+        case .environmentNotFound(let project, let id):
+            "project '\(project)' has no environment '\(id)'"
+        case .environmentExists(let project, let id):
+            "project '\(project)' already has an environment '\(id)'"
+        case .environmentInUse(let project, let id, let reason):
+            "environment '\(id)' of project '\(project)' cannot be deleted: \(reason)"
         case .projectNumberTaken(let number, let project):
             "project number \(number) already belongs to project '\(project)'"
         case .invalidPageToken(let token):

@@ -1,3 +1,4 @@
+import ConfigCore
 package import ConfigStore
 import Synchronization
 
@@ -86,8 +87,8 @@ package final class ControlPlane: Sendable {
         case .projects:
             let stored = try store.projects.all()
             let keys = try clientKeys(of: stored)
-            projects.replaceAll(stored)
-            for project in stored { access.setAPIKeyDigests(keys[project.id] ?? [], project: project.id) }
+            projects.replaceAll(stored, environments: try store.projects.allEnvironments())
+            for project in stored { access.clientKeys.replace(keys[project.id] ?? [], project: project.id) }
         case .access:
             access.setStoredAccess(StoredAccess(try store.access.records(kinds: [.principal, .membership, .token])))
             policies.replaceAll(try store.access.changePolicies())
@@ -101,23 +102,24 @@ package final class ControlPlane: Sendable {
     /// Each project's client keys, those made through the API and those of the config file.
     /// - Throws: `ConfigurationError` for a key under two projects (OFREP finds the project by
     ///   the key alone), naming both and never the key.
-    private func clientKeys(of stored: [StoredProject]) throws -> [String: [SecretDigest]] {
+    private func clientKeys(of stored: [StoredProject]) throws -> [String: [ClientKeyTable.Entry]] {
         var places = FirstPlaces()
-        var keys: [String: [SecretDigest]] = [:]
+        var keys: [String: [ClientKeyTable.Entry]] = [:]
         let apiKeys = try store.projects.allAPIKeys()
         for project in stored {
             for key in apiKeys[project.id] ?? [] {
                 guard let digest = SecretDigest(hex: key.keyHash) else { continue }
                 let place = "the key made through the API for project '\(project.id)' (id \(ClientKeyID.of(key.keyHash)))"
                 try places.note(digest.hex, at: place, owner: project.id) { ServerConfiguration.sharedClientKey(place, $0) }
-                keys[project.id, default: []].append(digest)
+                keys[project.id, default: []].append(ClientKeyTable.Entry(digest: digest, environment: key.environment))
             }
         }
         for (index, declaration) in declarations.enumerated() {
             for (keyIndex, key) in (declaration.apiKeys ?? []).enumerated() {
                 let digest = SecretDigest(secret: key), place = ServerConfiguration.keyPlace(index, declaration.id, keyIndex)
                 try places.note(digest.hex, at: place, owner: declaration.id) { ServerConfiguration.sharedClientKey(place, $0) }
-                keys[declaration.id, default: []].append(digest)
+                // The config file's keys serve production.
+                keys[declaration.id, default: []].append(ClientKeyTable.Entry(digest: digest, environment: .production))
             }
         }
         return keys

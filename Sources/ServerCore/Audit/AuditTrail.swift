@@ -127,7 +127,7 @@ package final class AuditTrail: Sendable {
             let named = exchange.parameter(at: index)
             return projects.project(named)?.id ?? named
         }
-        return (project ?? rule.project.flatMap { Self.name($0, exchange, response) }, exchange.namespaceText,
+        return (project ?? rule.project.flatMap { Self.name($0, exchange, response) }, exchange.namespace?.rawValue,
                 rule.target.flatMap { Self.name($0, exchange, response) })
     }
 

@@ -1,3 +1,4 @@
+import ConfigCore
 import ConfigStore
 import Foundation
 import HTTP1
@@ -74,21 +75,22 @@ extension AccessControl {
     /// server is configured to need none.
     /// - Parameter project: the project the route names (the client API's always name one); an
     ///   optional, lent as it is: unwrapping it at the call copied it, on every fetch.
-    func requireClientKey(_ exchange: Exchange, project: StoredProject?) throws {
-        guard apiKeyRequired else { return }
+    /// - Returns: the environment the request is served: its key's; production for an admin's
+    ///   token, or when no key is needed and none was sent.
+    func requireClientKey(_ exchange: Exchange, project: StoredProject?) throws -> EnvironmentID {
         guard let id = project?.id else { preconditionFailure("a client key is checked on a route that names a project") }
         let headers = exchange.request.head.headers
         if let key = headers["X-Goog-Api-Key"] ?? exchange.uri["key"] {
-            guard isValidAPIKey(key, project: id) else {
-                throw APIError(403, "API key not valid for project '\(id)'.")
-            }
-            return
+            if let environment = clientKeys.environment(ofKey: key, project: id) { return environment }
+            guard apiKeyRequired else { return .production }
+            throw APIError(403, "API key not valid for project '\(id)'.")
         }
+        guard apiKeyRequired else { return .production }
         if headers["Authorization"] != nil {
             // Admin credentials are looked up only here: the client API's routes need none.
             var exchange = exchange
             exchange.caller = caller(presenting: headers)
-            if (try? require(.viewer, on: project, exchange)) != nil { return }
+            if (try? require(.viewer, on: project, exchange)) != nil { return .production }
         }
         throw APIError(401, "Missing API key: send 'X-Goog-Api-Key' or '?key='.")
     }

@@ -3,13 +3,8 @@ package import Foundation
 import Synchronization
 
 /// Who may do what: admin tokens for the management API, per-project API keys for fetch and
-/// real-time. Secrets are configured and stored only as SHA-256 digests and compared in
-/// constant time.
-///
-/// The API keys each project last accepted are remembered in clear (they ship inside every app build and
-/// arrive in clear on every fetch) so that a repeat presentation is one constant-time byte
-/// comparison instead of a SHA-256: fetch is the hot path and nearly all of its requests carry
-/// one of a few keys. Admin tokens are never remembered.
+/// real-time (`ClientKeyTable`). Secrets are configured and stored only as SHA-256 digests and
+/// compared in constant time. Admin tokens are never remembered.
 package final class AccessControl: Sendable {
     package struct AdminIdentity: Sendable, Equatable {
         /// Recorded as the `updateUser` of what this token publishes.
@@ -34,30 +29,8 @@ package final class AccessControl: Sendable {
     private let adminDigests: [(digest: SecretDigest, identity: AdminIdentity)]
     /// Whether fetch and real-time need an API key (`fetch.requireAPIKey`).
     let apiKeyRequired: Bool
-    private struct APIKeys: Sendable {
-        /// Project id → digests of its API keys.
-        var digests: [String: [SecretDigest]] = [:]
-        /// Project id → its keys accepted lately, most recent last; a project's are forgotten
-        /// whenever its keys are replaced.
-        var accepted: [String: [String]] = [:]
-        /// Keys accepted lately without a project named (OFREP's), by their seeded hash, with
-        /// the project each belongs to; all are forgotten whenever any project's keys change,
-        /// since a key remembered for one project may now be another's too, and so no project's.
-        var owners: [Int: [(key: String, project: String)]] = [:]
-        var ownerCount = 0
-
-        mutating func forgetOwners() {
-            owners = [:]
-            ownerCount = 0
-        }
-    }
-
-    /// Keys remembered with their project: enough for every project's builds in the field.
-    private static let rememberedOwners = 4096
-
-    /// Keys remembered per project: enough for the builds of an app in the field.
-    private static let rememberedKeysPerProject = 4
-    private let apiKeys = Mutex(APIKeys())
+    /// The projects' client API keys.
+    let clientKeys = ClientKeyTable()
     /// The principals, memberships and tokens of the store (API-made), read by `ControlPlane`.
     private let stored = Mutex(StoredAccess())
     /// The console sessions looked up lately.
@@ -118,75 +91,9 @@ package final class AccessControl: Sendable {
         return (session, identity)
     }
 
-    func setAPIKeyDigests(_ digests: [SecretDigest], project: String) {
-        apiKeys.withLock { keys in
-            keys.digests[project] = digests
-            keys.accepted[project] = nil
-            keys.forgetOwners()
-        }
-    }
-
-    func addAPIKeyDigest(_ digest: SecretDigest, project: String) {
-        apiKeys.withLock { keys in
-            // A key added revokes none: what was accepted stays valid.
-            keys.digests[project, default: []].append(digest)
-            keys.forgetOwners()
-        }
-    }
-
-    /// Whether `key` is one of `project`'s API keys.
-    func isValidAPIKey(_ key: String, project: String) -> Bool {
-        if apiKeys.withLock({ Self.contains(key, in: $0.accepted[project] ?? []) }) { return true }
-        let presented = SecretDigest(secret: key)
-        return apiKeys.withLock { keys in
-            var valid = false
-            for digest in keys.digests[project] ?? [] where digest.matches(presented) { valid = true }
-            // Another thread may have remembered it meanwhile.
-            if valid, !Self.contains(key, in: keys.accepted[project] ?? []) {
-                var accepted = keys.accepted[project] ?? []
-                if accepted.count >= Self.rememberedKeysPerProject { accepted.removeFirst() }
-                accepted.append(key)
-                keys.accepted[project] = accepted
-            }
-            return valid
-        }
-    }
-
-    /// The project `key` is an API key of, or nil: OFREP requests name no project, their key
-    /// does, so a key of two projects is no project's rather than whichever the table lists
-    /// last (the configuration refuses one; this holds meanwhile). A key seen lately is found by
-    /// its hash (seeded per process, so a client cannot aim at a bucket) and confirmed in
-    /// constant time; another is digested once and compared with every project's digests.
-    package func project(forClientKey key: String) -> String? {
-        let hash = key.hashValue
-        let remembered = apiKeys.withLock { keys in
-            var found: String?
-            for entry in keys.owners[hash] ?? [] where Self.constantTimeEqual(entry.key, key) { found = entry.project }
-            return found
-        }
-        if let remembered { return remembered }
-        let presented = SecretDigest(secret: key)
-        return apiKeys.withLock { keys in
-            var found: [String] = []
-            for (project, digests) in keys.digests {
-                for digest in digests where digest.matches(presented) { found.append(project) }
-            }
-            guard let project = found.first, found.allSatisfy({ $0 == project }) else { return nil }
-            if keys.ownerCount >= Self.rememberedOwners { keys.forgetOwners() }
-            // Another thread may have remembered it meanwhile.
-            if !(keys.owners[hash] ?? []).contains(where: { $0.key == key }) {
-                keys.owners[hash, default: []].append((key, project))
-                keys.ownerCount += 1
-            }
-            return project
-        }
-    }
-
-    /// Whether `key` is among `keys`, every one compared in constant time.
-    private static func contains(_ key: String, in keys: [String]) -> Bool {
-        var found = false
-        for candidate in keys where constantTimeEqual(candidate, key) { found = true }
-        return found
+    /// The project and environment `key` serves, or nil (OFREP's requests name no project).
+    package func owner(ofClientKey key: String) -> ClientKeyTable.Owner? {
+        clientKeys.owner(ofKey: key)
     }
 
     /// Byte equality whose time depends only on the lengths, not on where the texts differ.

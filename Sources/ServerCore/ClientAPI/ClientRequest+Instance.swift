@@ -14,7 +14,7 @@ extension ClientRequest {
     ///
     /// - Throws: 400 on `firebase` without a non-empty `appInstanceId`.
     func fetchingInstance(namespace: TemplateNamespace) throws(APIError) -> String? {
-        guard namespace == .server else {
+        guard namespace.kind == .server else {
             guard let instance = string("appInstanceId"), !instance.isEmpty else {
                 throw APIError.badRequest("appInstanceId is required.")
             }

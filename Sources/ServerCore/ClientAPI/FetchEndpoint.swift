@@ -29,7 +29,7 @@ package struct FetchEndpoint: Sendable {
         let namespace = key.namespace
         let request = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
         let instance = try request.fetchingInstance(namespace: namespace)
-        guard request.string("appId")?.isEmpty == false || namespace == .server else {
+        guard request.string("appId")?.isEmpty == false || namespace.kind == .server else {
             throw APIError.badRequest("appId is required.")
         }
         // Read-your-writes (docs/consistency.md), checked here rather than at routing so that

@@ -25,6 +25,12 @@ extension APIError {
             self = .notFound("Version \(version) of project '\(id)' not found (never published or no longer retained).")
         case .projectNotFound(let missing):
             self = .notFound("Project '\(missing)' not found.")
+        case .environmentNotFound(let project, let environment):
+            self = .notFound("Environment '\(environment)' of project '\(project)' not found.")
+        case .environmentExists(let project, let environment):
+            self.init(409, "Project '\(project)' already has an environment '\(environment)'.", canonicalStatus: "ALREADY_EXISTS")
+        case .environmentInUse:
+            self.init(400, "[ENVIRONMENT_IN_USE]: The \(error.description).", canonicalStatus: "FAILED_PRECONDITION")
         case .projectNumberTaken(let taken, let owner):
             self.init(409, "Project number \(taken) already in use by '\(owner)'.")
         case .rollbackTargetNotOlder, .invalidPageToken, .invalidArgument:

@@ -19,9 +19,14 @@ extension Exchange {
         return value
     }
 
-    /// The namespace the path names or implies, as the path spells it (nil for a route beyond
-    /// templates).
-    var namespaceText: String? {
-        route.namespaceIndex.map(parameter(at:)) ?? route.declaration.impliedNamespace?.rawValue
+    /// The template the path names or implies, short of its project: its kind in the environment
+    /// the path names (production when it names none). Nil for a route beyond templates, or a
+    /// path naming no such kind or no valid environment id (whether the project has that
+    /// environment is `RequestChecks`' to say).
+    var namespace: TemplateNamespace? {
+        let environment = route.environmentIndex.map { EnvironmentID(rawValue: parameter(at: $0)) } ?? .production
+        guard let environment else { return nil }
+        let kind = route.namespaceIndex.map { TemplateNamespace.Kind(rawValue: parameter(at: $0)) } ?? route.declaration.impliedNamespace?.kind
+        return kind.map { TemplateNamespace($0, in: environment) }
     }
 }

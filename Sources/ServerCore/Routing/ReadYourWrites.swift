@@ -112,7 +112,7 @@ package struct ReadYourWrites: Sendable {
     private func templateKey(_ exchange: Exchange) -> TemplateKey? {
         guard exchange.route.declaration.reads.template, let project = exchange.route.projectIndex.map(exchange.parameter(at:)),
               let id = projects.project(project)?.id,
-              let namespace = exchange.namespaceText.flatMap(TemplateNamespace.init(rawValue:)) else { return nil }
+              let namespace = exchange.namespace else { return nil }
         return TemplateKey(project: id, namespace: namespace)
     }
 }

@@ -32,22 +32,28 @@ package struct RequestChecks: Sendable {
         // the arguments are made once, at the end (a value built up and returned was copied).
         let route = exchange.route
         let project = try namedProject(exchange)
-        let namespace = try route.namespaceIndex.map { try TemplateNamespace.named(exchange.parameter(at: $0)) }
-            ?? route.declaration.impliedNamespace
+        var environment = try route.environmentIndex.map { try projects.environment(exchange.parameter(at: $0), of: project) }
+            ?? .production
+        let kind = try route.namespaceIndex.map { try TemplateNamespace.Kind.named(exchange.parameter(at: $0)) }
+            ?? route.declaration.impliedNamespace?.kind
+        var namespace = kind.map { TemplateNamespace($0, in: environment) }
         let identity: AccessControl.AdminIdentity?
         switch route.declaration.access {
         case .open, .keyNamingProject:
             identity = nil
         case .clientKey:
-            try access.requireClientKey(exchange, project: project)
+            // A client's key chooses the environment it is served (production for an admin's).
+            environment = try access.requireClientKey(exchange, project: project)
+            namespace = kind.map { TemplateNamespace($0, in: environment) }
             identity = nil
         case .signedIn:
             identity = try access.requireAdmin(exchange)
         case .role(let asked):
-            let needed = route.neededRole(asked, for: exchange.uri, RouteArguments(project: project, namespace: namespace))
+            let needed = route.neededRole(asked, for: exchange.uri,
+                                          RouteArguments(project: project, namespace: namespace, environment: environment))
             identity = try requireRole(needed, exchange, project: project)
         }
-        return RouteArguments(project: project, namespace: namespace, identity: identity)
+        return RouteArguments(project: project, namespace: namespace, environment: environment, identity: identity)
     }
 
     /// The checks the route's rules add, once the caller holds the role (change control's).

@@ -9,8 +9,9 @@ final class Route: Sendable {
     let label: RouteLabel
     /// The path's parameters, in the order a match captures them.
     let parameterNames: [String]
-    /// Where `{project}` and `{namespace}` are among the parameters.
+    /// Where `{project}`, `{environment}` and `{namespace}` are among the parameters.
     let projectIndex: Int?
+    let environmentIndex: Int?
     let namespaceIndex: Int?
 
     /// - Parameter namingNothing: the table's own answers on a path (the preflight, 405): they
@@ -20,6 +21,7 @@ final class Route: Sendable {
         self.label = label
         parameterNames = declaration.path.parameterNames
         projectIndex = namingNothing ? nil : parameterNames.firstIndex(of: "project")
+        environmentIndex = namingNothing ? nil : parameterNames.firstIndex(of: "environment")
         namespaceIndex = namingNothing ? nil : parameterNames.firstIndex(of: "namespace")
     }
 

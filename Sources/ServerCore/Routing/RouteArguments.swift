@@ -1,4 +1,4 @@
-import ConfigCore
+package import ConfigCore
 package import ConfigStore
 
 /// What a route's handler is given beyond the exchange (which holds the path's parameters),
@@ -12,14 +12,19 @@ package import ConfigStore
 package struct RouteArguments: Sendable {
     /// The project the route names (its path's `{project}`, or the query parameter it declares).
     package let project: StoredProject!
-    /// The namespace its path names or implies.
+    /// The namespace its path names or implies, in the environment its path or client key names.
     let namespace: TemplateNamespace!
+    /// The environment its path names (`…/environments/{environment}/…`) or its client key
+    /// serves; production when neither names one.
+    package let environment: EnvironmentID
     /// The admin behind the request, on a route that needs admin credentials.
     package let identity: AccessControl.AdminIdentity!
 
-    init(project: StoredProject?, namespace: TemplateNamespace?, identity: AccessControl.AdminIdentity? = nil) {
+    init(project: StoredProject?, namespace: TemplateNamespace?, environment: EnvironmentID = .production,
+         identity: AccessControl.AdminIdentity? = nil) {
         self.project = project
         self.namespace = namespace
+        self.environment = environment
         self.identity = identity
     }
 

@@ -88,4 +88,21 @@ extension [RouteDeclaration] {
             return [firebase, declaration]
         }
     }
+
+    /// Every template route also under `…/environments/{environment}/`, for that environment's
+    /// template (docs/environments.md): `/v1/projects/{project}/environments/{environment}/namespaces/…`
+    /// and Firebase's paths (`…/environments/{environment}/remoteConfig`). The client API's routes
+    /// are not: a client's key chooses its environment. `scripts/openapi-json` documents the same
+    /// paths by the same rule.
+    package func withEnvironmentPaths() -> [RouteDeclaration] {
+        let project = "/v1/projects/{project}/", namespaces = project + "namespaces/"
+        return flatMap { declaration -> [RouteDeclaration] in
+            let path = declaration.path.description
+            let belowANamespace = path.hasPrefix(namespaces) && path.dropFirst(namespaces.count).contains("/")
+            guard belowANamespace || declaration.impliedNamespace != nil else { return [declaration] }
+            var environmental = declaration
+            environmental.path = RoutePattern(project + "environments/{environment}/" + path.dropFirst(project.count))
+            return [declaration, environmental]
+        }
+    }
 }

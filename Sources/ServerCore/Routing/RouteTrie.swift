@@ -257,7 +257,7 @@ final class RouteTrie: @unchecked Sendable {
 }
 
 /// The byte ranges of the parameters a match found, held inline: a match makes no allocation.
-typealias RouteCaptures = InlineFour<Range<Int>>
+typealias RouteCaptures = InlineSix<Range<Int>>
 
 extension RouteCaptures {
     init() {
