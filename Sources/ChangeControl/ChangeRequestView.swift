@@ -7,6 +7,8 @@ import ServerCore
 struct ChangeRequestView: Encodable {
     let id: String
     let project: String
+    let environment: String
+    /// The template's kind, as Firebase names it.
     let namespace: String
     let status: String
     let revision: Int64
@@ -40,7 +42,8 @@ struct ChangeRequestView: Encodable {
     init(_ stored: StoredChangeRequest, _ request: ChangeRequest, policy: ChangePolicy) {
         id = String(stored.id)
         project = stored.project
-        namespace = stored.namespace.rawValue
+        environment = stored.namespace.environment.rawValue
+        namespace = stored.namespace.kind.rawValue
         status = stored.status
         revision = stored.revision
         kind = request.kind.rawValue

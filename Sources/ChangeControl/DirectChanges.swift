@@ -36,8 +36,8 @@ package struct DirectChanges: DirectChangeRules {
         guard policy.requiresApproval else { return }
         guard exchange.uri.parameter("bypassApproval") == "true" else {
             throw APIError(403, "[APPROVAL_REQUIRED]: the \(key.namespace.rawValue) template of project '\(key.project)' changes "
-                + "only through change requests with \(policy.requiredApprovals) approval(s): propose one (POST …/namespaces/"
-                + "\(key.namespace.rawValue)/changeRequests, rcctl changes propose, or the console). An admin may bypass in an "
+                + "only through change requests with \(policy.requiredApprovals) approval(s): propose one (POST …/"
+                + "\(key.namespace.path)/changeRequests, rcctl changes propose, or the console). An admin may bypass in an "
                 + "emergency with ?bypassApproval=true (audited).", canonicalStatus: "PERMISSION_DENIED")
         }
         guard arguments.identity.role(on: key.project).map({ $0 >= .admin }) == true else {

@@ -71,6 +71,7 @@ package struct UsageEndpoint: Sendable {
     private static func settings(of project: String, in store: any UsageStore) throws -> [UInt8] {
         struct Settings: Encodable {
             struct Permanent: Encodable {
+                let environment: String
                 let namespace: String
                 let key: String
                 let markTime: Timestamp
@@ -81,7 +82,8 @@ package struct UsageEndpoint: Sendable {
             let permanentParameters: [Permanent]
         }
         let permanent = try store.permanentParameters(project: project).map {
-            Settings.Permanent(namespace: $0.namespace.rawValue, key: $0.key, markTime: Timestamp($0.markTime), markedBy: $0.markedBy)
+            Settings.Permanent(environment: $0.namespace.environment.rawValue, namespace: $0.namespace.kind.rawValue, key: $0.key,
+                               markTime: Timestamp($0.markTime), markedBy: $0.markedBy)
         }
         return Array(TemplateJSON.encode(Settings(staleDays: try store.staleDays(project: project), permanentParameters: permanent)))
     }

@@ -68,6 +68,9 @@ package struct AuditEndpoint: Sendable {
         let clientAddress: String
         let action: String
         let project: String?
+        /// The environment of the template the call named (production's for the Firebase paths).
+        let environment: String?
+        /// The template's kind, as Firebase names it.
         let namespace: String?
         let target: String?
         let versionNumber: String?
@@ -82,11 +85,18 @@ package struct AuditEndpoint: Sendable {
             clientAddress = entry.clientAddress
             action = entry.action
             project = entry.project
-            namespace = entry.namespace
+            (environment, namespace) = AuditEndpoint.split(entry.namespace)
             target = entry.target
             versionNumber = entry.versionNumber.map { "\($0)" }
             outcome = entry.outcome
         }
+    }
+
+    /// A stored namespace as its environment and kind; one this release cannot read as stored.
+    static func split(_ stored: String?) -> (environment: String?, kind: String?) {
+        guard let stored else { return (nil, nil) }
+        guard let namespace = TemplateNamespace(rawValue: stored) else { return (nil, stored) }
+        return (namespace.environment.rawValue, namespace.kind.rawValue)
     }
 
     /// RFC 4180: a header line, then one line per entry (the diff is not in the CSV).
@@ -96,11 +106,13 @@ package struct AuditEndpoint: Sendable {
             guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
             return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
-        var lines = ["id,time,actorId,actorName,origin,requestId,clientAddress,action,project,namespace,target,versionNumber,outcome"]
+        var lines = ["id,time,actorId,actorName,origin,requestId,clientAddress,action,project,environment,namespace,target,versionNumber,"
+            + "outcome"]
         for entry in entries {
+            let (environment, namespace) = split(entry.namespace)
             lines.append([
                 "\(entry.id)", Timestamp(entry.time).rfc3339, entry.actorID, entry.actorName, entry.origin, entry.requestID,
-                entry.clientAddress, entry.action, entry.project, entry.namespace, entry.target,
+                entry.clientAddress, entry.action, entry.project, environment, namespace, entry.target,
                 entry.versionNumber.map { "\($0)" }, entry.outcome,
             ].map(field).joined(separator: ","))
         }

@@ -6,7 +6,8 @@ import ServerCore
 /// The JSON body of an event (docs/webhooks.md, "Payload"): Firebase's update fields of the
 /// version it reports (`versionNumber`, `updateTime`, `updateUser`, `description`,
 /// `updateOrigin`, `updateType`, `rollbackSource`), then `id`, `type`, `time`, `project`,
-/// `namespace`, the `diff` in the `:diff` answer's shape and the event's own `data`.
+/// `environment` and `namespace` (the template's kind, as Firebase names it), the `diff` in the
+/// `:diff` answer's shape and the event's own `data`.
 struct WebhookPayload: Encodable {
     let event: WebhookEvent
     let diff: VersionDiff?
@@ -24,7 +25,7 @@ struct WebhookPayload: Encodable {
     }
 
     private enum Key: String, CodingKey {
-        case id, type, time, project, namespace, diff, data
+        case id, type, time, project, environment, namespace, diff, data
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -35,7 +36,12 @@ struct WebhookPayload: Encodable {
         try container.encode(event.type, forKey: .type)
         try container.encode(Timestamp(event.time), forKey: .time)
         try container.encode(event.project, forKey: .project)
-        try container.encodeIfPresent(event.namespace, forKey: .namespace)
+        if let stored = event.namespace {
+            // A name this release cannot read is sent as it was stored.
+            let namespace = TemplateNamespace(rawValue: stored)
+            try container.encode(namespace?.environment.rawValue ?? EnvironmentID.production.rawValue, forKey: .environment)
+            try container.encode(namespace?.kind.rawValue ?? stored, forKey: .namespace)
+        }
         try container.encodeIfPresent(diff, forKey: .diff)
         let data = try event.data.map { try JSONDecoder().decode(JSONValue.self, from: Data($0)) }
         try container.encodeIfPresent(data, forKey: .data)

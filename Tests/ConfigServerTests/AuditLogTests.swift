@@ -51,6 +51,7 @@ import Testing
         #expect(first["origin"] as? String == "CLI" && first["requestId"] as? String == "req-42")
         #expect(first["clientAddress"] as? String == "203.0.113.7", "by the trusted-proxy rule")
         #expect(first["project"] as? String == "demo" && first["namespace"] as? String == "firebase" && first["versionNumber"] as? String == "1")
+        #expect(first["environment"] as? String == "production")
         #expect(first["outcome"] as? String == "ok" && first["diff"] == nil, "a first version has nothing to differ from")
         #expect(log[1]["project"] as? String == "demo", "a project number is kept as its id")
         let diff = try #require(log[1]["diff"] as? [String: Any])

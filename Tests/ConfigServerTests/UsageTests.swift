@@ -146,8 +146,8 @@ import Testing
             == ["local_only", "welcome"])
         #expect(events.allSatisfy { $0["type"] as? String == "parameter.stale" })
         let metrics = try server.admin("GET", "/metrics").text
-        #expect(metrics.contains(#"rcs_parameters_stale{worker="0",project="demo",namespace="firebase"} 2"#))
-        #expect(metrics.contains(#"rcs_parameters_unevaluated{worker="0",project="demo",namespace="firebase"} 0"#))
+        #expect(metrics.contains(#"rcs_parameters_stale{worker="0",project="demo",environment="production",namespace="firebase"} 2"#))
+        #expect(metrics.contains(#"rcs_parameters_unevaluated{worker="0",project="demo",environment="production",namespace="firebase"} 0"#))
         let settings = try server.admin("PATCH", "/v1/projects/demo/usageSettings", body: #"{"staleDays": 60}"#)
         #expect(settings.status == 200)
         #expect(try settings.json()["staleDays"] as? Int == 60)

@@ -79,6 +79,7 @@ import TestSupport
         #expect(payload["id"] as? String == request.id && request.id.hasPrefix("evt_"))
         #expect(payload["type"] as? String == "template.publish" && payload["project"] as? String == "demo")
         #expect(payload["namespace"] as? String == "firebase" && payload["versionNumber"] as? String == "2")
+        #expect(payload["environment"] as? String == "production")
         #expect(payload["updateType"] as? String == "FORCED_UPDATE" && payload["updateOrigin"] as? String == "REST_API")
         #expect((payload["updateUser"] as? [String: Any])?["email"] as? String == "tester@example.com")
         #expect(payload["updateTime"] is String && payload["time"] is String)

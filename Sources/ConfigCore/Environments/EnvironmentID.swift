@@ -36,17 +36,4 @@ public struct EnvironmentID: RawRepresentable, Hashable, Sendable, Comparable, C
     public var description: String { rawValue }
 
     public static func < (lhs: EnvironmentID, rhs: EnvironmentID) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let id = EnvironmentID(rawValue: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an environment id: \(text)"))
-        }
-        self = id
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }

@@ -54,17 +54,4 @@ public struct TemplateNamespace: RawRepresentable, Hashable, Sendable, Codable, 
     }
 
     public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let namespace = TemplateNamespace(rawValue: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a namespace: \(text)"))
-        }
-        self = namespace
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }

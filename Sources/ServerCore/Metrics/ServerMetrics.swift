@@ -176,7 +176,9 @@ package final class ServerMetrics: Sendable {
         }
         if let states = state.parameterStates {
             let templates = states.sorted { ($0.key.project, $0.key.namespace.rawValue) < ($1.key.project, $1.key.namespace.rawValue) }
-            func labels(_ key: TemplateKey) -> String { "project=\"\(key.project)\",namespace=\"\(key.namespace.rawValue)\"" }
+            func labels(_ key: TemplateKey) -> String {
+                "project=\"\(key.project)\",environment=\"\(key.namespace.environment.rawValue)\",namespace=\"\(key.namespace.kind.rawValue)\""
+            }
             metric("rcs_parameters_stale", "gauge", "Parameters stale by their project's rule, as the node's last usage review found.",
                    templates.map { (labels($0.key), "\($0.value.stale)") })
             metric("rcs_parameters_unevaluated", "gauge", "Parameters no client evaluated since they were published, at the last review.",

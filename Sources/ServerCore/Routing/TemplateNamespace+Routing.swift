@@ -9,3 +9,11 @@ extension TemplateNamespace.Kind {
         return known
     }
 }
+
+extension TemplateNamespace {
+    /// Where the management API names this template below its project's path:
+    /// `namespaces/firebase`, or `environments/staging/namespaces/firebase`.
+    package var path: String {
+        environment == .production ? "namespaces/\(kind.rawValue)" : "environments/\(environment.rawValue)/namespaces/\(kind.rawValue)"
+    }
+}

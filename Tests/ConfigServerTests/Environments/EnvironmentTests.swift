@@ -63,6 +63,17 @@ import Testing
         #expect(try server.admin("GET", "/v1/projects/demo/environments/production/remoteConfig").header("ETag") == "etag-424242-1",
                 "production under its environment path is the same template")
 
+        let audit = try #require(try server.admin("GET", "/v1/auditLog?project=demo").json()["entries"] as? [[String: Any]])
+        let publishes = audit.filter { $0["action"] as? String == "template.publish" && $0["outcome"] as? String == "ok" }
+            .map { "\($0["environment"] as? String ?? "-") \($0["namespace"] as? String ?? "-") \($0["versionNumber"] as? String ?? "-")" }
+        #expect(publishes == ["staging firebase 2", "staging firebase 1", "production firebase 1"], "the audit log names the environment")
+        let proposal = try server.admin("POST", "/v1/projects/demo/environments/staging/namespaces/firebase/changeRequests",
+                                        headers: [("If-Match", "etag-424242-2")], body: #"{"template":\#(Templates.single("proposed"))}"#)
+        #expect(proposal.status == 200, "\(proposal.text)")
+        #expect(try proposal.json()["environment"] as? String == "staging")
+        let production = try server.admin("GET", "/v1/projects/demo/namespaces/firebase/changeRequests").json()
+        #expect((production["changeRequests"] as? [Any] ?? []).isEmpty, "production has no change request")
+
         let stagingKey = try key(for: "staging")
         #expect(try fetched("key", apiKey: stagingKey) == "stage 2")
         #expect(try fetched("key") == "prod", "the config file's key serves production")
