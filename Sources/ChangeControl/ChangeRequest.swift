@@ -50,6 +50,8 @@ struct ChangeRequest: Codable, Sendable {
     var conflictVersion: Int64?
     /// Why a scheduled apply failed, other than a conflict.
     var failure: String?
+    /// The environment and version a promotion copies (docs/environments.md).
+    var promotedFrom: PromotionSource?
 
     func encoded() -> [UInt8] {
         Array(TemplateJSON.encode(self))

@@ -80,6 +80,7 @@ package struct ChangeRequestApplier: Sendable {
                                        updateType: .incrementalUpdate, completes: completion)
         switch (request.kind, request.canaryStep) {
         case (.publish, _):
+            metadata.promotedFrom = request.promotedFrom
             let version = try store.templates.publish(project: key.project, namespace: key.namespace, templateJSON: try templateJSON(stored, request),
                                             expectedVersion: request.baseVersion, metadata: metadata)
             return committed(version)

@@ -45,12 +45,24 @@ extension ChangeRequestEndpoint {
                       audit: .read("changeRequest.read", target: id)) {
                 "Unknown step 'changeRequests/\($0.parameter("id")):\($0.parameter("step"))'."
             },
-        ]
+        ] + [promotion].withFirebasePaths()
     }
 
     /// A change request's number, from its path; 404 for anything else.
     private static func number(_ id: String) throws -> Int64 {
         guard let number = Int64(id), number > 0 else { throw APIError.notFound("No change request '\(id)'.") }
         return number
+    }
+
+    /// Promotion into the template the path names (`…/environments/{e}/remoteConfig:promoteFrom`
+    /// and its Firebase forms): an editor may call it, as a promotion into a template whose policy
+    /// asks approvals is a proposal; publishing one directly needs a publisher, checked there.
+    private var promotion: RouteDeclaration {
+        let declaration = RouteDeclaration(
+            .post, path: "/v1/projects/{project}/namespaces/{namespace}/remoteConfig:promoteFrom", label: "remoteConfig:promoteFrom",
+            access: .role(.editor), reads: .controlPlaneAndTemplate,
+            audit: AuditRule(kind: .version, action: "environment.promote", target: .answerMember("promotedFrom"))
+        ) { try promote($0, project: $1.project, key: $1.key, identity: $1.identity) }
+        return declaration
     }
 }

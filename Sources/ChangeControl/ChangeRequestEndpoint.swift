@@ -11,6 +11,8 @@ package import ServerCore
 package struct ChangeRequestEndpoint: Sendable {
     let store: any ConfigDatabase
     let templates: TemplateRegistry
+    /// The projects' environments, for promotions between them.
+    let projects: ProjectDirectory
     let policies: ChangePolicies
     let controlPlane: ControlPlane
     let validation: TemplateValidation
@@ -19,10 +21,12 @@ package struct ChangeRequestEndpoint: Sendable {
     /// Keeps an admin's bypass of the approvals.
     let audit: AuditTrail
 
-    package init(store: any ConfigDatabase, templates: TemplateRegistry, policies: ChangePolicies, controlPlane: ControlPlane,
-                 validation: TemplateValidation, applier: ChangeRequestApplier, clock: any WallClock, audit: AuditTrail) {
+    package init(store: any ConfigDatabase, templates: TemplateRegistry, projects: ProjectDirectory, policies: ChangePolicies,
+                 controlPlane: ControlPlane, validation: TemplateValidation, applier: ChangeRequestApplier, clock: any WallClock,
+                 audit: AuditTrail) {
         self.store = store
         self.templates = templates
+        self.projects = projects
         self.policies = policies
         self.controlPlane = controlPlane
         self.validation = validation
@@ -202,7 +206,7 @@ package struct ChangeRequestEndpoint: Sendable {
     }
 
     /// The request with its diffs (store queue).
-    private func detailed(_ stored: StoredChangeRequest, _ request: ChangeRequest, key: TemplateKey) throws -> ChangeRequestView {
+    func detailed(_ stored: StoredChangeRequest, _ request: ChangeRequest, key: TemplateKey) throws -> ChangeRequestView {
         var view = ChangeRequestView(stored, request, policy: policies.policy(key))
         let proposed = try proposedTemplate(request, key: key)
         // A promotion changes what the stable version (below the canary) serves.
@@ -281,13 +285,13 @@ package struct ChangeRequestEndpoint: Sendable {
     }
 
     /// The version `If-Match` names, else the active one.
-    private func baseVersion(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws -> Int64 {
+    func baseVersion(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws -> Int64 {
         guard let ifMatch = exchange.request.head.headers["If-Match"], ifMatch != "*" else { return templates.currentVersion(key) }
         return try TemplateValidation.expectedVersion(ifMatch: ifMatch, project: project) ?? templates.currentVersion(key)
     }
 
     /// Who takes a step now, and their role on `project`.
-    private func actor(_ identity: AccessControl.AdminIdentity, project: StoredProject, comment: String?) -> ChangeRequestMachine.Actor {
+    func actor(_ identity: AccessControl.AdminIdentity, project: StoredProject, comment: String?) -> ChangeRequestMachine.Actor {
         ChangeRequestMachine.Actor(
             step: ChangeRequest.Step(principal: identity.id, name: identity.name, comment: comment, time: Timestamp(clock.now)),
             role: identity.role(on: project.id))

@@ -31,6 +31,8 @@ struct ChangeRequestView: Encodable {
     let bypassedApproval: Bool
     let conflictVersion: Int64?
     let failure: String?
+    /// The environment and version a promotion copies.
+    let promotedFrom: PromotionSource?
     let createTime: Timestamp
     let updateTime: Timestamp
     /// The proposal against the version it was based on.
@@ -65,6 +67,7 @@ struct ChangeRequestView: Encodable {
         bypassedApproval = request.bypassedApproval
         conflictVersion = request.conflictVersion
         failure = request.failure
+        promotedFrom = request.promotedFrom
         createTime = Timestamp(stored.createTime)
         updateTime = Timestamp(stored.updateTime)
     }

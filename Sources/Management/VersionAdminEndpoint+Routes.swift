@@ -17,6 +17,7 @@ extension VersionAdminEndpoint {
                 try rollback($0, project: $1.project, key: $1.key, identity: $1.identity)
             },
             read(.get, "diff") { try diff($0, project: $1.project, key: $1.key) },
+            read(.get, "compare") { try compare($0, project: $1.project, key: $1.key) },
             read(.post, "diff") { try diffDraft($0, project: $1.project, key: $1.key) },
             read(.post, "evaluate") { try evaluate($0, project: $1.project, key: $1.key) },
             read(.get, "downloadDefaults") { try downloadDefaults($0, key: $1.key) },

@@ -10,14 +10,17 @@ package import ServerCore
 package struct VersionAdminEndpoint: Sendable {
     let store: any TemplateStore
     let templates: TemplateRegistry
+    /// The projects' environments, which `:compare` names.
+    let projects: ProjectDirectory
     let updates: TemplateUpdates
     let maxBodyBytes: Int
     let clock: any WallClock
 
-    package init(store: any TemplateStore, templates: TemplateRegistry, updates: TemplateUpdates, maxBodyBytes: Int,
-                 clock: any WallClock) {
+    package init(store: any TemplateStore, templates: TemplateRegistry, projects: ProjectDirectory, updates: TemplateUpdates,
+                 maxBodyBytes: Int, clock: any WallClock) {
         self.store = store
         self.templates = templates
+        self.projects = projects
         self.updates = updates
         self.maxBodyBytes = maxBodyBytes
         self.clock = clock
@@ -71,6 +74,33 @@ package struct VersionAdminEndpoint: Sendable {
             let target = to ?? templates.currentVersion(key)
             let diff = TemplateDiff(from: try version(from, of: key, project: project), to: try version(target, of: key, project: project))
             return .json(Array(TemplateJSON.encode(VersionDiff(from: "\(from)", to: "\(target)", diff: diff))))
+        }
+    }
+
+    /// `GET …/environments/{e}/remoteConfig:compare?with=E2`: what this environment's active
+    /// template has against `with`'s (the same kind of template): the `:diff` answer from
+    /// `with`'s active version to this one's, both environments named.
+    func compare(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
+        struct Comparison: Encodable {
+            let environment: String
+            let with: String
+            let from: String
+            let to: String
+            let diff: TemplateDiff
+        }
+        guard let named = exchange.uri["with"] else { throw APIError.badRequest("compare needs 'with' (an environment's id).") }
+        guard let other = EnvironmentID(rawValue: named),
+              other == .production || projects.environments(of: project.id).contains(where: { $0.id == other }) else {
+            throw APIError.badRequest("Project '\(project.id)' has no environment '\(named)'.")
+        }
+        let with = TemplateKey(project: key.project, namespace: key.namespace.in(other))
+        exchange.answerFromStore { [self] in
+            // From the store: this worker may not have read the other environment's last publish yet.
+            let from = try store.activeVersion(project: with.project, namespace: with.namespace)?.versionNumber ?? 0
+            let to = try store.activeVersion(project: key.project, namespace: key.namespace)?.versionNumber ?? 0
+            let diff = TemplateDiff(from: try version(from, of: with, project: project), to: try version(to, of: key, project: project))
+            return .json(Array(TemplateJSON.encode(Comparison(environment: key.namespace.environment.rawValue, with: other.rawValue,
+                                                              from: "\(from)", to: "\(to)", diff: diff))))
         }
     }
 

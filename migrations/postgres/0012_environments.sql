@@ -12,6 +12,10 @@ ALTER TABLE template_versions DROP CONSTRAINT IF EXISTS template_versions_namesp
 ALTER TABLE template_versions ADD CONSTRAINT template_versions_namespace_length
     CHECK (length(namespace) BETWEEN 1 AND 64) NOT VALID;
 
+-- The environment and version a promotion copied; NULL for every other version.
+ALTER TABLE template_versions ADD COLUMN promoted_from_environment text;
+ALTER TABLE template_versions ADD COLUMN promoted_from_version bigint;
+
 -- A project's environments, production included, in the order a change moves through them
 -- (`position` ascending; production's is the largest there is, so it stays last).
 CREATE TABLE environments (

@@ -21,6 +21,9 @@ CREATE TABLE template_versions_new (
     rollback_source INTEGER,
     canary_action   TEXT CHECK (canary_action IN ('CANARY', 'PROMOTION', 'ABORT')),
     canary_source   INTEGER,
+    -- The environment and version a promotion copied; NULL for every other version.
+    promoted_from_environment TEXT,
+    promoted_from_version     INTEGER,
     CHECK ((update_type = 'ROLLBACK') = (rollback_source IS NOT NULL)),
     PRIMARY KEY (project, namespace, version_number)
 ) STRICT;

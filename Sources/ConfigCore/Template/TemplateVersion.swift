@@ -18,6 +18,8 @@ public struct TemplateVersion: Sendable, Equatable, Codable {
     public var canary: Bool?
     /// Beyond Firebase: the canary version a `CANARY_PROMOTION` or `CANARY_ABORT` ended.
     public var canarySource: Int64?
+    /// Beyond Firebase: the environment and version a promotion copied (docs/environments.md).
+    public var promotedFrom: PromotionSource?
 
     public init(
         versionNumber: Int64? = nil,
@@ -29,7 +31,8 @@ public struct TemplateVersion: Sendable, Equatable, Codable {
         rollbackSource: Int64? = nil,
         isLegacy: Bool? = nil,
         canary: Bool? = nil,
-        canarySource: Int64? = nil
+        canarySource: Int64? = nil,
+        promotedFrom: PromotionSource? = nil
     ) {
         self.versionNumber = versionNumber
         self.updateTime = updateTime
@@ -41,6 +44,7 @@ public struct TemplateVersion: Sendable, Equatable, Codable {
         self.isLegacy = isLegacy
         self.canary = canary
         self.canarySource = canarySource
+        self.promotedFrom = promotedFrom
     }
 
     public init(from decoder: any Decoder) throws {
@@ -57,6 +61,7 @@ public struct TemplateVersion: Sendable, Equatable, Codable {
             ?? container.decodeIfPresent(Bool.self, "legacy")
         canary = try container.decodeIfPresent(Bool.self, "canary")
         canarySource = try container.decodeInt64IfPresent("canarySource")
+        promotedFrom = try container.decodeIfPresent(PromotionSource.self, "promotedFrom")
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -71,6 +76,7 @@ public struct TemplateVersion: Sendable, Equatable, Codable {
         try container.encodeIfPresent(isLegacy, forKey: "isLegacy")
         try container.encodeIfPresent(canary, forKey: "canary")
         try container.encodeInt64IfPresent(canarySource, forKey: "canarySource")
+        try container.encodeIfPresent(promotedFrom, forKey: "promotedFrom")
     }
 }
 

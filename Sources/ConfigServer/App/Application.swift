@@ -153,7 +153,8 @@ public final class Application: HTTPRequestHandler, Sendable {
         let signIn = SignInEndpoint(
             provider: configuration.signIn.isEnabled ? OIDCProvider(settings: configuration.signIn, clock: clock) : nil,
             sessions: sessions, store: store.signIns, access: access, storeQueue: storeQueue, clock: clock, audit: audit)
-        let changes = ChangeRequestEndpoint(store: store, templates: templates, policies: policies, controlPlane: controlPlane,
+        let changes = ChangeRequestEndpoint(store: store, templates: templates, projects: projects, policies: policies,
+                                            controlPlane: controlPlane,
                                             validation: validation, applier: applier, clock: clock, audit: audit)
         // The client API first: its paths are tried first where they share a segment.
         return [
@@ -170,7 +171,7 @@ public final class Application: HTTPRequestHandler, Sendable {
             AuditEndpoint(store: store.audit).routes,
             WebhookAdminEndpoint(store: store, settings: configuration.webhooks, dispatcher: webhooks, clock: clock).routes,
             templateEndpoint.routes(directChanges: directChanges),
-            VersionAdminEndpoint(store: store.templates, templates: templates, updates: updates, maxBodyBytes: maxBodyBytes,
+            VersionAdminEndpoint(store: store.templates, templates: templates, projects: projects, updates: updates, maxBodyBytes: maxBodyBytes,
                                  clock: clock).routes(directChanges: directChanges),
             canaries.routes(directChanges: directChanges),
             changes.routes,

@@ -79,7 +79,8 @@ package enum StoreColumns {
     /// filters on one.
     package static func version(includeTemplateJSON: Bool) -> String {
         "v.project, v.version_number, v.update_time, v.update_user, v.description, "
-            + "v.update_origin, v.update_type, v.rollback_source, v.canary_action, v.canary_source"
+            + "v.update_origin, v.update_type, v.rollback_source, v.canary_action, v.canary_source, "
+            + "v.promoted_from_environment, v.promoted_from_version"
             + (includeTemplateJSON ? ", v.template_json" : "")
     }
 
@@ -97,7 +98,10 @@ package enum StoreColumns {
             description: row.optionalText(at: 4), updateOrigin: row.text(at: 5),
             updateType: UpdateType(rawValue: row.text(at: 6)), rollbackSource: row.optionalInt64(at: 7),
             canaryAction: try row.optionalText(at: 8).map(canaryAction), canarySource: row.optionalInt64(at: 9),
-            templateJSON: includeTemplateJSON ? row.bytes(at: 10) : [])
+            promotedFrom: row.optionalText(at: 10).flatMap(EnvironmentID.init(rawValue:)).map {
+                PromotionSource(environment: $0, versionNumber: row.optionalInt64(at: 11) ?? 0)
+            },
+            templateJSON: includeTemplateJSON ? row.bytes(at: 12) : [])
     }
 
     /// The canary of `key` whose `canary` columns start at column `first`.

@@ -76,14 +76,16 @@ extension StoreConnection {
         try run(
             """
             INSERT INTO template_versions (project, namespace, version_number, template_json, update_time,
-                update_user, description, update_origin, update_type, rollback_source, canary_action, canary_source)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                update_user, description, update_origin, update_type, rollback_source, canary_action, canary_source,
+                promoted_from_environment, promoted_from_version)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [.text(version.project), .text(version.namespace.rawValue), .integer(version.versionNumber),
              .bytes(version.templateJSON), .integer(TemplateStoreRules.milliseconds(version.updateTime)),
              .text(version.updateUser), .text(version.description), .text(version.updateOrigin),
              .text(version.updateType.rawValue), .integer(version.rollbackSource), .text(version.canaryAction?.rawValue),
-             .integer(version.canarySource)])
+             .integer(version.canarySource), .text(version.promotedFrom?.environment.rawValue),
+             .integer(version.promotedFrom?.versionNumber)])
     }
 
     /// Makes version `number` the active one, whether or not `key` has a head row yet.

@@ -30,7 +30,7 @@ package struct TemplateVersioning<Engine: DatabaseEngine>: TemplateStore {
                 project: project, namespace: namespace, versionNumber: head.number + 1,
                 updateTime: nextUpdateTime(after: head.updateTime), updateUser: metadata.updateUser,
                 description: metadata.description, updateOrigin: metadata.updateOrigin, updateType: metadata.updateType,
-                rollbackSource: nil, templateJSON: templateJSON)
+                rollbackSource: nil, promotedFrom: metadata.promotedFrom, templateJSON: templateJSON)
             return try append(version, of: key, completing: metadata.completes, event: WebhookEvent(.templatePublish, version: version),
                               on: connection)
         }

@@ -13,6 +13,8 @@ public struct PublishMetadata: Sendable, Equatable {
     public var updateType: UpdateType
     /// The change request this version applies, marked applied in the same transaction.
     public var completes: ChangeRequestCompletion?
+    /// The environment and version a promotion copies.
+    public var promotedFrom: PromotionSource?
 
     /// - Parameters: see the properties.
     public init(
@@ -20,12 +22,14 @@ public struct PublishMetadata: Sendable, Equatable {
         description: String? = nil,
         updateOrigin: String = "REST_API",
         updateType: UpdateType = .incrementalUpdate,
-        completes: ChangeRequestCompletion? = nil
+        completes: ChangeRequestCompletion? = nil,
+        promotedFrom: PromotionSource? = nil
     ) {
         self.updateUser = updateUser
         self.description = description
         self.updateOrigin = updateOrigin
         self.updateType = updateType
         self.completes = completes
+        self.promotedFrom = promotedFrom
     }
 }

@@ -29,6 +29,8 @@ public struct StoredVersion: Sendable, Equatable {
     public var canaryAction: CanaryAction?
     /// For a promotion or an abort, the canary version it ended.
     public var canarySource: Int64?
+    /// The environment and version a promotion copied.
+    public var promotedFrom: PromotionSource?
     /// The template JSON bytes.
     public var templateJSON: [UInt8]
 
@@ -36,7 +38,8 @@ public struct StoredVersion: Sendable, Equatable {
     public init(
         project: String, namespace: TemplateNamespace, versionNumber: Int64, updateTime: Date,
         updateUser: String?, description: String?, updateOrigin: String, updateType: UpdateType,
-        rollbackSource: Int64?, canaryAction: CanaryAction? = nil, canarySource: Int64? = nil, templateJSON: [UInt8]
+        rollbackSource: Int64?, canaryAction: CanaryAction? = nil, canarySource: Int64? = nil, promotedFrom: PromotionSource? = nil,
+        templateJSON: [UInt8]
     ) {
         self.project = project
         self.namespace = namespace
@@ -49,6 +52,7 @@ public struct StoredVersion: Sendable, Equatable {
         self.rollbackSource = rollbackSource
         self.canaryAction = canaryAction
         self.canarySource = canarySource
+        self.promotedFrom = promotedFrom
         self.templateJSON = templateJSON
     }
 }

@@ -43,12 +43,13 @@ public struct WebhookEvent: Sendable, Equatable {
         public var rollbackSource: Int64?
         public var canaryAction: String?
         public var canarySource: Int64?
+        public var promotedFrom: PromotionSource?
 
         /// - Parameters: see the properties.
         public init(
             versionNumber: Int64, updateTime: Int64, updateUser: String?, description: String? = nil,
             updateOrigin: String? = nil, updateType: String? = nil, rollbackSource: Int64? = nil,
-            canaryAction: String? = nil, canarySource: Int64? = nil
+            canaryAction: String? = nil, canarySource: Int64? = nil, promotedFrom: PromotionSource? = nil
         ) {
             self.versionNumber = versionNumber
             self.updateTime = updateTime
@@ -59,6 +60,7 @@ public struct WebhookEvent: Sendable, Equatable {
             self.rollbackSource = rollbackSource
             self.canaryAction = canaryAction
             self.canarySource = canarySource
+            self.promotedFrom = promotedFrom
         }
 
         /// What `version` records.
@@ -67,7 +69,7 @@ public struct WebhookEvent: Sendable, Equatable {
                 versionNumber: version.versionNumber, updateTime: TemplateStoreRules.milliseconds(version.updateTime),
                 updateUser: version.updateUser, description: version.description, updateOrigin: version.updateOrigin,
                 updateType: version.updateType.rawValue, rollbackSource: version.rollbackSource,
-                canaryAction: version.canaryAction?.rawValue, canarySource: version.canarySource)
+                canaryAction: version.canaryAction?.rawValue, canarySource: version.canarySource, promotedFrom: version.promotedFrom)
         }
     }
 

@@ -130,7 +130,8 @@ extension TemplateVersion {
             updateType: updateType,
             rollbackSource: update.rollbackSource,
             canary: canaryAction == CanaryAction.canary ? true : nil,
-            canarySource: update.canarySource
+            canarySource: update.canarySource,
+            promotedFrom: update.promotedFrom
         )
     }
 }
