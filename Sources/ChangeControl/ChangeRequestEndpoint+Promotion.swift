@@ -53,15 +53,15 @@ extension ChangeRequestEndpoint {
     /// its active one). Answers `{"promotedFrom": "staging/14", "environment", "template"}` with
     /// the new version's ETag, or `{…, "changeRequest"}` where the target needs approvals.
     func promote(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
+        let policy = policies.policy(key)
         let target = projects.environments(of: project.id)
         let promotion = try Promotion(exchange.request.body, into: key, of: project, environments: target)
         let base = try baseVersion(exchange, project: project, key: key)
-        let policy = policies.policy(key)
         let soak = target.first { $0.id == key.namespace.environment }?.soakSeconds ?? 0
         let source = TemplateKey(project: key.project, namespace: key.namespace.in(promotion.from))
         let now = clock.now
         if policy.requiresApproval {
-            let actor = actor(identity, project: project, comment: nil)
+            let actor = actor(identity, project: project, key: key, comment: nil)
             exchange.answerFromStore { [self] in
                 let (origin, template, _) = try promoted(promotion, from: source, into: key, base: base, soak: soak, now: now)
                 var request = ChangeRequest(kind: .publish, baseVersion: base, description: promotion.description ?? Self.describe(origin),
@@ -80,10 +80,6 @@ extension ChangeRequestEndpoint {
                                                                 environment: key.namespace.environment.rawValue, changeRequest: view))))
             }
             return
-        }
-        guard identity.role(on: project.id).map({ $0 >= .publisher || policy.editorsMayPublish }) == true else {
-            throw APIError(403, "Promoting into '\(key.namespace.environment)' publishes its template: that needs the role 'publisher' "
-                + "on project '\(project.id)'.")
         }
         exchange.answerWithCommit(project: project, expectedVersion: base) { [self] in
             let (origin, _, json) = try promoted(promotion, from: source, into: key, base: base, soak: soak, now: now)

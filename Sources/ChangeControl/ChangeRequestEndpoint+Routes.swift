@@ -55,14 +55,17 @@ extension ChangeRequestEndpoint {
     }
 
     /// Promotion into the template the path names (`…/environments/{e}/remoteConfig:promoteFrom`
-    /// and its Firebase forms): an editor may call it, as a promotion into a template whose policy
-    /// asks approvals is a proposal; publishing one directly needs a publisher, checked there.
+    /// and its Firebase forms): it publishes, so a publisher's; an editor's where the template's
+    /// policy makes it a proposal (approvals asked) or lets editors publish.
     private var promotion: RouteDeclaration {
-        let declaration = RouteDeclaration(
+        let proposing = RouteRule(role: { [policies] _, arguments, asked in
+            let policy = policies.policy(arguments.key)
+            return policy.requiresApproval || policy.editorsMayPublish ? .editor : asked
+        })
+        return RouteDeclaration(
             .post, path: "/v1/projects/{project}/namespaces/{namespace}/remoteConfig:promoteFrom", label: "remoteConfig:promoteFrom",
-            access: .role(.editor), reads: .controlPlaneAndTemplate,
-            audit: AuditRule(kind: .version, action: "environment.promote", target: .answerMember("promotedFrom"))
+            access: .role(.publisher), reads: .controlPlaneAndTemplate,
+            audit: AuditRule(kind: .version, action: "environment.promote", target: .answerMember("promotedFrom")), rules: [proposing]
         ) { try promote($0, project: $1.project, key: $1.key, identity: $1.identity) }
-        return declaration
     }
 }

@@ -86,7 +86,7 @@ package struct ChangeRequestEndpoint: Sendable {
     /// version it is based on (else the active one).
     func create(_ exchange: Exchange, project: StoredProject, key: TemplateKey, identity: AccessControl.AdminIdentity) throws {
         let proposal = try Proposal(exchange.request.body)
-        let actor = actor(identity, project: project, comment: nil)
+        let actor = actor(identity, project: project, key: key, comment: nil)
         var request = ChangeRequest(kind: .publish, baseVersion: try baseVersion(exchange, project: project, key: key),
                                     description: proposal.description, author: actor.step)
         try fill(&request, from: proposal, key: key)
@@ -110,7 +110,7 @@ package struct ChangeRequestEndpoint: Sendable {
     func edit(_ exchange: Exchange, project: StoredProject, key: TemplateKey, id: Int64, identity: AccessControl.AdminIdentity) throws {
         let proposal = try Proposal(exchange.request.body)
         let base = try baseVersion(exchange, project: project, key: key)
-        let actor = actor(identity, project: project, comment: nil)
+        let actor = actor(identity, project: project, key: key, comment: nil)
         let policy = policies.policy(key)
         exchange.answerFromStore { [self] in
             let (stored, request) = try load(id, key)
@@ -152,7 +152,7 @@ package struct ChangeRequestEndpoint: Sendable {
         }
         let policy = policies.policy(key)
         let origin = exchange.updateOrigin
-        let actor = actor(identity, project: project, comment: comment)
+        let actor = actor(identity, project: project, key: key, comment: comment)
         exchange.answerWithCommit { [self] in
             let (stored, request) = try load(id, key)
             let transition = try refusing(id: id, project: project, doing: step.rawValue) {
@@ -291,10 +291,11 @@ package struct ChangeRequestEndpoint: Sendable {
     }
 
     /// Who takes a step now, and their role on `project`.
-    func actor(_ identity: AccessControl.AdminIdentity, project: StoredProject, comment: String?) -> ChangeRequestMachine.Actor {
+    func actor(_ identity: AccessControl.AdminIdentity, project: StoredProject, key: TemplateKey,
+               comment: String?) -> ChangeRequestMachine.Actor {
         ChangeRequestMachine.Actor(
             step: ChangeRequest.Step(principal: identity.id, name: identity.name, comment: comment, time: Timestamp(clock.now)),
-            role: identity.role(on: project.id))
+            role: identity.role(on: project.id, in: key.namespace.environment))
     }
 
     /// A time to schedule for: in the future and within `maxScheduleAhead`.

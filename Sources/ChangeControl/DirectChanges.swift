@@ -40,7 +40,7 @@ package struct DirectChanges: DirectChangeRules {
                 + "\(key.namespace.path)/changeRequests, rcctl changes propose, or the console). An admin may bypass in an "
                 + "emergency with ?bypassApproval=true (audited).", canonicalStatus: "PERMISSION_DENIED")
         }
-        guard arguments.identity.role(on: key.project).map({ $0 >= .admin }) == true else {
+        guard arguments.identity.role(on: key.project, in: key.namespace.environment).map({ $0 >= .admin }) == true else {
             throw APIError(403, "Only an admin of project '\(key.project)' may bypass the approvals.")
         }
         audit.bypassed(exchange, actor: arguments.identity, key: key)

@@ -9,12 +9,16 @@ package import ServerCore
 package struct AccessAdminEndpoint: Sendable {
     let store: any AccessStore
     let access: AccessControl
+    /// The projects' environments, which memberships may name.
+    let projects: ProjectDirectory
     let controlPlane: ControlPlane
     let clock: any WallClock
 
-    package init(store: any AccessStore, access: AccessControl, controlPlane: ControlPlane, clock: any WallClock) {
+    package init(store: any AccessStore, access: AccessControl, projects: ProjectDirectory, controlPlane: ControlPlane,
+                 clock: any WallClock) {
         self.store = store
         self.access = access
+        self.projects = projects
         self.controlPlane = controlPlane
         self.clock = clock
     }
@@ -30,13 +34,18 @@ package struct AccessAdminEndpoint: Sendable {
             let owner: Bool
             /// Project id (or `*`: every project) → role.
             let roles: [String: String]
+            /// Project id → environment → the role held on its templates instead.
+            let environmentRoles: [String: [String: String]]
             /// Whether these credentials are a console session (signed in through the provider).
             let session: Bool
         }
         let roles = (identity.roles ?? [:]).mapValues(\.description)
+        let environmentRoles = identity.environmentRoles.mapValues { held in
+            Dictionary(uniqueKeysWithValues: held.map { environment, role in (environment.rawValue, role.description) })
+        }
         exchange.respond(.json(Self.encode(Me(
             id: identity.id, name: identity.name, displayName: access.storedAccess.principals[identity.id]?.displayName,
-            owner: identity.isOwner, roles: roles, session: identity.sessionID != nil))))
+            owner: identity.isOwner, roles: roles, environmentRoles: environmentRoles, session: identity.sessionID != nil))))
     }
 
     /// `POST /v1/principals` `{"kind": "service"|"person", "displayName", "email", "id", "owner"}`:
@@ -83,11 +92,17 @@ package struct AccessAdminEndpoint: Sendable {
         exchange.respond(.json(Self.encode(["principals": principals])))
     }
 
-    /// `GET /v1/projects/{p}/members`: each principal's role on the project.
+    /// `GET /v1/projects/{p}/members`: each principal's role on the project, and those it holds
+    /// instead on some environments.
     func listMembers(_ exchange: Exchange, project: StoredProject) throws {
-        let roles = access.storedAccess.roles
-        let members = roles.compactMap { principal, projects in
-            projects[project.id].map { Membership(principal: principal, project: project.id, role: $0.description) }
+        let stored = access.storedAccess
+        let members = stored.roles.compactMap { principal, projects in
+            projects[project.id].map { role -> Membership in
+                let environments = stored.environmentRoles[principal]?[project.id].map { held in
+                    Dictionary(uniqueKeysWithValues: held.map { environment, role in (environment.rawValue, role.description) })
+                }
+                return Membership(principal: principal, project: project.id, role: role.description, environments: environments)
+            }
         }.sorted { $0.principal < $1.principal }
         exchange.respond(.json(Self.encode(["members": members])))
     }
@@ -107,11 +122,22 @@ package struct AccessAdminEndpoint: Sendable {
                 return HTTPResponse(status: 204)
             }
         }
-        let body = try ManagementBody(exchange.request.body, fields: ["role"])
+        let body = try ManagementBody(exchange.request.body, fields: ["role", "environments"])
         guard let role = try body.string("role").flatMap(Role.projectRole(named:)) else {
             throw APIError.badRequest("role must be one of \(Role.projectRoleNames).")
         }
-        let record = Self.encode(Membership(principal: principal, project: project.id, role: role.description))
+        let environments = try body.stringMap("environments", describing: "environment ids and role names")
+        let known = Set(projects.environments(of: project.id).map(\.id.rawValue) + [EnvironmentID.production.rawValue])
+        for (environment, name) in environments ?? [:] {
+            guard known.contains(environment) else {
+                throw APIError.badRequest("Project '\(project.id)' has no environment '\(environment)'.")
+            }
+            guard Role.projectRole(named: name) != nil else {
+                throw APIError.badRequest("The role on '\(environment)' must be one of \(Role.projectRoleNames), got '\(name)'.")
+            }
+        }
+        let record = Self.encode(Membership(principal: principal, project: project.id, role: role.description,
+                                            environments: environments?.isEmpty == false ? environments : nil))
         exchange.answerFromStore { [self] in
             try store.put(.membership, id: recordID, record: record)
             try changed()

@@ -79,6 +79,11 @@ import Testing
         Call(method: "POST", target: changes + "/changeRequests/999:reject", needs: "publisher"),
         Call(method: "POST", target: changes + "/changeRequests/999:schedule", needs: "publisher"),
         Call(method: "POST", target: changes + "/changeRequests/999:apply", needs: "publisher"),
+        Call(method: "GET", target: "/v1/projects/demo/environments", needs: "viewer"),
+        Call(method: "POST", target: "/v1/projects/demo/environments", body: "{\"id\":\"qa\"}", needs: "admin"),
+        Call(method: "PATCH", target: "/v1/projects/demo/environments/production", body: "{\"displayName\":\"Live\"}", needs: "admin"),
+        Call(method: "GET", target: template + ":compare?with=production", needs: "viewer"),
+        Call(method: "POST", target: template + ":promoteFrom", body: "{\"from\":\"staging\"}", needs: "publisher"),
         Call(method: "GET", target: "/v1/projects/demo/webhooks", needs: "admin"),
         Call(method: "POST", target: "/v1/projects/demo/webhooks", body: "{}", needs: "admin"),
     ]

@@ -167,7 +167,7 @@ public final class Application: HTTPRequestHandler, Sendable {
             OpenAPIDocument.routes,
             ProjectAdminEndpoint(store: store.projects, projects: projects, access: access, controlPlane: controlPlane).routes,
             EnvironmentAdminEndpoint(store: store.projects, projects: projects, controlPlane: controlPlane).routes,
-            AccessAdminEndpoint(store: store.access, access: access, controlPlane: controlPlane, clock: clock).routes,
+            AccessAdminEndpoint(store: store.access, access: access, projects: projects, controlPlane: controlPlane, clock: clock).routes,
             AuditEndpoint(store: store.audit).routes,
             WebhookAdminEndpoint(store: store, settings: configuration.webhooks, dispatcher: webhooks, clock: clock).routes,
             templateEndpoint.routes(directChanges: directChanges),

@@ -42,9 +42,11 @@ extension AccessControl {
     }
 
     /// The admin behind the request's credentials, if it holds `needed` on `project` (for
-    /// `owner`, on the server; without a project, on at least one): else a `RoleRefusal`, whose error is a 403 in Google's shape that
-    /// names the missing role.
-    func require(_ needed: Role, on project: StoredProject?, _ exchange: Exchange) throws -> AdminIdentity {
+    /// `owner`, on the server; without a project, on at least one), on the templates of
+    /// `environment` when the call acts on one: else a `RoleRefusal`, whose error is a 403 in
+    /// Google's shape that names the missing role.
+    func require(_ needed: Role, on project: StoredProject?, in environment: EnvironmentID? = nil,
+                 _ exchange: Exchange) throws -> AdminIdentity {
         let identity = try requireAdmin(exchange)
         guard needed != .owner else {
             guard identity.isOwner else {
@@ -62,11 +64,13 @@ extension AccessControl {
             }
             return identity
         }
-        let held = identity.role(on: project.id)
+        let held = environment.map { identity.role(on: project.id, in: $0) } ?? identity.role(on: project.id)
         guard let held, held >= needed else {
             let holds = held.map { "holds '\($0)' there" } ?? "holds no role there"
+            let place = environment.flatMap { $0 == .production ? nil : "environment '\($0)' of project '\(project.id)'" }
+                ?? "project '\(project.id)'"
             throw RoleRefusal(identity: identity, error: APIError(
-                403, "This call needs the role '\(needed)' on project '\(project.id)'; '\(identity.name)' \(holds)."))
+                403, "This call needs the role '\(needed)' on \(place); '\(identity.name)' \(holds)."))
         }
         return identity
     }

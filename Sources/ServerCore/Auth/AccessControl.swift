@@ -13,6 +13,9 @@ package final class AccessControl: Sendable {
         package let id: String
         /// Project id (or `*`, every project) → role; nil for an owner of the whole server.
         package var roles: [String: Role]? = nil
+        /// Project id → environment → the role held on that environment's templates instead of
+        /// the project's role.
+        package var environmentRoles: [String: [EnvironmentID: Role]] = [:]
         /// The console session it signed in with; nil for a token.
         package var sessionID: String? = nil
 
@@ -21,6 +24,13 @@ package final class AccessControl: Sendable {
             guard let roles else { return .owner }
             guard let everywhere = roles["*"] else { return roles[project] }
             return max(roles[project] ?? everywhere, everywhere)
+        }
+
+        /// The role held on the templates of `environment` of `project`: the membership's role
+        /// there when it names one, else the role on the project.
+        package func role(on project: String, in environment: EnvironmentID) -> Role? {
+            guard roles != nil, let held = environmentRoles[project]?[environment] else { return role(on: project) }
+            return held
         }
 
         package var isOwner: Bool { roles == nil }

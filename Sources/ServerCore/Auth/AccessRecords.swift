@@ -30,17 +30,22 @@ package struct Principal: Codable, Sendable, Equatable {
     package var updateUser: String { email ?? id }
 }
 
-/// A principal's role on one project.
+/// A principal's role on one project, and the roles it holds instead on some of the project's
+/// environments (docs/access.md, "Roles per environment").
 package struct Membership: Codable, Sendable, Equatable {
     package var principal: String
     var project: String
     /// A role name of `Role.projectRoles`.
     var role: String
+    /// Environment id → the role name held on that environment's templates instead of `role`;
+    /// nil for none.
+    var environments: [String: String]?
 
-    package init(principal: String, project: String, role: String) {
+    package init(principal: String, project: String, role: String, environments: [String: String]? = nil) {
         self.principal = principal
         self.project = project
         self.role = role
+        self.environments = environments
     }
 
     /// Its record's id.
@@ -94,6 +99,8 @@ package struct StoredAccess: Sendable {
     package var principals: [String: Principal] = [:]
     /// Principal → project → role.
     package var roles: [String: [String: Role]] = [:]
+    /// Principal → project → environment → the role held there instead.
+    package var environmentRoles: [String: [String: [EnvironmentID: Role]]] = [:]
     package var tokens: [String: AccessToken] = [:]
 
     init() {}
@@ -109,6 +116,10 @@ package struct StoredAccess: Sendable {
             case .membership:
                 if let membership = try? decoder.decode(Membership.self, from: data), let role = Role(name: membership.role) {
                     roles[membership.principal, default: [:]][membership.project] = role
+                    for (name, roleName) in membership.environments ?? [:] {
+                        guard let environment = EnvironmentID(rawValue: name), let held = Role(name: roleName) else { continue }
+                        environmentRoles[membership.principal, default: [:]][membership.project, default: [:]][environment] = held
+                    }
                 }
             case .token:
                 if let token = try? decoder.decode(AccessToken.self, from: data) { tokens[token.id] = token }
@@ -134,8 +145,20 @@ package struct StoredAccess: Sendable {
     func identity(forTokenID id: String, now: Date) -> (token: AccessToken, identity: AccessControl.AdminIdentity)? {
         guard let token = tokens[id], token.isUsable(at: now), let principal = principals[token.principal] else { return nil }
         let held = principal.owner ? nil : roles[principal.id] ?? [:]
+        var environments = environmentRoles[principal.id] ?? [:]
+        if let limits = token.roles {
+            // A limited token holds on an environment at most its limit on the project.
+            for project in environments.keys {
+                guard let limit = limits[project].flatMap(Role.init(name:)) else {
+                    environments[project] = nil
+                    continue
+                }
+                environments[project] = environments[project]?.mapValues { min($0, limit) }
+            }
+        }
         let identity = AccessControl.AdminIdentity(name: principal.updateUser, id: principal.id,
-                                                   roles: token.roles.map { Self.narrowed(held, to: $0) } ?? held)
+                                                   roles: token.roles.map { Self.narrowed(held, to: $0) } ?? held,
+                                                   environmentRoles: principal.owner ? [:] : environments)
         return (token, identity)
     }
 
@@ -148,7 +171,8 @@ package struct StoredAccess: Sendable {
             guard let role = Role.projectRole(named: name) else { continue }
             held[project] = max(held[project] ?? role, role)
         }
-        return AccessControl.AdminIdentity(name: principal.updateUser, id: principal.id,
-                                           roles: principal.owner || session.claimOwner ? nil : held, sessionID: session.id)
+        let owner = principal.owner || session.claimOwner
+        return AccessControl.AdminIdentity(name: principal.updateUser, id: principal.id, roles: owner ? nil : held,
+                                           environmentRoles: owner ? [:] : environmentRoles[principal.id] ?? [:], sessionID: session.id)
     }
 }

@@ -51,7 +51,8 @@ package struct RequestChecks: Sendable {
         case .role(let asked):
             let needed = route.neededRole(asked, for: exchange.uri,
                                           RouteArguments(project: project, namespace: namespace, environment: environment))
-            identity = try requireRole(needed, exchange, project: project)
+            // A call on a template is checked on its environment; any other on the project.
+            identity = try requireRole(needed, exchange, project: project, environment: namespace?.environment)
         }
         return RouteArguments(project: project, namespace: namespace, environment: environment, identity: identity)
     }
@@ -70,9 +71,10 @@ package struct RequestChecks: Sendable {
 
     /// The admin behind the request, holding `role` on `project` (beyond one project when nil);
     /// a refusal for a missing role is kept in the audit log.
-    private func requireRole(_ role: Role, _ exchange: Exchange, project: StoredProject?) throws -> AccessControl.AdminIdentity {
+    private func requireRole(_ role: Role, _ exchange: Exchange, project: StoredProject?,
+                             environment: EnvironmentID?) throws -> AccessControl.AdminIdentity {
         do {
-            let identity = try access.require(role, on: project, exchange)
+            let identity = try access.require(role, on: project, in: environment, exchange)
             if let session = identity.sessionID { sessions.noteUse(of: session) }
             return identity
         } catch let refusal as RoleRefusal {
