@@ -61,7 +61,7 @@ export async function load() {
   const { project } = session.scope();
   const path = `/v1/projects/${encodeURIComponent(project)}`;
   // Only what the token may read is asked for; the rest says which role it needs.
-  const needs = (role, request) => (session.can(role) ? request() : Promise.reject(new Error(`This needs the ${role} role.`)));
+  const needs = (role, request) => (session.canOnProject(role) ? request() : Promise.reject(new Error(`This needs the ${role} role.`)));
   const [me, memberList, tokenList, principals, entries] = await Promise.allSettled([
     call("GET", "/v1/me"), needs("admin", () => call("GET", `${path}/members`)), needs("admin", () => call("GET", "/v1/tokens")),
     needs("admin", () => call("GET", "/v1/principals")),

@@ -95,9 +95,32 @@ export async function call(method, path, { body, headers = {} } = {}) {
   return { status: response.status, body: parsed, etag: response.headers.get("ETag") };
 }
 
+/**
+ * A template as the page names it: its kind (`firebase`, `firebase-server`) in production, or
+ * `<environment>/<kind>` in another environment, as the server stores it (docs/environments.md).
+ */
+export function kindOf(namespace) {
+  return namespace.includes("/") ? namespace.slice(namespace.indexOf("/") + 1) : namespace;
+}
+
+export function environmentOf(namespace) {
+  return namespace.includes("/") ? namespace.slice(0, namespace.indexOf("/")) : "production";
+}
+
+export function namespaceIn(environment, kind) {
+  return environment === "production" ? kind : `${environment}/${kind}`;
+}
+
+/** Where the API names a template: `/v1/projects/{p}[/environments/{e}]/namespaces/{kind}`. */
+export function scopePath(project, namespace) {
+  const environment = environmentOf(namespace);
+  const inEnvironment = environment === "production" ? "" : `/environments/${encodeURIComponent(environment)}`;
+  return `/v1/projects/${encodeURIComponent(project)}${inEnvironment}/namespaces/${encodeURIComponent(kindOf(namespace))}`;
+}
+
 /** The path of a template resource: `…/namespaces/{ns}/remoteConfig[:method]`. */
 export function templatePath(project, namespace, method = "") {
-  const base = `/v1/projects/${encodeURIComponent(project)}/namespaces/${encodeURIComponent(namespace)}/remoteConfig`;
+  const base = `${scopePath(project, namespace)}/remoteConfig`;
   return method ? `${base}:${method}` : base;
 }
 

@@ -1,6 +1,6 @@
 // The console's entry: signing in and out, choosing the project and namespace, switching between
 // the views, and what happens when the sign-in ends under the page.
-import { call, forgetToken, hasSession, setSession, setToken, whenSignInEnds } from "./api.js";
+import { call, environmentOf, forgetToken, hasSession, kindOf, namespaceIn, setSession, setToken, whenSignInEnds } from "./api.js";
 import { button, el, replace } from "./dom.js";
 import * as session from "./session.js";
 import * as parameters from "./parameters.js";
@@ -14,10 +14,11 @@ import * as access from "./access.js";
 import * as changes from "./changes.js";
 import * as webhooks from "./webhooks.js";
 import * as insights from "./insights.js";
+import * as environments from "./environments.js";
 import * as conflicts from "./conflicts.js";
 import * as drafts from "./drafts.js";
 
-const views = { parameters, conditions, groups, history, changes, evaluate, live, insights, access, webhooks };
+const views = { parameters, conditions, groups, history, changes, evaluate, live, insights, environments, access, webhooks };
 /** The views that edit the draft, shown below the draft bar. */
 const editing = new Set(["parameters", "conditions", "groups"]);
 /** Views only an admin of the project can use: not offered to anyone else. */
@@ -43,7 +44,9 @@ function mountViews() {
     if (current === "access") access.load();
     if (current === "webhooks") webhooks.load();
     if (current === "insights") insights.load();
+    if (current === "environments") environments.load();
   });
+  session.events.addEventListener("environments", offerEnvironments);
   session.events.addEventListener("scope", offerViewsByRole);
 }
 
@@ -69,12 +72,13 @@ function show(name, { focus = true } = {}) {
   if (name === "access") access.load();
   if (name === "webhooks") webhooks.load();
   if (name === "insights") insights.load();
+  if (name === "environments") environments.load();
   if (focus) byId(`view-${name}`).querySelector("h2").focus();
 }
 
 /** Offers the views the role on the chosen project can use; Access and Webhooks are for its admins. */
 function offerViewsByRole() {
-  const admin = session.can("admin");
+  const admin = session.canOnProject("admin");
   for (const item of document.querySelectorAll("nav.views button")) {
     item.hidden = adminOnly.has(item.dataset.view) && !admin;
   }
@@ -145,7 +149,7 @@ async function enter(list) {
   byId("scope").hidden = false;
   status("");
   if (list.length === 0) return status("No projects yet: create one with POST /v1/projects.");
-  await choose();
+  await chooseProject();
   show("parameters");
   conflicts.start();
 }
@@ -179,10 +183,33 @@ function loginURL() {
   return `${provider.loginURL}?returnTo=${encodeURIComponent("/console/")}`;
 }
 
+/** A project chosen: its environments are offered (the one chosen before kept where it has it). */
+async function chooseProject() {
+  const project = byId("project").value;
+  let list = [{ id: "production", displayName: "Production" }];
+  try {
+    list = (await call("GET", `/v1/projects/${encodeURIComponent(project)}/environments`)).body.environments ?? list;
+  } catch {
+    // An older server, or one that refuses: production alone, as the Firebase paths serve it.
+  }
+  session.setEnvironments(list);
+  offerEnvironments();
+  await choose();
+}
+
+/** The environment select holds the project's environments, the chosen one kept where it still is. */
+function offerEnvironments() {
+  const select = byId("environment");
+  const list = session.environments();
+  const kept = list.some(({ id }) => id === select.value) ? select.value : "production";
+  replace(select, ...list.map(({ id, displayName }) => el("option", { value: id, text: displayName || id, selected: id === kept })));
+  select.value = kept;
+}
+
 async function choose() {
   status("");
   try {
-    await session.choose(byId("project").value, byId("namespace").value);
+    await session.choose(byId("project").value, namespaceIn(byId("environment").value, byId("namespace").value));
   } catch (failure) {
     status(failure.message);
   }
@@ -196,6 +223,7 @@ function leaveWorkspace() {
   session.clear();
   replace(byId("project"));
   byId("namespace").value = "firebase";
+  replace(byId("environment"), el("option", { value: "production", text: "Production" }));
   mountViews();
   for (const item of document.querySelectorAll("nav.views button")) item.hidden = false;
   byId("workspace").hidden = true;
@@ -214,7 +242,8 @@ function askToSignOut() {
   const mine = drafts.keptByOwner();
   if (mine.length === 0) return signOut("keep");
   const area = byId("sign-out-question");
-  const names = mine.map(({ project, namespace }) => `${project}, ${namespace === "firebase" ? "client" : "server"} template`);
+  const names = mine.map(({ project, namespace }) => [project, environmentOf(namespace) === "production" ? null : environmentOf(namespace),
+    `${kindOf(namespace) === "firebase" ? "client" : "server"} template`].filter(Boolean).join(", "));
   replace(area, el("div", { class: "confirm sign-out-question", role: "group", "aria-labelledby": "sign-out-title" },
     el("p", { id: "sign-out-title", class: "confirm-title", text: `Sign out? You have unpublished changes in ${mine.length === 1 ? "one template" : `${mine.length} templates`}.` }),
     el("ul", {}, ...names.map((name) => el("li", { text: name }))),
@@ -304,7 +333,8 @@ whenSignInEnds(signInEnded);
 document.addEventListener("keydown", undoKeys);
 byId("sign-in-form").addEventListener("submit", signIn);
 byId("sign-out").addEventListener("click", askToSignOut);
-byId("project").addEventListener("change", choose);
+byId("project").addEventListener("change", chooseProject);
+byId("environment").addEventListener("change", choose);
 byId("namespace").addEventListener("change", choose);
 for (const item of document.querySelectorAll("nav.views button")) {
   item.addEventListener("click", () => show(item.dataset.view));

@@ -3,7 +3,7 @@
 // when the template moved since, against the active one), the template it proposes, and the
 // steps the signed-in person may take: approve or reject with a comment, cancel, schedule, and
 // apply once it has the approvals the policy asks for.
-import { call } from "./api.js";
+import { call, scopePath } from "./api.js";
 import { renderDiff } from "./diff.js";
 import { button, el, field, formatTime, labelCells, replace, tableRegion } from "./dom.js";
 import * as session from "./session.js";
@@ -17,7 +17,7 @@ let listTable;
 
 const path = (suffix = "") => {
   const { project, namespace } = session.scope();
-  return `/v1/projects/${encodeURIComponent(project)}/namespaces/${encodeURIComponent(namespace)}/${suffix}`;
+  return `${scopePath(project, namespace)}/${suffix}`;
 };
 
 export function mount(container) {

@@ -3,6 +3,7 @@
 // stays editable as text. Client templates know the device, app, platform, country,
 // language, user properties, custom signals, percent (seed and slider) and dates; server
 // templates only percent and custom signals (docs/compatibility.md).
+import { kindOf } from "./api.js";
 import { button, el, field, replace, select } from "./dom.js";
 
 /** A quoted string of the grammar: backslash and quote escaped, every other character kept. */
@@ -86,7 +87,7 @@ const fields = [
 
 /** What the rule field's hint and the builder's help say for a namespace. */
 export function ruleHelp(namespace) {
-  return namespace === "firebase-server"
+  return kindOf(namespace) === "firebase-server"
     ? { example: "e.g. percent('checkout') <= 10 && app.customSignal['plan'] == 'pro'",
       help: "Server templates take percent and app.customSignal rules only, joined with && and || (no !, no != on a signal)." }
     : { example: "e.g. device.os == 'ios' && app.version.>=(['2.0'])",
@@ -98,7 +99,7 @@ export function ruleHelp(namespace) {
  * `device.os == 'ios'` and "&&" or "||".
  */
 export function conditionBuilder(namespace, add) {
-  const server = namespace === "firebase-server";
+  const server = kindOf(namespace) === "firebase-server";
   const known = fields.filter((item) => !server || item.server);
   const fieldSelect = select(known.map((item) => [item.id, item.label]), known[0].id);
   const operatorSelect = el("select");

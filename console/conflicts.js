@@ -5,7 +5,7 @@
 // A draft proposed for review is followed too: once its change request is applied, the new
 // version is this draft's own (it becomes the base, not a change to merge); once it is rejected,
 // cancelled or conflicted, the draft's changes are unpublished again.
-import { call, templatePath } from "./api.js";
+import { call, templatePath, scopePath } from "./api.js";
 import { describeChange, renderDiff } from "./diff.js";
 import { button, el, formatTime, replace } from "./dom.js";
 import { mergeItems, mergedTemplate } from "./merge.js";
@@ -90,7 +90,7 @@ async function check() {
  * (the draft was moved onto the version it was applied as, or given back its changes).
  */
 async function followProposal(project, namespace, request) {
-  const path = `/v1/projects/${encodeURIComponent(project)}/namespaces/${encodeURIComponent(namespace)}/changeRequests/${encodeURIComponent(request.id)}`;
+  const path = `${scopePath(project, namespace)}/changeRequests/${encodeURIComponent(request.id)}`;
   let answer;
   try {
     answer = (await call("GET", path)).body;

@@ -3,7 +3,7 @@
 // what the rollback changes. A version applied from a change request names its author and
 // approvers beside who applied it. Types and origins read as words; at phone width each row
 // stacks into a card (styles.css), so View and Roll back stay on screen.
-import { call, templatePath } from "./api.js";
+import { call, templatePath, scopePath } from "./api.js";
 import { renderDiff } from "./diff.js";
 import { button, el, field, formatTime, replace, select, tableRegion } from "./dom.js";
 import * as session from "./session.js";
@@ -73,7 +73,7 @@ export async function load(older = false) {
   const generation = loads;
   performance.mark("history-start");
   try {
-    const requests = `/v1/projects/${encodeURIComponent(project)}/namespaces/${encodeURIComponent(namespace)}/changeRequests?status=applied`;
+    const requests = `${scopePath(project, namespace)}/changeRequests?status=applied`;
     const [{ body }, applied] = await Promise.all([
       call("GET", `${templatePath(project, namespace, "listVersions")}?${query}`),
       // Who proposed and approved a version applied from a change request (an older server has none).

@@ -3,7 +3,7 @@
 // source and the app versions still reading it in the chosen window, the last evaluation; then
 // the stale and never-evaluated parameters, whose removal an editor proposes as one change
 // request. Editors also mark kill switches permanent (never stale) and set the stale days.
-import { call, templatePath } from "./api.js";
+import { call, templatePath, scopePath } from "./api.js";
 import { button, el, field, formatTime, replace, select, svg, tableRegion } from "./dom.js";
 import { allParameters, content, normalize, removeParameter } from "./template.js";
 import * as session from "./session.js";
@@ -25,7 +25,7 @@ let loads = 0;
 const usagePath = () => templatePath(session.scope().project, session.scope().namespace, "usage");
 const parameterPath = (key, action) => {
   const { project, namespace } = session.scope();
-  return `/v1/projects/${encodeURIComponent(project)}/namespaces/${encodeURIComponent(namespace)}`
+  return `${scopePath(project, namespace)}`
     + `/parameters/${encodeURIComponent(key)}:${action}`;
 };
 
@@ -188,7 +188,7 @@ async function proposeRemoval(keys) {
     for (const { key, group } of allParameters(template)) {
       if (keys.includes(key)) removeParameter(template, key, group);
     }
-    const requests = `/v1/projects/${encodeURIComponent(project)}/namespaces/${encodeURIComponent(namespace)}/changeRequests`;
+    const requests = `${scopePath(project, namespace)}/changeRequests`;
     const answer = await call("POST", requests, {
       body: { template: content(template), description: `Remove parameters no client needs: ${keys.join(", ")}` },
       headers: { "If-Match": active.etag },

@@ -6,7 +6,7 @@
 // who must ask for review sees Propose for review; a draft proposed for review is the change
 // request's until it settles (conflicts.js follows it). On a phone the less used actions fold
 // under More actions.
-import { call, templatePath } from "./api.js";
+import { call, templatePath, scopePath } from "./api.js";
 import { renderDiff, diffLines } from "./diff.js";
 import { button, el, field, formatTime, replace, setIssue } from "./dom.js";
 import * as session from "./session.js";
@@ -86,7 +86,7 @@ export function mount(container) {
 async function loadPolicy() {
   const { project, namespace } = session.scope();
   try {
-    const { body } = await call("GET", `/v1/projects/${encodeURIComponent(project)}/namespaces/${encodeURIComponent(namespace)}/changePolicy`);
+    const { body } = await call("GET", `${scopePath(project, namespace)}/changePolicy`);
     session.setPolicy(body);
   } catch {
     // An older server without change control: publishing is offered as before.
@@ -288,7 +288,7 @@ async function publish(description, ifMatch = session.etag()) {
 async function propose(description) {
   const { project, namespace } = session.scope();
   const body = { template: content(session.draft()), description };
-  const requests = `/v1/projects/${encodeURIComponent(project)}/namespaces/${encodeURIComponent(namespace)}/changeRequests`;
+  const requests = `${scopePath(project, namespace)}/changeRequests`;
   const earlier = session.proposal();
   say(earlier ? "Updating…" : "Proposing…");
   try {

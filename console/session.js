@@ -9,7 +9,7 @@
 //   "proposal"  the draft was proposed as a change request, or that request settled
 // Each draft keeps its last steps for undo and redo, and is kept in the browser (drafts.js), steps
 // included, so a reload, a closed tab, signing out or an ended session does not lose it.
-import { call, templatePath } from "./api.js";
+import { call, environmentOf, templatePath } from "./api.js";
 import { canonicalJSON, content, normalize } from "./template.js";
 import { setIssue } from "./dom.js";
 import * as drafts from "./drafts.js";
@@ -33,6 +33,8 @@ const state = {
   me: null,
   /** The chosen template's approval policy (`…/changePolicy`). */
   policy: null,
+  /** The chosen project's environments, in order ({id, displayName, soakSeconds}). */
+  environments: [],
 };
 
 const ROLES = ["viewer", "editor", "publisher", "admin"];
@@ -76,8 +78,16 @@ export function me() {
   return state.me;
 }
 
+export function environments() {
+  return state.environments;
+}
+
+export function setEnvironments(list) {
+  state.environments = list;
+}
+
 /** The role held on the chosen project ("owner" for an owner of the server), or "". */
-export function role() {
+export function projectRole() {
   if (!state.me) return "";
   if (state.me.owner) return "owner";
   // A role on "*" (given by the identity provider's claims) holds on every project.
@@ -86,10 +96,27 @@ export function role() {
   return ROLES.indexOf(everywhere) > ROLES.indexOf(here) ? everywhere : here;
 }
 
-/** Whether the signed-in token holds `needed` (or more) on the chosen project. */
-export function can(needed) {
-  const held = role();
+/**
+ * The role held on the chosen template: the one the membership names on its environment, else
+ * the project's (docs/access.md, "Roles per environment").
+ */
+export function role() {
+  if (state.me?.owner) return "owner";
+  return state.me?.environmentRoles?.[state.project]?.[environmentOf(state.namespace)] ?? projectRole();
+}
+
+function holds(held, needed) {
   return held === "owner" || (needed !== "owner" && ROLES.indexOf(held) >= ROLES.indexOf(needed));
+}
+
+/** Whether the signed-in token holds `needed` (or more) on the chosen template. */
+export function can(needed) {
+  return holds(role(), needed);
+}
+
+/** Whether it holds `needed` (or more) on the chosen project: its keys, members, webhooks, environments. */
+export function canOnProject(needed) {
+  return holds(projectRole(), needed);
 }
 
 export async function choose(project, namespace) {
@@ -492,6 +519,7 @@ export function clear() {
   state.project = "";
   state.me = null;
   state.policy = null;
+  state.environments = [];
   state.workspaces.clear();
   state.issues = [];
   fields.clear();

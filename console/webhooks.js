@@ -47,7 +47,7 @@ export function mount(container) {
 
 /** Loads the endpoints (when the view is shown, and after each change). */
 export async function load() {
-  if (!session.can("admin")) {
+  if (!session.canOnProject("admin")) {
     replace(list, el("p", { class: "hint", text: "Managing webhooks needs the admin role on this project." }));
     return;
   }

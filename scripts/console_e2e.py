@@ -914,7 +914,44 @@ def insights_count_what_clients_read_and_propose_removal(run):
     assert run.api("PUT", run.template_path(), before, {"If-Match": "*"})[0] == 200
 
 
-VIEWS = ("Parameters", "Conditions", "Groups", "History", "Changes", "Evaluate", "Live", "Insights", "Access", "Webhooks")
+def environments_drift_and_promotion(run):
+    """An environment added in the page is offered at once; its template is edited on its own;
+    the drift table names the parameter only it has, and promoting that parameter into
+    production, after the review, makes a version that says where it came from."""
+    page = run.page
+    base = f"/v1/projects/{run.args.project}"
+    run.view("Environments")
+    view = page.locator("#view-environments")
+    view.get_by_label("New environment id").fill("staging")
+    view.get_by_role("button", name="Add environment").click()
+    expect(view.get_by_role("status")).to_contain_text("Added staging")
+    status, current = run.api("GET", run.template_path())
+    current.pop("version", None)
+    staged = json.loads(json.dumps(current))
+    staged["parameters"]["staged_flag"] = {"defaultValue": {"value": "on"}}
+    status, answer = run.api("PUT", base + "/environments/staging/remoteConfig", staged, {"If-Match": "*"})
+    assert status == 200, answer
+    page.get_by_label("Environment", exact=True).select_option("staging")
+    run.view("Parameters")
+    expect(card(run, "staged_flag")).to_be_visible()
+    page.get_by_label("Environment", exact=True).select_option("production")
+    expect(card(run, "staged_flag")).to_have_count(0)
+    run.view("Environments")
+    row = view.locator('table.drift tr[data-key="staged_flag"]')
+    expect(row).to_contain_text("only in Staging")
+    run.shot("environments")
+    view.get_by_label("staged_flag").check()
+    view.get_by_role("button", name="Review promotion into Production…").click()
+    expect(diff_item(view, "added", "staged_flag")).to_be_visible()
+    view.get_by_role("button", name="Promote", exact=True).click()
+    expect(view.get_by_role("status")).to_contain_text(re.compile(r"Promoted staging/1 into Production: version \d+\."))
+    status, template = run.api("GET", run.template_path())
+    assert template["parameters"]["staged_flag"]["defaultValue"]["value"] == "on", template["parameters"].keys()
+    assert template["version"].get("promotedFrom") == {"environment": "staging", "versionNumber": "1"}, template["version"]
+    expect(view.get_by_text("Every environment's client template has the same parameters as Production's.")).to_be_visible()
+
+
+VIEWS = ("Parameters", "Conditions", "Groups", "History", "Changes", "Evaluate", "Live", "Insights", "Environments", "Access", "Webhooks")
 
 
 def accessibility(run, views=VIEWS, where="laptop"):
@@ -1181,6 +1218,7 @@ STEPS = [wrong_token_is_refused, sign_in, hostile_value_renders_inert, rollout_v
          publish_conflict_is_reported, a_newer_version_is_noticed_and_merged,
          server_template_keeps_its_own_draft, a_change_is_proposed_approved_and_applied, webhooks_view_adds_tests_and_rotates,
          access_view_manages_members_and_tokens, insights_count_what_clients_read_and_propose_removal,
+         environments_drift_and_promotion,
          every_view_passes_axe_with_data_in_its_tables,
          sign_out_forgets_the_token, signing_out_keeps_drafts_and_an_ended_session_offers_sign_in_again,
          a_thousand_parameters_stay_fast, deleting_far_down_keeps_the_place,
@@ -1224,7 +1262,7 @@ def phone_screenshots(args, browser):
         for button in on_screen.get(name, []):
             box = page.get_by_role("button", name=button).first.bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, (name, button, box)
-        if name in ("History", "Live", "Changes", "Insights", "Access", "Evaluate", "Webhooks"):
+        if name in ("History", "Live", "Changes", "Insights", "Environments", "Access", "Evaluate", "Webhooks"):
             run.shot(f"phone-{name.lower()}")
     run.view("Live")
     size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('svg.chart text.axis')).fontSize)")
