@@ -1,17 +1,31 @@
 import Foundation
 
-/// URLs of the server's HTTP API for one project.
+/// URLs of the server's HTTP API for one project, and for the templates of one of its
+/// environments.
 struct APIPaths: Sendable {
     let baseURL: String
     let project: String
+    /// The environment whose templates `remoteConfig` and `namespaced` name; `nil` or
+    /// `production` for the Firebase paths, which serve production (docs/environments.md).
+    let environment: String?
 
-    init(baseURL: String, project: String) {
+    init(baseURL: String, project: String, environment: String? = nil) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.project = project
+        self.environment = environment == Self.production ? nil : environment
     }
+
+    /// The environment every project has, served by the Firebase paths.
+    static let production = "production"
 
     private var projectPath: String {
         "\(baseURL)/v1/projects/\(Self.escape(project))"
+    }
+
+    /// Where the template calls live: the project's path for production, else
+    /// `…/environments/{environment}`.
+    private var templatePath: String {
+        projectPath + (environment.map { "/environments/\(Self.escape($0))" } ?? "")
     }
 
     func fetch(namespace: String) -> String {
@@ -24,7 +38,7 @@ struct APIPaths: Sendable {
 
     /// `remoteConfig`, or a custom method on it such as `:listVersions`, with a query.
     func remoteConfig(_ method: String = "", query: [(String, String)] = []) -> String {
-        let url = "\(projectPath)/remoteConfig\(method)"
+        let url = "\(templatePath)/remoteConfig\(method)"
         guard !query.isEmpty else { return url }
         return url + "?" + query.map { "\(Self.escape($0.0))=\(Self.escape($0.1))" }.joined(separator: "&")
     }
@@ -34,14 +48,19 @@ struct APIPaths: Sendable {
         "\(baseURL)/v1/\(resource)" + (id.map { "/\(Self.escape($0))" } ?? "")
     }
 
-    /// `/v1/projects/{project}/namespaces/{ns}/{resource}[/{id}[:step]]`, with a query: change
-    /// control (`changePolicy`, `changeRequests`).
+    /// `/v1/projects/{project}[/environments/{e}]/namespaces/{ns}/{resource}[/{id}[:step]]`, with
+    /// a query: change control (`changePolicy`, `changeRequests`), usage, comparisons.
     func namespaced(_ namespace: String, _ resource: String, _ id: String? = nil, step: String? = nil,
                     query: [(String, String)] = []) -> String {
-        var url = "\(projectPath)/namespaces/\(Self.escape(namespace))/\(resource)" + (id.map { "/\(Self.escape($0))" } ?? "")
+        var url = "\(templatePath)/namespaces/\(Self.escape(namespace))/\(resource)" + (id.map { "/\(Self.escape($0))" } ?? "")
         if let step { url += ":" + step }
         guard !query.isEmpty else { return url }
         return url + "?" + query.map { "\(Self.escape($0.0))=\(Self.escape($0.1))" }.joined(separator: "&")
+    }
+
+    /// `/v1/projects/{project}/environments[/{id}]`: the environments themselves.
+    func environments(_ id: String? = nil) -> String {
+        "\(projectPath)/environments" + (id.map { "/\(Self.escape($0))" } ?? "")
     }
 
     /// `/v1/projects/{project}/apiKeys[/{id}]`.

@@ -1,7 +1,7 @@
 public import Foundation
 
-/// The management API (templates, versions, rollback, diff, evaluate) for one project,
-/// authenticated with `Authorization: Bearer <token>`.
+/// The management API (templates, versions, rollback, diff, evaluate) for one project and one
+/// of its environments, authenticated with `Authorization: Bearer <token>`.
 public struct AdminClient: Sendable {
     /// A successful answer: the JSON body as sent, and the template ETag where there is one.
     public struct Response: Sendable {
@@ -21,25 +21,31 @@ public struct AdminClient: Sendable {
 
     public let baseURL: String
     public let project: String
+    /// The environment whose templates the template calls work on; `nil` for production, on
+    /// the Firebase paths.
+    public let environment: String?
     private let token: String?
     private let transport: any HTTPTransport
     private let timeout: TimeInterval
     /// Sent as `X-RCS-Origin`: where the server's audit log says a change came from.
     private let origin: String?
-    var paths: APIPaths { APIPaths(baseURL: baseURL, project: project) }
+    var paths: APIPaths { APIPaths(baseURL: baseURL, project: project, environment: environment) }
 
     /// - Parameters:
     ///   - baseURL: scheme, host and port of the server.
     ///   - project: project id or number.
+    ///   - environment: the environment whose templates to work on (docs/environments.md);
+    ///     `nil` or `production` for production, on the Firebase paths.
     ///   - token: the admin bearer token, or `nil` to send none.
     ///   - transport: how requests are sent; libcurl by default.
     ///   - timeout: seconds allowed per request.
     ///   - origin: what the server's audit log records as the origin of changes (`CLI` for rcctl;
     ///     `API` when nil).
-    public init(baseURL: String, project: String, token: String?, transport: any HTTPTransport = CurlTransport(),
-                timeout: TimeInterval = 60, origin: String? = nil) {
+    public init(baseURL: String, project: String, environment: String? = nil, token: String?,
+                transport: any HTTPTransport = CurlTransport(), timeout: TimeInterval = 60, origin: String? = nil) {
         self.baseURL = baseURL
         self.project = project
+        self.environment = environment == APIPaths.production ? nil : environment
         self.token = token
         self.transport = transport
         self.timeout = timeout
@@ -143,9 +149,12 @@ public struct AdminClient: Sendable {
         try await send(.get, paths.apiKeys())
     }
 
-    /// A new client API key; the key is in this answer only.
-    public func createAPIKey(name: String) async throws(ConfigClientError) -> Response {
-        try await send(.post, paths.apiKeys(), body: ClientRequests.encode(["name": name]))
+    /// A new client API key serving `environment` (production when `nil`); the key is in this
+    /// answer only.
+    public func createAPIKey(name: String, environment: String? = nil) async throws(ConfigClientError) -> Response {
+        var fields = ["name": name]
+        if let environment { fields["environment"] = environment }
+        return try await send(.post, paths.apiKeys(), body: ClientRequests.encode(fields))
     }
 
     /// Revokes the client API key with this id.

@@ -6,6 +6,22 @@ public struct TemplateVersion: Sendable, Equatable, Decodable {
         public var name: String?
     }
 
+    /// Where a version promoted from another environment came from (docs/environments.md).
+    public struct PromotionSource: Sendable, Equatable, Decodable {
+        public var environment: String
+        public var versionNumber: Int64
+
+        private enum CodingKeys: String, CodingKey {
+            case environment, versionNumber
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            environment = try container.decode(String.self, forKey: .environment)
+            versionNumber = try container.decode(JSONInt64.self, forKey: .versionNumber).value
+        }
+    }
+
     public var versionNumber: Int64
     /// RFC 3339 UTC time of the publish.
     public var updateTime: String?
@@ -17,9 +33,11 @@ public struct TemplateVersion: Sendable, Equatable, Decodable {
     public var updateType: String?
     /// For rollbacks: the version rolled back to.
     public var rollbackSource: Int64?
+    /// For promotions between environments: the environment and its version promoted.
+    public var promotedFrom: PromotionSource?
 
     private enum CodingKeys: String, CodingKey {
-        case versionNumber, updateTime, updateUser, description, updateOrigin, updateType, rollbackSource
+        case versionNumber, updateTime, updateUser, description, updateOrigin, updateType, rollbackSource, promotedFrom
     }
 
     public init(from decoder: any Decoder) throws {
@@ -31,6 +49,7 @@ public struct TemplateVersion: Sendable, Equatable, Decodable {
         updateOrigin = try container.decodeIfPresent(String.self, forKey: .updateOrigin)
         updateType = try container.decodeIfPresent(String.self, forKey: .updateType)
         rollbackSource = try container.decodeIfPresent(JSONInt64.self, forKey: .rollbackSource)?.value
+        promotedFrom = try container.decodeIfPresent(PromotionSource.self, forKey: .promotedFrom)
     }
 }
 

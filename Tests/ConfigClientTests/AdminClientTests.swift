@@ -63,6 +63,32 @@ import Testing
         #expect(transport.requests.last?.method == .post)
     }
 
+    @Test func anEnvironmentsTemplateCallsGoUnderItAndProductionsKeepTheFirebasePaths() async throws {
+        let transport = FakeTransport(Array(repeating: ok(), count: 7))
+        let staging = AdminClient(baseURL: "http://h:8080", project: "p1", environment: "staging", token: "t", transport: transport)
+        let production = AdminClient(baseURL: "http://h:8080", project: "p1", environment: "production", token: "t", transport: transport)
+        _ = try await staging.template(version: 2)
+        _ = try await staging.changeRequests(namespace: "firebase-server")
+        _ = try await staging.compare(with: "production")
+        _ = try await production.template()
+        _ = try await production.promote(.init(from: "staging", parameters: ["a", "b"]), ifMatch: "etag-1-3")
+        _ = try await staging.apiKeys()
+        _ = try await staging.updateEnvironment("staging", soakSeconds: 60)
+        #expect(transport.requests.map(\.url) == [
+            "http://h:8080/v1/projects/p1/environments/staging/remoteConfig?versionNumber=2",
+            "http://h:8080/v1/projects/p1/environments/staging/namespaces/firebase-server/changeRequests",
+            "http://h:8080/v1/projects/p1/environments/staging/namespaces/firebase/remoteConfig:compare?with=production",
+            "http://h:8080/v1/projects/p1/remoteConfig",
+            "http://h:8080/v1/projects/p1/namespaces/firebase/remoteConfig:promoteFrom",
+            "http://h:8080/v1/projects/p1/apiKeys",
+            "http://h:8080/v1/projects/p1/environments/staging",
+        ])
+        let promotion = transport.requests[4]
+        #expect(promotion.body == Data(#"{"from":"staging","parameters":["a","b"]}"#.utf8))
+        #expect(promotion.headers["If-Match"] == "etag-1-3")
+        #expect(transport.requests[6].method == .patch && transport.requests[6].body == Data(#"{"soakSeconds":60}"#.utf8))
+    }
+
     @Test func versionMismatchKeepsTheServersMessage() async throws {
         let body = #"{"error":{"code":400,"message":"[VERSION_MISMATCH]: Expected version 6, found 8","status":"FAILED_PRECONDITION"}}"#
         let transport = FakeTransport([.success(HTTPResponse(status: 400, body: Data(body.utf8)))])
