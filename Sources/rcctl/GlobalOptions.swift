@@ -25,4 +25,16 @@ struct GlobalOptions: ParsableArguments {
     func adminClient() -> AdminClient {
         AdminClient(baseURL: resolvedURL, project: resolvedProject, token: resolvedToken, origin: "CLI")
     }
+
+    /// Runs `call` and prints its JSON (`--json`) or what `summary` makes of it (nothing when empty).
+    func run<Answer: Decodable>(
+        _ call: @escaping (AdminClient) async throws(ConfigClientError) -> AdminClient.Response,
+        as _: Answer.Type, summary: (Answer) -> String
+    ) async throws {
+        let client = adminClient()
+        let response = try await checked { () async throws(ConfigClientError) in try await call(client) }
+        if json { return Console.write(response.body) }
+        let text = summary(try await checked { () async throws(ConfigClientError) in try response.decode(Answer.self) })
+        if !text.isEmpty { Console.out(text) }
+    }
 }

@@ -12,18 +12,6 @@ struct WebhooksCommand: AsyncParsableCommand {
         defaultSubcommand: List.self
     )
 
-    /// Runs `call` and prints its JSON (`--json`) or what `summary` makes of it.
-    static func run<Answer: Decodable>(
-        _ global: GlobalOptions, _ call: @escaping (AdminClient) async throws(ConfigClientError) -> AdminClient.Response,
-        as _: Answer.Type, summary: (Answer) -> String
-    ) async throws {
-        let client = global.adminClient()
-        let response = try await checked { () async throws(ConfigClientError) in try await call(client) }
-        if global.json { return Console.write(response.body) }
-        let text = summary(try await checked { () async throws(ConfigClientError) in try response.decode(Answer.self) })
-        if !text.isEmpty { Console.out(text) }
-    }
-
     struct Endpoint: Decodable {
         var id: String, url: String, events: [String], description: String, secret: String?, previousSecretExpireTime: String?
 
@@ -36,7 +24,7 @@ struct WebhooksCommand: AsyncParsableCommand {
 
         func run() async throws {
             struct Page: Decodable { var webhooks: [Endpoint] }
-            try await WebhooksCommand.run(global, { client throws(ConfigClientError) in try await client.webhooks() }, as: Page.self) {
+            try await global.run({ client throws(ConfigClientError) in try await client.webhooks() }, as: Page.self) {
                 $0.webhooks.map(\.line).joined(separator: "\n")
             }
         }
@@ -56,7 +44,7 @@ struct WebhooksCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (url, events, description) = (url, events, description)
-            try await WebhooksCommand.run(global, { client throws(ConfigClientError) in
+            try await global.run({ client throws(ConfigClientError) in
                 try await client.createWebhook(url: url, events: events, description: description)
             }, as: Endpoint.self) { "Webhook \($0.id) (secret shown once):\n\($0.secret ?? "")" }
         }
@@ -85,7 +73,7 @@ struct WebhooksCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (id, overlap) = (id, overlap)
-            try await WebhooksCommand.run(global, { client throws(ConfigClientError) in
+            try await global.run({ client throws(ConfigClientError) in
                 try await client.rotateWebhookSecret(id, overlapSeconds: overlap)
             }, as: Endpoint.self) { endpoint in
                 "New secret of \(endpoint.id) (shown once):\n\(endpoint.secret ?? "")"
@@ -102,7 +90,7 @@ struct WebhooksCommand: AsyncParsableCommand {
         func run() async throws {
             struct Made: Decodable { var deliveryId: String, eventId: String }
             let id = id
-            try await WebhooksCommand.run(global, { client throws(ConfigClientError) in try await client.testWebhook(id) }, as: Made.self) {
+            try await global.run({ client throws(ConfigClientError) in try await client.testWebhook(id) }, as: Made.self) {
                 "Test event \($0.eventId): delivery \($0.deliveryId) (see rcctl webhooks deliveries \(id))"
             }
         }
@@ -124,7 +112,7 @@ struct WebhooksCommand: AsyncParsableCommand {
                 var deliveries: [Delivery]
             }
             let (id, limit) = (id, limit)
-            try await WebhooksCommand.run(global, { client throws(ConfigClientError) in
+            try await global.run({ client throws(ConfigClientError) in
                 try await client.webhookDeliveries(id, pageSize: limit)
             }, as: Page.self) { page in
                 page.deliveries.map { delivery in
