@@ -22,8 +22,9 @@ struct GlobalOptions: ParsableArguments {
     var resolvedProject: String { project ?? environment["RCS_PROJECT"] ?? "example-project" }
     var resolvedToken: String? { token ?? environment["RCS_TOKEN"] }
 
-    func adminClient() -> AdminClient {
-        AdminClient(baseURL: resolvedURL, project: resolvedProject, token: resolvedToken, origin: "CLI")
+    /// A client for the project; its template calls work on `environment` (production when `nil`).
+    func adminClient(environment: String? = nil) -> AdminClient {
+        AdminClient(baseURL: resolvedURL, project: resolvedProject, environment: environment, token: resolvedToken, origin: "CLI")
     }
 
     /// Runs `call` and prints its JSON (`--json`) or what `summary` makes of it (nothing when empty).

@@ -7,7 +7,8 @@ struct RCCtl: AsyncParsableCommand {
         commandName: "rcctl",
         abstract: "Manage Remote Config templates, and who may change them, on a Remote Config server.",
         discussion: """
-            Connection options (--url, --token, --project, --json) follow the subcommand.
+            Connection options (--url, --token, --project, --json) follow the subcommand. Commands on a template \
+            take --env (or RCS_ENV) for an environment's template other than production's (docs/environments.md).
 
             Exit codes: 0 ok, 1 the server answered with an error, 2 usage or input file error, \
             3 the server could not be reached.

@@ -13,8 +13,9 @@ import Testing
         daemon = try DaemonProcess(dataDir: temporary.url.appendingPathComponent("data").path, workers: 1)
     }
 
-    func rcctl(_ arguments: String..., token: String? = RCCtlProcess.token, stdin: String? = nil) throws -> RCCtlResult {
-        try RCCtlProcess.run(arguments, port: daemon.port, token: token, stdin: stdin.map { Data($0.utf8) })
+    func rcctl(_ arguments: String..., token: String? = RCCtlProcess.token, stdin: String? = nil,
+               environment: [String: String] = [:]) throws -> RCCtlResult {
+        try RCCtlProcess.run(arguments, port: daemon.port, token: token, stdin: stdin.map { Data($0.utf8) }, environment: environment)
     }
 
     /// Runs rcctl and expects it to succeed.
@@ -23,6 +24,16 @@ import Testing
         let result = try RCCtlProcess.run(arguments, port: daemon.port, stdin: stdin.map { Data($0.utf8) })
         #expect(result.status == 0, "rcctl \(arguments.joined(separator: " ")): \(result.stderr)")
         return result
+    }
+
+    /// The parameter values a client app sending `apiKey` is served.
+    func fetched(apiKey: String) throws -> [String: String] {
+        let client = try TestClient(port: daemon.port)
+        try client.send(TestClient.format("POST", "/v1/projects/123456789012/namespaces/firebase:fetch", headers: [("X-Goog-Api-Key", apiKey)],
+                                          body: Array(#"{"appInstanceId":"i1","appId":"1:123456789012:ios:ab"}"#.utf8)))
+        let response = try client.readResponse()
+        #expect(response.status == 200, "\(response.text)")
+        return try response.json()["entries"] as? [String: String] ?? [:]
     }
 
     @Test func environmentsAreCreatedListedRenamedGivenASoakAndDeleted() throws {
@@ -47,5 +58,39 @@ import Testing
         #expect(production.status == 1 && production.stderr.contains("ENVIRONMENT_IN_USE"), "\(production.stderr)")
         #expect(try rcctl("envs", "create", "Not An Id").status == 1)
         #expect(try rcctl("envs", "soak", "staging", "-1").status == 2)
+    }
+
+    @Test func aTemplatePublishedWithEnvIsWhatThatEnvironmentsKeysFetch() throws {
+        try succeeds("envs", "create", "staging")
+        let made = try succeeds("keys", "--create", "ios-staging", "--env", "staging")
+        let lines = made.stdout.split(separator: "\n")
+        #expect(lines.first?.hasSuffix(" serving staging (shown once):") == true, "\(made.stdout)")
+        let stagingKey = String(try #require(lines.last))
+        let id = String(made.stdout.dropFirst(4).prefix(12))
+
+        let staged = try succeeds("publish", "-", "--env", "staging", stdin: Templates.single("stage"))
+        #expect(staged.stdout == "Published version 1 to staging (ETag etag-123456789012-1)\n")
+        #expect(try succeeds("publish", "-", stdin: Templates.single("prod")).stdout == "Published version 1 (ETag etag-123456789012-1)\n")
+        #expect(try fetched(apiKey: stagingKey) == ["key": "stage"])
+        #expect(try fetched(apiKey: "example-api-key") == ["key": "prod"], "the config file's key serves production")
+
+        // RCS_ENV chooses the environment as --env does; --env wins over it.
+        let staging = ["RCS_ENV": "staging"]
+        #expect(try rcctl("get", environment: staging).stdout.contains("key (STRING) = \"stage\""))
+        #expect(try rcctl("get", "--env", "production", environment: staging).stdout.contains("key (STRING) = \"prod\""))
+        #expect(try rcctl("publish", "-", "--force", stdin: Templates.single("stage 2"), environment: staging).status == 0)
+        #expect(try fetched(apiKey: stagingKey) == ["key": "stage 2"])
+        #expect(try succeeds("versions", "--env", "staging").stdout.split(separator: "\n").count == 3)
+        #expect(try succeeds("versions").stdout.split(separator: "\n").count == 2, "production's versions are its own")
+        #expect(try succeeds("rollback", "1", "--env", "staging").status == 0)
+        #expect(try fetched(apiKey: stagingKey) == ["key": "stage"])
+
+        try succeeds("keys", "--create", "android")
+        let keys = try succeeds("keys").stdout
+        #expect(keys.contains("\(id)\tios-staging\tstaging\t") && keys.contains("\tandroid\tproduction\t"), "\(keys)")
+        #expect(try succeeds("keys", "--env", "staging").stdout.split(separator: "\n").count == 1)
+        let unknown = try rcctl("get", "--env", "qa")
+        #expect(unknown.status == 1 && unknown.stderr.contains("404"), "\(unknown.stderr)")
+        #expect(try rcctl("keys", "--create", "x", "--env", "qa").status == 1)
     }
 }

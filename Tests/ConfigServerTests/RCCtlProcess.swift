@@ -28,26 +28,28 @@ enum RCCtlProcess {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rcctl")
     }
 
-    /// The environment rcctl reads: RCS_URL and RCS_TOKEN, nothing inherited that could
-    /// point it elsewhere.
-    static func environment(port: Int, token: String?) -> [String: String] {
+    /// The environment rcctl reads: RCS_URL and RCS_TOKEN, and `extra` (such as RCS_ENV),
+    /// nothing inherited that could point it elsewhere.
+    static func environment(port: Int, token: String?, extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RCS_") }
         environment["RCS_URL"] = "http://127.0.0.1:\(port)"
         if let token { environment["RCS_TOKEN"] = token }
-        return environment
+        return environment.merging(extra) { $1 }
     }
 
     /// Runs `rcctl arguments...` to completion. Input and output are files, not pipes, so a
     /// large answer can never block the child while we wait for it, nor an early exit break a
     /// write of ours.
-    static func run(_ arguments: [String], port: Int, token: String? = token, stdin: Data? = nil) throws -> RCCtlResult {
+    static func run(_ arguments: [String], port: Int, token: String? = token, stdin: Data? = nil,
+                    environment extra: [String: String] = [:]) throws -> RCCtlResult {
         try TemporaryDirectory.with("rcctl-run") { directory in
-            try run(arguments, port: port, token: token, stdin: stdin, in: directory)
+            try run(arguments, port: port, token: token, stdin: stdin, extra: extra, in: directory)
         }
     }
 
-    /// ``run(_:port:token:stdin:)`` with its files in `directory`.
-    private static func run(_ arguments: [String], port: Int, token: String?, stdin: Data?, in directory: URL) throws -> RCCtlResult {
+    /// ``run(_:port:token:stdin:environment:)`` with its files in `directory`.
+    private static func run(_ arguments: [String], port: Int, token: String?, stdin: Data?, extra: [String: String],
+                            in directory: URL) throws -> RCCtlResult {
         let inURL = directory.appendingPathComponent("stdin")
         let outURL = directory.appendingPathComponent("stdout"), errURL = directory.appendingPathComponent("stderr")
         try (stdin ?? Data()).write(to: inURL)
@@ -56,7 +58,7 @@ enum RCCtlProcess {
 
         let input = open(inURL.path, O_RDONLY | O_CLOEXEC), output = open(outURL.path, O_WRONLY | O_CLOEXEC), errors = open(errURL.path, O_WRONLY | O_CLOEXEC)
         defer { [input, output, errors].forEach { close($0) } }
-        let process = try ChildProcess(executable.path, arguments, environment: environment(port: port, token: token),
+        let process = try ChildProcess(executable.path, arguments, environment: environment(port: port, token: token, extra: extra),
                                        standardInput: input, standardOutput: output, standardError: errors)
         let watchdog = DispatchWorkItem { process.signal(SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)

@@ -25,7 +25,7 @@ struct CanaryCommand: AsyncParsableCommand {
     @Option(help: "ETag of the canary version (If-Match); fetched from the server when omitted.")
     var etag: String?
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: TemplateOptions
 
     func run() async throws {
         let client = global.adminClient()
@@ -54,7 +54,7 @@ struct CanaryEndOptions: ParsableArguments {
     @Option(help: "ETag of the canary version (If-Match); fetched from the server when omitted.")
     var etag: String?
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: TemplateOptions
 
     /// Promotes (`promote`) or aborts the canary and prints the outcome.
     func end(promote: Bool) async throws(CLIError) {

@@ -20,7 +20,7 @@ struct ChangeOptions: ParsableArguments {
     @Option(help: "The template: firebase (client) or firebase-server.")
     var namespace = "firebase"
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: TemplateOptions
 
     /// Sends one call and prints its answer: `--json` as is, else through `summary`.
     func run(_ call: (AdminClient) async throws(ConfigClientError) -> AdminClient.Response,

@@ -13,7 +13,7 @@ struct DiffCommand: AsyncParsableCommand {
     @Argument(help: "The newer version.")
     var to: Int64
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: TemplateOptions
 
     func validate() throws {
         if from <= 0 || to <= 0 { throw ValidationError("versions must be positive numbers") }

@@ -11,7 +11,7 @@ struct EvaluateCommand: AsyncParsableCommand {
     @Option(help: "Client context JSON file (`-` for standard input).")
     var context: String
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: TemplateOptions
 
     func run() async throws {
         let data = try Console.read(context)

@@ -12,7 +12,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "File to write; standard output when omitted.")
     var output: String?
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: TemplateOptions
 
     func run() async throws {
         let response = try await checked { () async throws(ConfigClientError) in

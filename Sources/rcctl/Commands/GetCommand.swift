@@ -12,7 +12,7 @@ struct GetCommand: AsyncParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "Write the template JSON to this file.")
     var output: String?
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: TemplateOptions
 
     func run() async throws {
         let response = try await checked { () async throws(ConfigClientError) in

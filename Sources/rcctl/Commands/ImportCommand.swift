@@ -11,7 +11,7 @@ struct ImportCommand: AsyncParsableCommand {
     var file: String
 
     @OptionGroup var options: PublishOptions
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: TemplateOptions
 
     func run() async throws {
         var template = try Console.readJSONObject(Console.read(file), name: file)

@@ -2,12 +2,16 @@ import ArgumentParser
 import ConfigClient
 import Foundation
 
-/// `rcctl keys [--create NAME | --revoke ID]`: the project's client API keys (admin).
+/// `rcctl keys [--create NAME [--env ENV] | --revoke ID]`: the project's client API keys (admin).
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
         abstract: "List the project's client API keys, make one (--create NAME), or revoke one (--revoke ID).",
-        discussion: "A new key is printed once; the server keeps only its hash. Keys of the config file are not listed."
+        discussion: """
+            A key serves one environment: what apps sending it fetch, stream and evaluate (docs/environments.md). \
+            A new key is printed once; the server keeps only its hash. Keys of the config file (production's) are \
+            not listed.
+            """
     )
 
     @Option(help: "Make a key with this name.")
@@ -16,10 +20,14 @@ struct KeysCommand: AsyncParsableCommand {
     @Option(help: "Revoke the key with this id.")
     var revoke: String?
 
+    @Option(name: .customLong("env"), help: "The environment a new key serves, or whose keys to list (env RCS_ENV, default production; all when listing).")
+    var env: String?
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         if create != nil, revoke != nil { throw ValidationError("--create and --revoke do not go together") }
+        if revoke != nil, env != nil { throw ValidationError("--env does not go with --revoke") }
     }
 
     func run() async throws {
@@ -28,21 +36,25 @@ struct KeysCommand: AsyncParsableCommand {
             _ = try await checked { () async throws(ConfigClientError) in try await client.revokeAPIKey(revoke) }
             return Console.out("Revoked \(revoke)")
         }
+        let environment = TemplateOptions.chosen(env)
         if let create {
-            let response = try await checked { () async throws(ConfigClientError) in try await client.createAPIKey(name: create) }
+            let response = try await checked { () async throws(ConfigClientError) in
+                try await client.createAPIKey(name: create, environment: environment)
+            }
             if global.json { return Console.write(response.body) }
-            struct Made: Decodable { var id: String, key: String }
+            struct Made: Decodable { var id: String, key: String, environment: String }
             let made = try await checked { () async throws(ConfigClientError) in try response.decode(Made.self) }
-            return Console.out("Key \(made.id) (shown once):\n\(made.key)")
+            return Console.out("Key \(made.id) serving \(made.environment) (shown once):\n\(made.key)")
         }
         let response = try await checked { () async throws(ConfigClientError) in try await client.apiKeys() }
         if global.json { return Console.write(response.body) }
         struct List: Decodable {
-            struct Key: Decodable { var id: String, name: String, createTime: String }
+            struct Key: Decodable { var id: String, name: String, createTime: String, environment: String }
             var apiKeys: [Key]
         }
-        for key in try await checked({ () async throws(ConfigClientError) in try response.decode(List.self) }).apiKeys {
-            Console.out("\(key.id)\t\(key.name)\t\(key.createTime)")
+        for key in try await checked({ () async throws(ConfigClientError) in try response.decode(List.self) }).apiKeys
+        where environment == nil || key.environment == environment {
+            Console.out("\(key.id)\t\(key.name)\t\(key.environment)\t\(key.createTime)")
         }
     }
 }

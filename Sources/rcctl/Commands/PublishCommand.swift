@@ -11,7 +11,7 @@ struct PublishCommand: AsyncParsableCommand {
     var file: String
 
     @OptionGroup var options: PublishOptions
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: TemplateOptions
 
     func run() async throws {
         let data = try Console.read(file)

@@ -24,7 +24,7 @@ struct PublishOptions: ParsableArguments {
     }
 
     /// Publishes `template` and prints the outcome.
-    func publish(_ template: Data, global: GlobalOptions) async throws(CLIError) {
+    func publish(_ template: Data, global: TemplateOptions) async throws(CLIError) {
         let client = global.adminClient()
         let ifMatch: String
         if force {
@@ -42,23 +42,27 @@ struct PublishOptions: ParsableArguments {
         do {
             response = try await client.publish(template, ifMatch: ifMatch, validateOnly: validateOnly, canaryPercent: canaryPercent)
         } catch {
-            throw Self.explained(error, ifMatch: ifMatch)
+            throw Self.explained(error, ifMatch: ifMatch, environment: global.environment)
         }
         if global.json { return Console.write(response.body) }
+        // Production's lines are as they were before environments.
+        let published = "Published \(response.templateVersionNumber.map { "version \($0)" } ?? "the template")"
+            + (global.environment.map { " to \($0)" } ?? "")
         if validateOnly {
             Console.out("Template is valid (nothing published)")
         } else if let canaryPercent {
-            Console.out("Published \(response.templateVersionNumber.map { "version \($0)" } ?? "the template") as a canary to \(canaryPercent) % of the instances\(response.etagNote)")
+            Console.out("\(published) as a canary to \(canaryPercent) % of the instances\(response.etagNote)")
         } else {
-            Console.out("Published \(response.templateVersionNumber.map { "version \($0)" } ?? "the template")\(response.etagNote)")
+            Console.out("\(published)\(response.etagNote)")
         }
     }
 
     /// A stale ETag is the usual reason a publish is refused; say what to do about it.
-    static func explained(_ error: ConfigClientError, ifMatch: String) -> CLIError {
+    static func explained(_ error: ConfigClientError, ifMatch: String, environment: String?) -> CLIError {
         var failure = CLIError(error)
         if case .server(let server) = error, server.status == "FAILED_PRECONDITION" {
-            failure.message += "\nrcctl: the template changed since ETag \(ifMatch); run `rcctl get` for the current ETag, or publish with --force"
+            let get = "rcctl get" + (environment.map { " --env \($0)" } ?? "")
+            failure.message += "\nrcctl: the template changed since ETag \(ifMatch); run `\(get)` for the current ETag, or publish with --force"
         }
         return failure
     }

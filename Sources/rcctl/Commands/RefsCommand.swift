@@ -26,7 +26,7 @@ struct RefsCommand: AsyncParsableCommand {
     @Flag(help: "Exit 1 when a key of the template is used nowhere in DIR.")
     var failOnUnreferenced = false
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: TemplateOptions
 
     func run() async throws {
         let keys = try await templateKeys()

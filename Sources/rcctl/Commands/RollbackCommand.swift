@@ -10,7 +10,7 @@ struct RollbackCommand: AsyncParsableCommand {
     @Argument(help: "Version number to roll back to.")
     var version: Int64
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: TemplateOptions
 
     func validate() throws {
         if version <= 0 { throw ValidationError("the version to roll back to must be a positive number") }

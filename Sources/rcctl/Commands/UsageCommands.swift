@@ -30,7 +30,7 @@ struct UsageCommand: AsyncParsableCommand {
     var top = 3
 
     @OptionGroup var template: NamespaceOption
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: TemplateOptions
 
     func validate() throws {
         if !UsageReportText.windows.contains(window) { throw ValidationError("--window must be hour, day, week or month") }
@@ -44,7 +44,7 @@ struct UsageCommand: AsyncParsableCommand {
     }
 
     /// Reads the report; prints its JSON and returns nil with `--json`.
-    static func report(_ global: GlobalOptions, namespace: String) async throws -> UsageReportText? {
+    static func report(_ global: TemplateOptions, namespace: String) async throws -> UsageReportText? {
         let client = global.adminClient()
         let response = try await checked { () async throws(ConfigClientError) in try await client.usage(namespace: namespace) }
         if global.json {
@@ -71,7 +71,7 @@ struct StaleCommand: AsyncParsableCommand {
             discussion: "With --fail-on-stale, exits 1 when a parameter is stale (for CI).")
         @Flag(help: "Exit 1 when a parameter is stale.") var failOnStale = false
         @OptionGroup var template: NamespaceOption
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var global: TemplateOptions
 
         func run() async throws {
             guard let report = try await UsageCommand.report(global, namespace: template.namespace) else { return }
@@ -88,7 +88,7 @@ struct StaleCommand: AsyncParsableCommand {
             commandName: "mark-permanent", abstract: "Mark parameters permanent (kill switches): never stale. Needs an editor.")
         @Argument(help: "The keys.") var keys: [String]
         @OptionGroup var template: NamespaceOption
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var global: TemplateOptions
 
         func run() async throws { try await StaleCommand.mark(keys, permanent: true, template.namespace, global) }
     }
@@ -98,7 +98,7 @@ struct StaleCommand: AsyncParsableCommand {
             commandName: "unmark-permanent", abstract: "Make parameters subject to the stale rule again. Needs an editor.")
         @Argument(help: "The keys.") var keys: [String]
         @OptionGroup var template: NamespaceOption
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var global: TemplateOptions
 
         func run() async throws { try await StaleCommand.mark(keys, permanent: false, template.namespace, global) }
     }
@@ -122,7 +122,7 @@ struct StaleCommand: AsyncParsableCommand {
         }
     }
 
-    static func mark(_ keys: [String], permanent: Bool, _ namespace: String, _ global: GlobalOptions) async throws {
+    static func mark(_ keys: [String], permanent: Bool, _ namespace: String, _ global: TemplateOptions) async throws {
         let client = global.adminClient()
         struct Marked: Decodable { var key: String, changed: Bool }
         var changed: [String] = []

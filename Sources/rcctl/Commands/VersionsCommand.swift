@@ -11,7 +11,7 @@ struct VersionsCommand: AsyncParsableCommand {
     @Option(help: "Most versions to list.")
     var limit = 20
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: TemplateOptions
 
     func validate() throws {
         if limit < 1 { throw ValidationError("--limit must be at least 1") }
