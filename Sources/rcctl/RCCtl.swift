@@ -17,7 +17,7 @@ struct RCCtl: AsyncParsableCommand {
             GetCommand.self, PublishCommand.self, VersionsCommand.self, RollbackCommand.self, DiffCommand.self,
             EvaluateCommand.self, WatchCommand.self, ImportCommand.self, ExportCommand.self,
             CanaryCommand.self, PromoteCommand.self, AbortCommand.self,
-            EnvironmentsCommand.self,
+            EnvironmentsCommand.self, CompareCommand.self,
             PrincipalsCommand.self, MembersCommand.self, TokensCommand.self, KeysCommand.self, AuditCommand.self, ChangesCommand.self,
             SessionsCommand.self,
             WebhooksCommand.self,

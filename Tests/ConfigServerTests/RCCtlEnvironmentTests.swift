@@ -36,6 +36,15 @@ import Testing
         return try response.json()["entries"] as? [String: String] ?? [:]
     }
 
+    /// A template of two parameters: `banner` shown to iOS only, and `limit`.
+    static func template(banner: String, limit: String) -> String {
+        """
+        {"conditions": [{"name": "ios", "expression": "device.os == 'ios'"}],
+         "parameters": {"banner": {"defaultValue": {"value": "none"}, "conditionalValues": {"ios": {"value": "\(banner)"}}},
+                        "limit": {"defaultValue": {"value": "\(limit)"}}}}
+        """
+    }
+
     @Test func environmentsAreCreatedListedRenamedGivenASoakAndDeleted() throws {
         #expect(try succeeds("envs", "create", "staging").stdout == "Created staging (Staging)\n")
         #expect(try succeeds("envs", "create", "development", "--name", "Dev").stdout == "Created development (Dev)\n")
@@ -92,5 +101,33 @@ import Testing
         let unknown = try rcctl("get", "--env", "qa")
         #expect(unknown.status == 1 && unknown.stderr.contains("404"), "\(unknown.stderr)")
         #expect(try rcctl("keys", "--create", "x", "--env", "qa").status == 1)
+    }
+
+    @Test func compareExitsOneOnlyWithExitCodeAndWhenTheTemplatesDiffer() throws {
+        try succeeds("envs", "create", "staging")
+        try succeeds("publish", "-", stdin: Self.template(banner: "old", limit: "10"))
+        try succeeds("publish", "-", "--env", "staging", stdin: Self.template(banner: "old", limit: "10"))
+        let same = try succeeds("compare", "--env", "staging", "--with", "production", "--exit-code")
+        #expect(same.stdout == "No differences between production version 1 and staging version 1\n")
+
+        try succeeds("publish", "-", "--env", "staging", "--force", stdin: Self.template(banner: "new", limit: "10"))
+        let differs = try succeeds("compare", "--env", "staging", "--with", "production")
+        let lines = differs.stdout.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "From production version 1 to staging version 2:",
+            "changedParameters[0].conditionalValues.changed[0]: ios",
+            "changedParameters[0].conditionalValues.values.ios.from.value: old",
+            "changedParameters[0].conditionalValues.values.ios.to.value: new",
+            "changedParameters[0].key: banner",
+        ], "\(differs.stdout)")
+        let failing = try rcctl("compare", "--env", "staging", "--with", "production", "--exit-code")
+        #expect(failing.status == 1 && failing.stdout == differs.stdout)
+        #expect(failing.stderr == "rcctl: staging differs from production\n")
+        let json = try succeeds("compare", "--with", "staging", "--json").json()
+        #expect(json["environment"] as? String == "production" && json["with"] as? String == "staging")
+
+        let unknown = try rcctl("compare", "--env", "staging", "--with", "qa", "--exit-code")
+        #expect(unknown.status == 1 && unknown.stderr.contains("has no environment 'qa'"), "\(unknown.stderr)")
+        #expect(try rcctl("compare", "--env", "staging").status == 2, "--with is required")
     }
 }
