@@ -11,6 +11,7 @@ enum VersionTable {
         let kind = [version.updateOrigin, version.updateType].compactMap { $0 }.joined(separator: " ")
         if !kind.isEmpty { parts.append(kind) }
         if let source = version.rollbackSource { parts.append("rollback of \(source)") }
+        if let source = version.promotedFrom { parts.append("promoted from \(source.environment) version \(source.versionNumber)") }
         if let description = version.description, !description.isEmpty { parts.append("\"\(description)\"") }
         return parts.joined(separator: "  ")
     }
@@ -24,7 +25,8 @@ enum VersionTable {
                 String(version.versionNumber),
                 version.updateTime ?? "",
                 version.updateUser?.email ?? "",
-                version.rollbackSource.map { "ROLLBACK to \($0)" } ?? version.updateType ?? "",
+                version.rollbackSource.map { "ROLLBACK to \($0)" }
+                    ?? version.promotedFrom.map { "PROMOTED from \($0.environment) \($0.versionNumber)" } ?? version.updateType ?? "",
                 version.description ?? "",
             ]
         }

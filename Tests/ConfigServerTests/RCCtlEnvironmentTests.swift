@@ -130,4 +130,70 @@ import Testing
         #expect(unknown.status == 1 && unknown.stderr.contains("has no environment 'qa'"), "\(unknown.stderr)")
         #expect(try rcctl("compare", "--env", "staging").status == 2, "--with is required")
     }
+
+    @Test func promoteTheWholeTemplateOrChosenKeysAndRefusals() throws {
+        try succeeds("envs", "create", "staging")
+        try succeeds("publish", "-", stdin: Self.template(banner: "old", limit: "10"))
+        try succeeds("publish", "-", "--env", "staging", stdin: Self.template(banner: "new", limit: "20"))
+
+        let chosen = try succeeds("promote", "--from", "staging", "--to", "production", "--keys", "limit")
+        #expect(chosen.stdout == "Promoted staging version 1 to production: version 2 (ETag etag-123456789012-2)\n")
+        let production = try succeeds("get").stdout
+        #expect(production.contains("limit (STRING) = \"20\"") && production.contains("if ios: \"old\""), "\(production)")
+        #expect(try succeeds("compare", "--with", "staging").stdout.contains("changedParameters[0].key: banner"))
+
+        let whole = try succeeds("promote", "--from", "staging", "--to", "production", "--description", "release 7", "--etag",
+                                 "etag-123456789012-2")
+        #expect(whole.stdout == "Promoted staging version 1 to production: version 3 (ETag etag-123456789012-3)\n")
+        #expect(try rcctl("compare", "--with", "staging", "--exit-code").status == 0)
+        let versions = try succeeds("versions").stdout.split(separator: "\n")
+        #expect(versions[1].contains("PROMOTED from staging 1") && versions[1].hasSuffix("release 7"), "\(versions)")
+        #expect(versions[2].contains("PROMOTED from staging 1") && versions[2].hasSuffix("Promoted from staging version 1"))
+
+        // Run again with the same --etag (a CI job retried): refused, not promoted twice.
+        let repeated = try rcctl("promote", "--from", "staging", "--to", "production", "--etag", "etag-123456789012-2")
+        #expect(repeated.status == 1 && repeated.stderr.contains("[VERSION_MISMATCH]"), "\(repeated.stderr)")
+        try succeeds("envs", "soak", "production", "3600")
+        let unsoaked = try rcctl("promote", "--from", "staging", "--to", "production")
+        #expect(unsoaked.status == 1 && unsoaked.stderr.contains("[SOAK_NOT_MET]"), "\(unsoaked.stderr)")
+        #expect(unsoaked.stdout.isEmpty)
+        try succeeds("envs", "soak", "production", "0")
+
+        // An editor proposes; promoting straight into a template needs a publisher.
+        try succeeds("principals", "--add", "Author")
+        try succeeds("members", "svc-author", "editor")
+        let editor = try #require(try succeeds("tokens", "--create", "ci", "--for", "svc-author", "--json").json()["token"] as? String)
+        let refused = try rcctl("promote", "--from", "staging", "--to", "production", token: editor)
+        #expect(refused.status == 1 && refused.stderr.contains("needs the role 'publisher'"), "\(refused.stderr)")
+        #expect(try succeeds("versions").stdout.split(separator: "\n").count == 4, "nothing was promoted by the refusals")
+
+        // Without --from, promote is the canary's step: of the canary of --env's template.
+        try succeeds("publish", "-", "--env", "staging", "--canary", "10", stdin: Self.template(banner: "canary", limit: "20"))
+        #expect(try succeeds("promote", "--env", "staging").stdout
+            == "Promoted the canary: version 3 is served to every instance (ETag etag-123456789012-3)\n")
+        #expect(try succeeds("versions").stdout.split(separator: "\n").count == 4, "production's template is not the canary's")
+
+        #expect(try rcctl("promote", "--to", "production").status == 2, "--to without --from")
+        #expect(try rcctl("promote", "--from", "staging").status == 2, "--from without --to")
+        #expect(try rcctl("promote", "--from", "staging", "--to", "production", "--keys", ",").status == 2)
+    }
+
+    @Test func promotingIntoATemplateThatNeedsApprovalMakesAChangeRequest() throws {
+        try succeeds("envs", "create", "staging")
+        try succeeds("publish", "-", stdin: Self.template(banner: "prod", limit: "10"))
+        try succeeds("publish", "-", "--env", "staging", stdin: Self.template(banner: "stage", limit: "10"))
+        try succeeds("changes", "policy", "--approvals", "1", "--self-approval", "--env", "staging")
+
+        let proposed = try succeeds("promote", "--from", "production", "--to", "staging", "--keys", "banner")
+        #expect(proposed.stdout == "Promoting production version 1 into staging needs approval: change request #1, 0 of 1 approvals "
+            + "(rcctl changes show 1 --env staging)\n")
+        #expect(try succeeds("get", "--env", "staging").stdout.hasPrefix("Version 1 "), "nothing published yet")
+        #expect(try succeeds("changes", "list", "--env", "staging").stdout.hasPrefix("#1\topen\t0/1 approvals"))
+        #expect(try succeeds("changes", "list").stdout == "No change requests.\n", "production's requests are its own")
+
+        try succeeds("changes", "approve", "1", "--env", "staging")
+        #expect(try succeeds("changes", "apply", "1", "--env", "staging").stdout == "Applied change request #1: version 2\n")
+        #expect(try succeeds("versions", "--env", "staging").stdout.split(separator: "\n")[1].contains("PROMOTED from production 1"))
+        #expect(try succeeds("get", "--env", "staging").stdout.contains("if ios: \"prod\""))
+    }
 }

@@ -68,14 +68,6 @@ struct CanaryEndOptions: ParsableArguments {
     }
 }
 
-struct PromoteCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "promote", abstract: "Make the running canary the version for every instance.")
-
-    @OptionGroup var options: CanaryEndOptions
-
-    func run() async throws { try await options.end(promote: true) }
-}
-
 struct AbortCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "abort", abstract: "Drop the running canary: its instances go back to the stable version.")
 
