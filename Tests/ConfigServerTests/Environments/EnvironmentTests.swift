@@ -99,6 +99,24 @@ import Testing
         #expect(try server.admin("GET", "/v1/projects/demo/environments/sandbox/remoteConfig").status == 404)
     }
 
+    @Test func anEnvironmentHasItsOwnCanaryAndChangePolicy() throws {
+        try server.publish(Templates.single("prod"))
+        #expect(try server.admin("POST", "/v1/projects/demo/environments", body: #"{"id":"staging"}"#).status == 200)
+        let staging = "/v1/projects/demo/environments/staging/remoteConfig"
+        #expect(try server.admin("PUT", staging, headers: [("If-Match", "*")], body: Templates.single("stable")).status == 200)
+        let canary = try server.admin("PUT", staging + "?canaryPercent=100", headers: [("If-Match", "etag-424242-1")],
+                                      body: Templates.single("canary"))
+        #expect(canary.status == 200, "\(canary.text)")
+        #expect(try server.admin("GET", staging + ":canary").json()["canaryVersion"] as? String == "2")
+        #expect(try server.admin("GET", "/v1/projects/demo/remoteConfig:canary").status == 404, "production runs none")
+        let policy = "/v1/projects/demo/environments/staging/namespaces/firebase/changePolicy"
+        #expect(try server.admin("PUT", policy, body: #"{"requiredApprovals":1}"#).status == 200)
+        #expect(try server.admin("GET", "/v1/projects/demo/namespaces/firebase/changePolicy").json()["requiredApprovals"] as? Int == 0)
+        let refused = try server.admin("PUT", staging, headers: [("If-Match", "*")], body: Templates.single("direct"))
+        #expect(refused.status == 403 && refused.text.contains("environments/staging/namespaces/firebase/changeRequests"), "\(refused.text)")
+        #expect(try server.admin("PUT", "/v1/projects/demo/remoteConfig", headers: [("If-Match", "*")], body: Templates.single("p2")).status == 200)
+    }
+
     @Test func anOpenFeatureProviderWithAnEnvironmentsKeyIsServedItsFlags() throws {
         try server.publish(Templates.single("prod"))
         #expect(try server.admin("POST", "/v1/projects/demo/environments", body: #"{"id":"staging"}"#).status == 200)
