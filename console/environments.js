@@ -3,12 +3,14 @@
 // environment's template, whole or chosen parameters, into this one after reviewing what it
 // changes; and, for admins, the project's environments and their soak rules.
 import { call, environmentOf, kindOf, namespaceIn, templatePath } from "./api.js";
-import { renderDiff } from "./diff.js";
+import { describeChange, renderDiff } from "./diff.js";
+import { describeValue } from "./template.js";
 import { button, el, field, replace, select, tableRegion } from "./dom.js";
 import * as session from "./session.js";
 
 let message;
 let drift;
+let sides;
 let promotion;
 let review;
 let manage;
@@ -20,6 +22,7 @@ const nameOf = (id) => session.environments().find((environment) => environment.
 export function mount(container) {
   message = el("p", { class: "result", role: "status", "aria-live": "polite" });
   drift = el("div");
+  sides = el("div");
   promotion = el("div");
   review = el("div", { class: "history-output", tabIndex: -1 });
   manage = el("div");
@@ -29,6 +32,7 @@ export function mount(container) {
     message,
     el("h3", { text: "How this environment differs" }),
     drift,
+    sides,
     el("h3", { text: "Promote into this environment" }),
     promotion,
     review,
@@ -51,6 +55,7 @@ export async function load() {
       call("GET", `${templatePath(project, namespace, "compare")}?${new URLSearchParams({ with: id })}`).then(({ body }) => [id, body])));
     if (load !== loads) return;
     drawDrift(current, comparisons);
+    drawSideBySide(current, comparisons);
     drawPromotion(current, others, comparisons);
   } catch (error) {
     if (load !== loads) return;
@@ -87,6 +92,35 @@ function drawDrift(current, comparisons) {
       el("th", { scope: "row", text: key }),
       ...columns.map((id) => el("td", { class: states.get(key).has(id) ? "differs" : "", text: states.get(key).get(id) ?? "same" })))))),
   "Parameters that differ between environments"));
+}
+
+/** The differing parameters' values in this environment and one other, side by side. */
+function drawSideBySide(current, comparisons) {
+  if (comparisons.length === 0) return replace(sides);
+  const other = select(comparisons.map(([id]) => [id, nameOf(id)]), comparisons[0][0]);
+  const table = el("div");
+  const draw = () => {
+    const diff = comparisons.find(([id]) => id === other.value)?.[1].diff ?? {};
+    const held = (side, key) => (diff[side]?.parameters ?? []).find((parameter) => parameter?.key === key);
+    const absent = "(not in this environment)";
+    const rows = [
+      ...(diff.addedParameters ?? []).map((key) => [key, describeValue(held("added", key)?.defaultValue), absent]),
+      ...(diff.removedParameters ?? []).map((key) => [key, absent, describeValue(held("removed", key)?.defaultValue)]),
+      ...(diff.changedParameters ?? []).map((change) => change.defaultValue
+        ? [change.key, describeValue(change.defaultValue.to), describeValue(change.defaultValue.from)]
+        : [change.key, describeChange(change), "the same default"]),
+    ].sort(([one], [two]) => one.localeCompare(two));
+    if (rows.length === 0) return replace(table, el("p", { class: "hint", text: `${nameOf(current)} and ${nameOf(other.value)} hold the same parameters.` }));
+    replace(table, tableRegion(el("table", { class: "side-by-side" },
+      el("caption", { text: `Default values, ${nameOf(current)} beside ${nameOf(other.value)}` }),
+      el("thead", {}, el("tr", {}, ...["Parameter", nameOf(current), nameOf(other.value)].map((text) => el("th", { scope: "col", text })))),
+      el("tbody", {}, ...rows.map(([key, here, there]) => el("tr", { dataset: { key } },
+        el("th", { scope: "row", text: key }), el("td", { class: "value", text: here }), el("td", { class: "value", text: there }))))),
+    "Values side by side"));
+  };
+  other.addEventListener("change", draw);
+  replace(sides, el("div", { class: "toolbar compact" }, field("Side by side with", other)), table);
+  draw();
 }
 
 function kindName() {

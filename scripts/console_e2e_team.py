@@ -280,6 +280,8 @@ def environments_drift_and_promotion(run):
     run.view("Environments")
     row = view.locator('table.drift tr[data-key="staged_flag"]')
     expect(row).to_contain_text("only in Staging")
+    side = view.locator('table.side-by-side tr[data-key="staged_flag"]')
+    expect(side.locator("td")).to_have_text(["(not in this environment)", "on"])
     run.shot("environments")
     view.get_by_label("staged_flag").check()
     view.get_by_role("button", name="Review promotion into Production…").click()
