@@ -35,5 +35,8 @@ public struct EnvironmentID: RawRepresentable, Hashable, Sendable, Comparable, C
 
     public var description: String { rawValue }
 
+    /// Whether this is production (a comparison of two short strings' bits, for the hot paths).
+    var isProduction: Bool { rawValue == Self.production.rawValue }
+
     public static func < (lhs: EnvironmentID, rhs: EnvironmentID) -> Bool { lhs.rawValue < rhs.rawValue }
 }

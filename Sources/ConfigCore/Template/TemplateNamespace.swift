@@ -54,4 +54,31 @@ public struct TemplateNamespace: RawRepresentable, Hashable, Sendable, Codable, 
     }
 
     public var description: String { rawValue }
+
+    // Equal and hashed by kind and environment, not through `rawValue` (what `RawRepresentable`
+    // would do): every fetch looks its template up by a key holding one, and spelling the name
+    // out for each comparison and hash cost more than the rest of the lookup. Two namespaces
+    // have the same `rawValue` exactly when they have the same kind and environment.
+    public static func == (lhs: TemplateNamespace, rhs: TemplateNamespace) -> Bool {
+        lhs.kindNumber == rhs.kindNumber && lhs.environment.rawValue == rhs.environment.rawValue
+    }
+
+    /// Production's namespaces, nearly all that are looked up, hash their kind alone; another
+    /// environment's hash its id besides.
+    public func hash(into hasher: inout Hasher) {
+        if environment.isProduction {
+            hasher.combine(kindNumber)
+        } else {
+            hasher.combine(kindNumber | 0x80)
+            hasher.combine(environment.rawValue)
+        }
+    }
+
+    /// The kind as a small number, compared and hashed without its name.
+    private var kindNumber: UInt8 {
+        switch kind {
+        case .client: 0
+        case .server: 1
+        }
+    }
 }

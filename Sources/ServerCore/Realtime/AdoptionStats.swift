@@ -29,6 +29,11 @@ final class AdoptionStats {
         let slot: FetchSlot
         let instances: FetchedInstances
         var count = 0
+
+        /// Whether fetches of `key`'s `version` in `minute` count here, compared in place.
+        func counts(_ key: TemplateKey, version: Int64, minute: Int64) -> Bool {
+            slot.version == version && slot.minute == minute && slot.key == key
+        }
     }
 
     private struct FetchSlot: Hashable {
@@ -43,16 +48,18 @@ final class AdoptionStats {
     }
 
     func fetched(version: Int64, key: TemplateKey, instance: String? = nil, now: Int64) {
-        let slot = FetchSlot(key: key, version: version, minute: now / 60)
-        if recent?.slot != slot {
+        let minute = now / 60
+        // Not `recent?.slot != FetchSlot(…)`: the optional slot copied out and the slot made,
+        // each a copy of the template's key, cost more than the comparison.
+        if recent?.counts(key, version: version, minute: minute) != true {
             flushRecent()
             let table = instances[key] ?? FetchedInstances()
             instances[key] = table
-            recent = Recent(slot: slot, instances: table)
+            recent = Recent(slot: FetchSlot(key: key, version: version, minute: minute), instances: table)
         }
         recent!.count += 1
         if let instance, !instance.isEmpty,
-           recent!.instances.record(hash: FetchedInstances.hash(instance), version: version, minute: slot.minute,
+           recent!.instances.record(hash: FetchedInstances.hash(instance), version: version, minute: minute,
                                     mayAdd: instanceCount < Self.maxInstances) {
             instanceCount += 1
         }

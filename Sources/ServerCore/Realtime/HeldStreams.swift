@@ -11,21 +11,26 @@ import ConfigStore
 ///
 /// Generic over the stream type so that it can be tested without sockets.
 struct HeldStreams<Stream: Hashable> {
-    /// What the table knows of a held stream.
+    /// What the table knows of a held stream: 32 bytes, whatever its template's key holds.
     struct Entry {
-        let key: TemplateKey
-        let encoding: StreamEncoding
+        /// Its group's template and encoding, held once by the group.
+        fileprivate let group: HeldGroupName
         /// Loop second at which the stream is ended (its lifetime).
         let expires: Int64
         /// The admission bucket to release when the stream closes.
         let bucket: Int
         /// Position in its group's arrays.
         fileprivate(set) var slot: Int
+
+        var key: TemplateKey { group.key.key }
+        var encoding: StreamEncoding { group.key.encoding }
     }
 
     /// One project's streams, the version each knows and the instance each named, index for
     /// index.
     private struct Group {
+        /// Its template and encoding, which each of its entries refers to.
+        let name: HeldGroupName
         var streams: [Stream] = []
         var lastKnown: [Int64] = []
         /// Empty for a stream that named none.
@@ -37,11 +42,17 @@ struct HeldStreams<Stream: Hashable> {
 
         static var unknownBucket: UInt32 { .max }
 
-        mutating func append(_ stream: Stream, lastKnown version: Int64, instance: String) {
+        init(_ name: HeldGroupName) {
+            self.name = name
+        }
+
+        /// Adds `stream` at the end; returns its slot.
+        mutating func append(_ stream: Stream, lastKnown version: Int64, instance: String) -> Int {
             streams.append(stream)
             lastKnown.append(version)
             instances.append(instance)
             buckets.append(Self.unknownBucket)
+            return streams.count - 1
         }
 
         /// Removes the stream at `slot`; the last one fills the hole, so the arrays stay
@@ -99,11 +110,6 @@ struct HeldStreams<Stream: Hashable> {
         }
     }
 
-    fileprivate struct GroupKey: Hashable {
-        let key: TemplateKey
-        let encoding: StreamEncoding
-    }
-
     private var entries: [Stream: Entry] = [:]
     private var groups: [GroupKey: Group] = [:]
 
@@ -113,15 +119,15 @@ struct HeldStreams<Stream: Hashable> {
                          instance: String = "", expires: Int64, bucket: Int) {
         precondition(entries[stream] == nil, "a stream is held once")
         let group = GroupKey(key: key, encoding: encoding)
-        entries[stream] = Entry(key: key, encoding: encoding, expires: expires, bucket: bucket, slot: groups[group]?.streams.count ?? 0)
-        groups[group, default: Group()].append(stream, lastKnown: lastKnown, instance: instance)
+        let slot = groups[group, default: Group(HeldGroupName(group))].append(stream, lastKnown: lastKnown, instance: instance)
+        entries[stream] = Entry(group: groups[group]!.name, expires: expires, bucket: bucket, slot: slot)
     }
 
     /// Forgets `stream`, returning what it held; nil when it was not held.
     @discardableResult
     mutating func remove(_ stream: Stream) -> (entry: Entry, lastKnown: Int64)? {
         guard let entry = entries.removeValue(forKey: stream) else { return nil }
-        let group = entry.group
+        let group = entry.group.key
         let (lastKnown, moved) = groups[group]!.remove(at: entry.slot)
         if let moved { entries[moved]!.slot = entry.slot }
         if groups[group]!.streams.isEmpty { groups[group] = nil }
@@ -130,19 +136,19 @@ struct HeldStreams<Stream: Hashable> {
 
     func entry(_ stream: Stream) -> (entry: Entry, lastKnown: Int64)? {
         guard let entry = entries[stream] else { return nil }
-        return (entry, groups[entry.group]!.lastKnown[entry.slot])
+        return (entry, groups[entry.group.key]!.lastKnown[entry.slot])
     }
 
     /// The instance id `stream` named (empty when none).
     func instance(of stream: Stream) -> String {
         guard let entry = entries[stream] else { return "" }
-        return groups[entry.group]!.instances[entry.slot]
+        return groups[entry.group.key]!.instances[entry.slot]
     }
 
     /// Records that `stream` now knows `version`.
     mutating func setLastKnown(_ stream: Stream, to version: Int64) {
         guard let entry = entries[stream] else { return }
-        groups[entry.group]!.lastKnown[entry.slot] = version
+        groups[entry.group.key]!.lastKnown[entry.slot] = version
     }
 
     /// Moves every stream of `key` in `encoding` that knows an older version than `version` to
@@ -193,6 +199,19 @@ struct HeldStreams<Stream: Hashable> {
     }
 }
 
-extension HeldStreams.Entry {
-    fileprivate var group: HeldStreams.GroupKey { HeldStreams.GroupKey(key: key, encoding: encoding) }
+/// A group of held streams: one template in one encoding.
+private struct GroupKey: Hashable {
+    let key: TemplateKey
+    let encoding: StreamEncoding
+}
+
+/// A group's key, made once per group and referred to by each of its entries: an entry holding
+/// the key itself (a project id and an environment id, two strings) was 72 bytes, and the table
+/// holds one per held stream.
+private final class HeldGroupName: Sendable {
+    let key: GroupKey
+
+    init(_ key: GroupKey) {
+        self.key = key
+    }
 }

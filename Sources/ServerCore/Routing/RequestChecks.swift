@@ -36,25 +36,23 @@ package struct RequestChecks: Sendable {
             ?? .production
         let kind = try route.namespaceIndex.map { try TemplateNamespace.Kind.named(exchange.parameter(at: $0)) }
             ?? route.declaration.impliedNamespace?.kind
-        var namespace = kind.map { TemplateNamespace($0, in: environment) }
-        let identity: AccessControl.AdminIdentity?
-        switch route.declaration.access {
-        case .open, .keyNamingProject:
-            identity = nil
-        case .clientKey:
+        if case .clientKey = route.declaration.access {
             // A client's key chooses the environment it is served (production for an admin's).
             environment = try access.requireClientKey(exchange, project: project)
-            namespace = kind.map { TemplateNamespace($0, in: environment) }
+        }
+        let identity: AccessControl.AdminIdentity?
+        switch route.declaration.access {
+        case .open, .keyNamingProject, .clientKey:
             identity = nil
         case .signedIn:
             identity = try access.requireAdmin(exchange)
         case .role(let asked):
             let needed = route.neededRole(asked, for: exchange.uri,
-                                          RouteArguments(project: project, namespace: namespace, environment: environment))
+                                          RouteArguments(project: project, kind: kind, environment: environment))
             // A call on a template is checked on its environment; any other on the project.
-            identity = try requireRole(needed, exchange, project: project, environment: namespace?.environment)
+            identity = try requireRole(needed, exchange, project: project, environment: kind == nil ? nil : environment)
         }
-        return RouteArguments(project: project, namespace: namespace, environment: environment, identity: identity)
+        return RouteArguments(project: project, kind: kind, environment: environment, identity: identity)
     }
 
     /// The checks the route's rules add, once the caller holds the role (change control's).

@@ -125,7 +125,7 @@ import Testing
             switch route.declaration.access {
             case .open, .clientKey, .keyNamingProject: .none
             case .signedIn: .credentials
-            case .role(let asked): .role(route.neededRole(asked, for: uri, RouteArguments(project: project, namespace: .client)))
+            case .role(let asked): .role(route.neededRole(asked, for: uri, RouteArguments(project: project, kind: .client)))
             }
         #expect(needs == call.needs, "\(call)")
     }
