@@ -103,8 +103,10 @@ struct FaultScenario: Sendable, CustomStringConvertible {
         defer { if !workloadStopped { workload.stop() } }
         pause(seconds: 1.5)
 
-        let (effect, nodes) = try inject(into: cluster)
+        // The fault begins when its injection does: stopping the database or killing a node
+        // takes a while, and what the nodes answer meanwhile already meets the fault.
         let start = history.now
+        let (effect, nodes) = try inject(into: cluster)
         pause(seconds: holdSeconds)
         try heal(cluster)
         history.record(History.Fault(name: fault.rawValue, effect: effect, nodes: nodes, start: start, healed: history.now))
