@@ -8,6 +8,10 @@ keep-alive connections, each a different client. Rounds alternate a quiet run wi
 which a thread makes RATE audited admin calls a second (reads by a token without a role on the
 project: each a 403 and an audit row) and, with --sign-ins, one console sign-in a second through
 a provider this script runs (each a new session). Prints each run and the medians.
+
+The server alone has core 1: this script, its callers and provider, and PostgreSQL run on core 0
+beside lpgen, as they would run on other machines in production, so that the busy rounds measure
+what the control plane costs the server rather than the processes that make it busy.
 """
 import argparse
 import json
@@ -123,6 +127,7 @@ def main():
     parser.add_argument("--rate", type=float, default=20)
     parser.add_argument("--sign-ins", action="store_true", help="also one console sign-in a second")
     args = parser.parse_args()
+    os.sched_setaffinity(0, {0})  # this script, and PostgreSQL started from it, beside lpgen
 
     work = pathlib.Path(tempfile.mkdtemp(prefix="rcs-control-plane."))
     os.chmod(work, 0o755)  # a PostgreSQL cluster in it runs as the postgres user
