@@ -113,12 +113,19 @@ final class DaemonProcess {
     /// The log once it holds `times` lines each containing every one of `needles` (or the time
     /// limit passed).
     func log(containing needles: String..., times: Int = 1, within seconds: Double = 10) throws -> String {
+        try log(within: seconds, "\(times) log lines with \(needles)") { text in
+            text.split(separator: "\n").count(where: { line in needles.allSatisfy { line.contains($0) } }) >= times
+        }
+    }
+
+    /// The log once `done` holds of it (or the time limit passed), awaited line by line.
+    func log(within seconds: Double = 10, _ description: String, until done: (String) -> Bool) throws -> String {
         let deadline = Date(timeIntervalSinceNow: seconds)
         log.condition.lock()
         defer { log.condition.unlock() }
-        while log.text.split(separator: "\n").count(where: { line in needles.allSatisfy { line.contains($0) } }) < times {
+        while !done(log.text) {
             guard log.condition.wait(until: deadline) else {
-                throw TestFailure("not \(times) log lines with \(needles) in: \(log.text)")
+                throw TestFailure("not \(description) in: \(log.text)")
             }
         }
         return log.text

@@ -13,7 +13,8 @@ import Testing
         config["usage"] = ["flushIntervalSeconds": 0.1]
         let path = temporary.url.appendingPathComponent("config.json").path
         try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: path))
-        daemon = try DaemonProcess(dataDir: temporary.url.appendingPathComponent("data").path, workers: 1, config: path)
+        daemon = try DaemonProcess(dataDir: temporary.url.appendingPathComponent("data").path, workers: 1, config: path,
+                                   extraEnvironment: UsageDaemonTests.debugLog)
     }
 
     func rcctl(_ arguments: String..., stdin: String? = nil) throws -> RCCtlResult {
@@ -23,12 +24,8 @@ import Testing
     @Test func usageStaleAndPermanentThroughTheCLI() throws {
         #expect(try rcctl("publish", "-", "--force", stdin: Templates.basic).status == 0)
         try UsageDaemonTests.fetch(daemon.port, count: 6)
-        let deadline = Date(timeIntervalSinceNow: 10)
-        var usage = try rcctl("usage", "--window", "hour")
-        while !usage.stdout.contains("welcome     6"), Date() < deadline {
-            usleep(100_000)
-            usage = try rcctl("usage", "--window", "hour")
-        }
+        _ = try daemon.log(within: 10, "6 answers written") { UsageDaemonTests.answersWritten(in: $0) >= 6 }
+        let usage = try rcctl("usage", "--window", "hour")
         let lines = usage.stdout.split(separator: "\n")
         #expect(lines.first?.hasPrefix("KEY") == true && lines.count == 4, "\(usage.stdout)\(usage.stderr)")
         let welcome = try #require(lines.first { $0.hasPrefix("welcome") })

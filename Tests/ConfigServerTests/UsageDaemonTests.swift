@@ -47,23 +47,38 @@ import Testing
         return try #require((welcome["windows"] as? [String: Any])?["month"] as? [String: Any])
     }
 
-    /// Waits until the workers' writes add up to `count` evaluations of `welcome`, then for a
-    /// few more writes: the sum must stay exactly there.
-    static func expectCounted(_ count: Int, port: Int, settle: Double) throws -> [String: Any] {
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while try welcome(port)["evaluations"] as? Int != count, Date() < deadline { usleep(50_000) }
-        usleep(useconds_t(settle * 1_000_000))
+    /// The answers `daemon`'s workers logged as written to the store so far (`usage counts
+    /// written`, a debug line: the daemons here log at debug level).
+    static func answersWritten(in log: String) -> Int {
+        log.split(separator: "\n").filter { $0.contains("usage counts written") }.reduce(0) { sum, line in
+            guard let range = line.range(of: "answers=") else { return sum }
+            return sum + (Int(line[range.upperBound...].prefix { $0.isNumber }) ?? 0)
+        }
+    }
+
+    /// Awaits each daemon's log saying its workers wrote the answers it took, reads the report
+    /// through `port`, lets a few more writes pass (`settle`) and reads it again: the sum must be
+    /// `count` both times, never more.
+    static func expectCounted(_ count: Int, port: Int, written: [(daemon: DaemonProcess, answers: Int)],
+                              settle: Double) throws -> [String: Any] {
+        for (daemon, answers) in written {
+            _ = try daemon.log(within: 20, "\(answers) answers written") { answersWritten(in: $0) >= answers }
+        }
+        #expect(try welcome(port)["evaluations"] as? Int == count)
+        letTimePass(seconds: settle)
         let counts = try welcome(port)
         #expect(counts["evaluations"] as? Int == count)
         return counts
     }
 
+    static let debugLog = ["RCS_LOG_LEVEL": "debug"]
+
     @Test func countsFromEveryWorkerAddUpExactlyAndSurviveRestarts() throws {
-        var daemon = try DaemonProcess(dataDir: dataDir, workers: 3, config: try config(flushSeconds: 0.2))
+        var daemon = try DaemonProcess(dataDir: dataDir, workers: 3, config: try config(flushSeconds: 0.2), extraEnvironment: Self.debugLog)
         #expect(try DaemonTests.admin(daemon.port, "PUT", "/v1/projects/example-project/remoteConfig", headers: [("If-Match", "*")],
                                       body: Templates.basic).status == 200)
         try Self.fetch(daemon.port, count: 60)
-        let counts = try Self.expectCounted(60, port: daemon.port, settle: 1)
+        let counts = try Self.expectCounted(60, port: daemon.port, written: [(daemon, 60)], settle: 1)
         #expect(counts["bySource"] as? [String: Int] == ["default": 20, "condition:ios": 20, "condition:pro": 20])
         #expect(counts["byAppVersion"] as? [String: Int] == ["1.0": 20, "2.0": 40])
         #expect(counts["byPlatform"] as? [String: Int] == ["android": 40, "ios": 20])
@@ -92,13 +107,13 @@ import Testing
         let config = try config(flushSeconds: 0.2)
         func node(_ index: Int) throws -> DaemonProcess {
             try DaemonProcess(dataDir: temporary.url.appendingPathComponent("node\(index)").path, workers: 2, config: config,
-                              extraEnvironment: ["RCS_DATABASE_URL": database.url])
+                              extraEnvironment: Self.debugLog.merging(["RCS_DATABASE_URL": database.url]) { $1 })
         }
         var nodes = try [node(1), node(2), node(3)]
         #expect(try DaemonTests.admin(nodes[0].port, "PUT", "/v1/projects/example-project/remoteConfig", headers: [("If-Match", "*")],
                                       body: Templates.basic).status == 200)
         for node in nodes { try Self.fetch(node.port, count: 30) }
-        let counts = try Self.expectCounted(90, port: nodes[1].port, settle: 1)
+        let counts = try Self.expectCounted(90, port: nodes[1].port, written: nodes.map { ($0, 30) }, settle: 1)
         #expect(counts["bySource"] as? [String: Int] == ["default": 30, "condition:ios": 30, "condition:pro": 30])
         for node in [nodes[0], nodes[2]] {
             #expect(NSDictionary(dictionary: try Self.welcome(node.port)).isEqual(to: counts), "every node reads the same sums")
@@ -107,7 +122,7 @@ import Testing
         #expect(nodes[0].waitForExit() == 0)
         nodes[0] = try node(1)
         try Self.fetch(nodes[0].port, count: 3)
-        _ = try Self.expectCounted(93, port: nodes[1].port, settle: 0.5)
+        _ = try Self.expectCounted(93, port: nodes[1].port, written: [(nodes[0], 3)], settle: 0.5)
         for node in nodes {
             node.kill(SIGTERM)
             _ = node.waitForExit()

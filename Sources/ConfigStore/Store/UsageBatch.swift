@@ -15,6 +15,13 @@ public struct UsageBatch: Sendable, Equatable {
         self.templates = templates
     }
 
+    /// The answers counted (fetches, bulk and single evaluations), each once.
+    public var answers: Int64 {
+        templates.reduce(0) { sum, usage in
+            sum + usage.clients.reduce(0) { $0 + ($1.key.dimension == .appVersion ? $1.value : 0) }
+        }
+    }
+
     /// Adds `other`'s counts (of the same hour) to these, template by template; the time is the
     /// earlier one (a template first counted in either was counted since then).
     public mutating func add(_ other: UsageBatch) {

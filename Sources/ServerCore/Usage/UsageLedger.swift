@@ -85,6 +85,9 @@ package final class UsageLedger: Sendable {
             }
         }
         state.withLock { $0.pending.removeFirst(pending.count) }
+        if !pending.isEmpty {
+            logger.debug("usage counts written", metadata: ["answers": "\(pending.reduce(0) { $0 + $1.answers })"])
+        }
         return true
     }
 
