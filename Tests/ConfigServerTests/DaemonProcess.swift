@@ -118,6 +118,12 @@ final class DaemonProcess {
         }
     }
 
+    /// Once the node's store listener is connected and its workers caught up (PostgreSQL): from
+    /// then on a publish anywhere is acknowledged only once every worker of this node read it.
+    func awaitListener() throws {
+        _ = try log(containing: "caught up with the store's notifications", within: 30)
+    }
+
     /// The log once `done` holds of it (or the time limit passed), awaited line by line.
     func log(within seconds: Double = 10, _ description: String, until done: (String) -> Bool) throws -> String {
         let deadline = Date(timeIntervalSinceNow: seconds)

@@ -25,6 +25,10 @@ import Testing
                                      extraEnvironment: ["RCS_DATABASE_URL": database.url])
         let slow = try DaemonProcess(dataDir: temporary.url.appendingPathComponent("slow").path, workers: 2,
                                      extraEnvironment: ["RCS_DATABASE_URL": try link.url(replacingPortOf: database.url)])
+        // Both listeners present first: the publish then waits until every worker of the slow
+        // node read "one", which each must serve from memory below. A listener still connecting
+        // (a busy host starts slowly) is not waited for, and a worker could miss it.
+        for node in [fast, slow] { try node.awaitListener() }
         #expect(try MultiNodeTests.publish(fast.port, "one").status == 200)
         try MultiNodeTests.expectFetch(slow.port, "one")
 

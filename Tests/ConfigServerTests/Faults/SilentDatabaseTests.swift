@@ -23,6 +23,9 @@ import Testing
             try DaemonProcess(dataDir: temporary.url.appendingPathComponent("node\(index)").path, workers: 2,
                               extraEnvironment: ["RCS_DATABASE_URL": try link.url(replacingPortOf: database.url)])
         }
+        // Every worker must hold the first version when a link goes silent: a publish waits for
+        // a node's workers only once its listener is there.
+        for node in nodes { try node.awaitListener() }
     }
 
     deinit { links.forEach { $0.stop() } }
