@@ -16,7 +16,9 @@ import traceback
 from oidc_forger import Forger
 from playwright.sync_api import expect, sync_playwright
 
-from console_e2e_support import FIRST_TEMPLATE, Run, VIEWS, accessibility, card, serve_console_from
+from console_e2e_support import (
+    FIRST_TEMPLATE, Run, VIEWS, accessibility, card, serve_console_from, show_an_evaluation_and_deliveries,
+)
 from console_e2e_editing import (
     a_draft_survives_a_reload, a_newer_version_is_noticed_and_merged, adoption_shows_held_stream,
     create_parameter_with_conditional_value, deleting_says_what_goes_and_undo_brings_it_back, diff_1_to_2,
@@ -69,13 +71,7 @@ def phone_screenshots(args, browser):
     assert first["y"] + 40 <= 844, f"the first parameter starts at {first['y']:.0f} px, below the first screen"
     run.shot("phone-parameters")
     card(run, "late_change").locator("summary").click()
-    run.view("Evaluate")
-    page.get_by_label("App ID").fill(f"1:{args.project_number}:ios:0a1b2c3d")
-    page.get_by_role("button", name="Evaluate for this client").click()
-    expect(page.locator(".evaluation table.openfeature")).to_be_visible()
-    run.view("Webhooks")
-    page.get_by_role("button", name="Deliveries to http://127.0.0.1:9/hook").click()
-    expect(page.locator("table.deliveries")).to_be_visible()
+    show_an_evaluation_and_deliveries(run)
     on_screen = {"History": ["View version 8", "Roll back to version 8"], "Changes": ["Open change request 1"],
                  "Access": ["Give role"], "Webhooks": ["Delete http://127.0.0.1:9/hook"]}
     for name in VIEWS:

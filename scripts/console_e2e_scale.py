@@ -5,7 +5,7 @@ import json
 
 from playwright.sync_api import expect
 
-from console_e2e_support import accessibility, card, sign_in_again
+from console_e2e_support import accessibility, card, show_an_evaluation_and_deliveries, sign_in_again
 
 
 def every_view_passes_axe_with_data_in_its_tables(run):
@@ -16,13 +16,7 @@ def every_view_passes_axe_with_data_in_its_tables(run):
     status, made = run.api("POST", webhooks, {"url": "http://127.0.0.1:9/hook", "description": "nothing listens", "events": ["template.publish"]})
     assert status == 200, made
     assert run.api("POST", f"{webhooks}/{made['id']}:test", {})[0] == 200
-    run.view("Evaluate")
-    page.get_by_label("App ID").fill(f"1:{run.args.project_number}:ios:0a1b2c3d")
-    page.get_by_role("button", name="Evaluate for this client").click()
-    expect(page.locator(".evaluation table.openfeature")).to_be_visible()
-    run.view("Webhooks")
-    page.get_by_role("button", name="Deliveries to http://127.0.0.1:9/hook").click()
-    expect(page.locator("table.deliveries")).to_be_visible()
+    show_an_evaluation_and_deliveries(run)
     status, current = run.api("GET", run.template_path())
     current.pop("version", None)
     status, _ = run.api("POST", f"/v1/projects/{run.args.project}/namespaces/firebase/changeRequests",

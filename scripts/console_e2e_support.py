@@ -221,6 +221,19 @@ def serve_console_from(args, context):
 VIEWS = ("Parameters", "Conditions", "Groups", "History", "Changes", "Evaluate", "Live", "Insights", "Environments", "Access", "Webhooks")
 
 
+def show_an_evaluation_and_deliveries(run):
+    """Puts data in the Evaluate view's table and the Webhooks view's deliveries (the endpoint at
+    http://127.0.0.1:9/hook must exist), for the views' checks that follow."""
+    page = run.page
+    run.view("Evaluate")
+    page.get_by_label("App ID").fill(f"1:{run.args.project_number}:ios:0a1b2c3d")
+    page.get_by_role("button", name="Evaluate for this client").click()
+    expect(page.locator(".evaluation table.openfeature")).to_be_visible()
+    run.view("Webhooks")
+    page.get_by_role("button", name="Deliveries to http://127.0.0.1:9/hook").click()
+    expect(page.locator("table.deliveries")).to_be_visible()
+
+
 def accessibility(run, views=VIEWS, where="laptop"):
     """axe-core on each view: no serious or critical finding; and every button's accessible name
     holds the words it shows (WCAG 2.5.3), so a voice command naming it reaches it."""
