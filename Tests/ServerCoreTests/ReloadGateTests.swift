@@ -45,6 +45,11 @@ import TestSupport
     final class Answer: Sendable {
         let value = Mutex<(reloaded: Bool, readsEnded: Int, seconds: Double)?>(nil)
         let given = DispatchSemaphore(value: 0)
+        /// The call that asked had returned (so the answer, if any, was not given at once).
+        let askReturned = Atomic(false)
+        /// The answer came before the call that asked returned.
+        let givenAtOnce = Atomic(false)
+        var wasGivenAtOnce: Bool { givenAtOnce.load(ordering: .sequentiallyConsistent) }
     }
 
     /// Asks on the loop.
@@ -55,9 +60,11 @@ import TestSupport
         loop.execute { [tally] in
             gate.afterReload(of: target, by: read) { reloaded in
                 let ended = tally.ended.load(ordering: .sequentiallyConsistent)
+                answer.givenAtOnce.store(!answer.askReturned.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
                 answer.value.withLock { $0 = (reloaded, ended, Date().timeIntervalSince(asked)) }
                 answer.given.signal()
             }
+            answer.askReturned.store(true, ordering: .sequentiallyConsistent)
             queued?.signal()
         }
         return answer
@@ -111,5 +118,27 @@ import TestSupport
         let answer = try awaitAnswer(ask(gate, read(blockingOn: release)))
         #expect(!answer.reloaded && answer.readsEnded == 0)
         #expect(answer.seconds < 20, "waited \(answer.seconds) s; 30 ms while the store is unreachable, not the 60 s time-out")
+    }
+
+    @Test func whileTheStoreIsKnownUnreachableARequestBehindAHangingReadIsAnsweredAtOnce() throws {
+        let gate = ReloadGate(loop: loop, queue: DispatchQueue(label: "reloads"), timeout: .seconds(60), board: board)
+        board.storeUnreachable = true
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        let firstBegan = DispatchSemaphore(value: 0)
+        let first = ask(gate, read(blockingOn: release, started: firstBegan))
+        #expect(try !awaitAnswer(first).reloaded)
+        firstBegan.wait()
+        letTimePass(seconds: 0.05)  // the read has now hung for longer than the brief wait
+        // The first read has outlasted the brief wait, and the second's cannot begin before it ends.
+        let followed = DispatchSemaphore(value: 0)
+        let second = ask(gate, read(started: followed))
+        let answer = try awaitAnswer(second)
+        #expect(!answer.reloaded && answer.readsEnded == 0)
+        #expect(second.wasGivenAtOnce, "answered from memory before the call that asked returned")
+        #expect(!first.wasGivenAtOnce, "the first waited for its read, briefly")
+        // The read it could not wait for still follows the one in flight.
+        release.signal()
+        #expect(followed.wait(timeout: .now() + 30) == .success, "a read followed the one in flight")
     }
 }

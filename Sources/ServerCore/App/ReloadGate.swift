@@ -23,7 +23,10 @@ package enum ReloadTarget: Hashable, Sendable {
 /// is answered from memory, whatever the read still does. Its deadline is
 /// `store.requestTimeoutSeconds` from its arrival, or ``unreachableWait`` while the node knows
 /// the store cannot be reached or is behind it (``CatchUpBoard``): a node that holds a version
-/// answers at once, not after a time-out, when its database is gone, silent or too slow.
+/// answers at once, not after a time-out, when its database is gone, silent or too slow. Then a
+/// request's read cannot begin before the read in flight ends, so once that one has outlasted
+/// ``unreachableWait`` the request is answered from memory at once: in a silent cut, where each
+/// read hangs for the whole time-out, only the requests of a read's first 30 ms wait at all.
 package final class ReloadGate: Sendable {
     typealias Waiter = @Sendable (_ reloaded: Bool) -> Void
 
@@ -44,6 +47,8 @@ package final class ReloadGate: Sendable {
     /// One target's reads: whether one is queued or running, and who waits for the next.
     private struct Reads {
         var running = false
+        /// When the read in flight was queued or began (while `running`).
+        var since = ContinuousClock.now
         var next: [Waiting] = []
         /// Someone asked for a read without waiting for it.
         var wanted = false
@@ -64,10 +69,23 @@ package final class ReloadGate: Sendable {
     /// - Parameter notAfter: the request's own deadline, when it waited already.
     func afterReload(of target: ReloadTarget, notAfter: ContinuousClock.Instant? = nil,
                      by reload: @escaping @Sendable () -> Bool, _ waiter: @escaping Waiter) {
-        let wait = board.storeUnreachable || board.isBehind ? Self.unreachableWait : timeout
-        let waiting = Waiting(deadline: min(.now + wait, notAfter ?? .now + wait), resume: waiter)
+        let now = ContinuousClock.now
+        let brief = board.storeUnreachable || board.isBehind
+        var deadline = now + (brief ? Self.unreachableWait : timeout)
+        if let notAfter { deadline = min(deadline, notAfter) }
+        if brief, let since = readInFlightSince(target) { deadline = min(deadline, since + Self.unreachableWait) }
+        guard deadline > now else {
+            request(target, by: reload)
+            return waiter(false)
+        }
+        let waiting = Waiting(deadline: deadline, resume: waiter)
         enqueue(target, waiting, reload)
         deadlines.watch(waiting)
+    }
+
+    /// When the read of `target` in flight was queued or began, if one is.
+    private func readInFlightSince(_ target: ReloadTarget) -> ContinuousClock.Instant? {
+        reads.withLock { table in table[target].flatMap { $0.running ? $0.since : nil } }
     }
 
     /// Reads `target` again off the loop, for no request in particular (any thread).
@@ -80,8 +98,11 @@ package final class ReloadGate: Sendable {
             var reads = table[target] ?? Reads(reload: reload)
             reads.reload = reload
             if let waiting { reads.next.append(waiting) } else { reads.wanted = true }
-            defer { reads.running = true; table[target] = reads }
-            return !reads.running
+            let start = !reads.running
+            if start { reads.since = .now }
+            reads.running = true
+            table[target] = reads
+            return start
         }
         if start { run(target) }
     }
@@ -94,6 +115,7 @@ package final class ReloadGate: Sendable {
                 let reads = table[target]!
                 table[target]!.next = []
                 table[target]!.wanted = false
+                table[target]!.since = .now
                 return (reads.next, reads.reload)
             }
             let reloaded = StoreDeadline.run(until: .now + timeout, reload)
