@@ -23,25 +23,28 @@ public enum PercentBucket {
     ///   - randomizationId: Who is asking (the randomization id or the app instance id).
     public static func microPercentile(seed: String, randomizationId: String) -> UInt64 {
         // One contiguous input, one hash call and no heap: this runs for every percent
-        // condition of every fetch.
-        var seed = seed
-        var randomizationId = randomizationId
-        return seed.withUTF8 { seedBytes in
-            randomizationId.withUTF8 { idBytes in
-                let length = seedBytes.isEmpty ? idBytes.count : seedBytes.count + 1 + idBytes.count
-                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { input in
-                    var offset = 0
-                    if !seedBytes.isEmpty {
-                        offset = input.initialize(fromContentsOf: seedBytes)
-                        input[offset] = UInt8(ascii: ".")
-                        offset += 1
-                    }
-                    _ = input[offset...].initialize(fromContentsOf: idBytes)
-                    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(SHA256_DIGEST_LENGTH)) { digest in
-                        rcs_sha256(input.baseAddress, input.count, digest.baseAddress)
-                        return remainder(ofBigEndian: UnsafeRawBufferPointer(digest))
-                    }
-                }
+        // condition of every fetch. The strings' own bytes are read in place (native strings
+        // always have them), so neither is copied.
+        if let bucket = seed.utf8.withContiguousStorageIfAvailable({ seedBytes in
+            randomizationId.utf8.withContiguousStorageIfAvailable { idBytes in microPercentile(seedBytes, idBytes) }
+        }), let bucket { return bucket }
+        var seed = seed, randomizationId = randomizationId
+        return seed.withUTF8 { seedBytes in randomizationId.withUTF8 { idBytes in microPercentile(seedBytes, idBytes) } }
+    }
+
+    private static func microPercentile(_ seedBytes: UnsafeBufferPointer<UInt8>, _ idBytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let length = seedBytes.isEmpty ? idBytes.count : seedBytes.count + 1 + idBytes.count
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { input in
+            var offset = 0
+            if !seedBytes.isEmpty {
+                offset = input.initialize(fromContentsOf: seedBytes)
+                input[offset] = UInt8(ascii: ".")
+                offset += 1
+            }
+            _ = input[offset...].initialize(fromContentsOf: idBytes)
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(SHA256_DIGEST_LENGTH)) { digest in
+                rcs_sha256(input.baseAddress, input.count, digest.baseAddress)
+                return remainder(ofBigEndian: UnsafeRawBufferPointer(digest))
             }
         }
     }
