@@ -23,10 +23,11 @@ package enum ReloadTarget: Hashable, Sendable {
 /// is answered from memory, whatever the read still does. Its deadline is
 /// `store.requestTimeoutSeconds` from its arrival, or ``unreachableWait`` while the node knows
 /// the store cannot be reached or is behind it (``CatchUpBoard``): a node that holds a version
-/// answers at once, not after a time-out, when its database is gone, silent or too slow. Then a
-/// request's read cannot begin before the read in flight ends, so once that one has outlasted
-/// ``unreachableWait`` the request is answered from memory at once: in a silent cut, where each
-/// read hangs for the whole time-out, only the requests of a read's first 30 ms wait at all.
+/// answers at once, not after a time-out, when its database is gone, silent or too slow. While
+/// the store is known unreachable, a request's read cannot begin before the read in flight ends,
+/// so once that one has outlasted ``unreachableWait`` the request is answered from memory at
+/// once: in a silent cut, where each read hangs for the whole time-out, only the requests of a
+/// read's first 30 ms wait at all.
 package final class ReloadGate: Sendable {
     typealias Waiter = @Sendable (_ reloaded: Bool) -> Void
 
@@ -73,7 +74,9 @@ package final class ReloadGate: Sendable {
         let brief = board.storeUnreachable || board.isBehind
         var deadline = now + (brief ? Self.unreachableWait : timeout)
         if let notAfter { deadline = min(deadline, notAfter) }
-        if brief, let since = readInFlightSince(target) { deadline = min(deadline, since + Self.unreachableWait) }
+        // Only while the store is known unreachable: a node that is merely behind, or whose store
+        // just answered a sibling, waits its brief time for a read that may yet come back.
+        if board.storeUnreachable, let since = readInFlightSince(target) { deadline = min(deadline, since + Self.unreachableWait) }
         guard deadline > now else {
             request(target, by: reload)
             return waiter(false)
