@@ -15,7 +15,9 @@ public struct UsageBatch: Sendable, Equatable {
         self.templates = templates
     }
 
-    /// The answers counted (fetches, bulk and single evaluations), each once.
+    /// The answers counted (fetches, bulk and single evaluations), each once: every answer is
+    /// counted under exactly one app version (the empty one when the client sent none), so the
+    /// app-version counts add up to them.
     public var answers: Int64 {
         templates.reduce(0) { sum, usage in
             sum + usage.clients.reduce(0) { $0 + ($1.key.dimension == .appVersion ? $1.value : 0) }
