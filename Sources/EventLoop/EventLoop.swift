@@ -35,6 +35,8 @@ public final class EventLoop: @unchecked Sendable {
     /// The registered sources that say they are urgent (see `dispatch`).
     private var urgentSources: [any EventSource] = []
     private var tickHandlers: [() -> Void] = []
+    /// Looks a busy loop makes between events (see `dispatch`).
+    private var urgentChecks: [() -> Void] = []
     private var timers: [(due: Int64, work: () -> Void)] = []
     private var deferred: [() -> Void] = []
     /// The loop thread's id, 0 until it runs: written once by that thread, read by any.
@@ -126,6 +128,14 @@ public final class EventLoop: @unchecked Sendable {
         tickHandlers.append(handler)
     }
 
+    /// Calls `check` between the events of a long batch, every `urgentCheckInterval` of them
+    /// (loop thread only, or before start): a look at shared memory that must not wait for
+    /// the whole batch, so it must cost no more than a few atomic loads.
+    public func onUrgentCheck(_ check: @escaping () -> Void) {
+        preconditionInLoopOrNotStarted()
+        urgentChecks.append(check)
+    }
+
     /// Runs `work` on the loop thread after `seconds` (loop thread only; coarse, for rare events).
     public func schedule(afterSeconds seconds: Int64, _ work: @escaping () -> Void) {
         preconditionInLoop()
@@ -208,9 +218,10 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Handles a batch of events in order. Every `urgentCheckInterval` events it also polls the
-    /// urgent sources (a listening socket: a publish waiting to be accepted) and runs the work
-    /// other threads handed over (a response a store job computed), so that neither waits for
-    /// a whole batch of a busy loop. Bulk work cut in pieces (`deferUntilEndOfIteration`) waits
+    /// urgent sources (a listening socket: a publish waiting to be accepted), makes the urgent
+    /// checks (the node's listener asking this worker to catch up) and runs the work other
+    /// threads handed over (a response a store job computed), so that none waits for a whole
+    /// batch of a busy loop. Bulk work cut in pieces (`deferUntilEndOfIteration`) waits
     /// for the end of the iteration.
     private func dispatch(_ batch: ArraySlice<rcs_event>) {
         for (index, event) in batch.enumerated() {
@@ -223,6 +234,7 @@ public final class EventLoop: @unchecked Sendable {
             }
             if index % Self.urgentCheckInterval == Self.urgentCheckInterval - 1 {
                 for source in urgentSources { source.handle(events: UInt32(RCS_EPOLLIN)) }
+                for check in urgentChecks { check() }
                 if inboxPending.load(ordering: .acquiring) { runInbox() }
             }
         }

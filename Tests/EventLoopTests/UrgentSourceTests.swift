@@ -48,6 +48,21 @@ import Testing
         #expect(pipe(&quiet) == 0)
         defer { close(quiet[1]) }
         try loop.register(Recorder(fd: quiet[0], urgent: true, name: "u", log: log, loop: loop), events: UInt32(RCS_EPOLLIN))
+        try expectLooksWithinOneBatch(of: loop, log: log, look: "u")
+    }
+
+    /// The look a worker makes at its node's catch-up board in shared memory: between events,
+    /// not after the batch, which in a refetch storm holds every writer of every node.
+    @Test func urgentChecksAreMadeWithinABatch() throws {
+        let loop = try EventLoop()
+        let log = Log()
+        loop.onUrgentCheck { log.append("c") }
+        try expectLooksWithinOneBatch(of: loop, log: log, look: "c")
+    }
+
+    /// Runs the loop over 48 sources that are all ready before its first wait, so one batch
+    /// holds them; expects `look` twice or more before the last of them is handled.
+    private func expectLooksWithinOneBatch(of loop: EventLoop, log: Log, look: String) throws {
         for index in 0..<48 {
             var fds: [Int32] = [0, 0]
             #expect(pipe(&fds) == 0)
@@ -63,6 +78,6 @@ import Testing
         let entries = log.all
         let lastPlain = try #require(entries.lastIndex { $0.hasPrefix("p") })
         #expect(entries.filter { $0.hasPrefix("p") }.count == 48)
-        #expect(entries[..<lastPlain].filter { $0 == "u" }.count >= 2, "\(entries)")
+        #expect(entries[..<lastPlain].filter { $0 == look }.count >= 2, "\(entries)")
     }
 }

@@ -72,6 +72,9 @@ package final class ChangeFeed: Sendable {
                 lost: { [board] in board.storeUnreachable = true }
             ) { [self] change in relay(change) }.start()
         }
+        // The listener's call to catch up, seen between the events of a busy loop rather than
+        // after its batch, where the datagram waits.
+        loop.onUrgentCheck { [catchUp] in catchUp.requestPassIfRaised() }
         // Loop work, not a job: it reads the group's counters in shared memory and makes no
         // store call, so a lost datagram is noticed within a tick, never behind the jobs' store calls.
         loop.onTick { [self] in

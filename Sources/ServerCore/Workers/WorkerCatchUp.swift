@@ -23,6 +23,9 @@ package final class WorkerCatchUp: Sendable {
     private let queue: DispatchQueue
     /// A pass is queued or running; another request then only makes it look again.
     private let scheduled = Atomic(false)
+    /// The epoch the last pass began at: a pass that failed is tried again on the tick, not
+    /// at every look between events.
+    private let attempted = Atomic<Int64>(-1)
 
     package init(board: CatchUpBoard, worker: Int, store: any TemplateStore, templates: TemplateRegistry, controlPlane: ControlPlane,
          updates: TemplateUpdates, queue: DispatchQueue, timeout: Duration, logger: Logger) {
@@ -47,6 +50,15 @@ package final class WorkerCatchUp: Sendable {
         requestPass()
     }
 
+    /// As ``requestPass()``, only when the epoch moved past the last pass's: a look cheap enough
+    /// to make between the events of a busy loop, which would otherwise hear the listener's
+    /// datagram only after its whole batch (tens of milliseconds in a refetch storm, each one
+    /// a wait for every writer on every node).
+    func requestPassIfRaised() {
+        guard board.epoch > attempted.load(ordering: .relaxed) else { return }
+        requestPass()
+    }
+
     /// Catches up off the loop if the epoch moved past this worker's report (any thread).
     func requestPass() {
         guard board.epoch > board.caughtUp(worker) ?? -1, !scheduled.exchange(true, ordering: .acquiringAndReleasing)
@@ -55,6 +67,7 @@ package final class WorkerCatchUp: Sendable {
             scheduled.store(false, ordering: .releasing)
             let epoch = board.epoch
             guard epoch > board.caughtUp(worker) ?? -1 else { return }
+            attempted.store(epoch, ordering: .relaxed)
             if StoreDeadline.run(until: .now + timeout, { readEverythingMarked() }) {
                 board.report(worker, caughtUpTo: epoch)
             }
