@@ -180,7 +180,7 @@ let package = Package(
             dependencies: ["PostgresStore", "ConfigStore", "ConfigCore", "TestSupport", "PostgresTestSupport", "StoreTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(name: "OutboundHTTPTests", dependencies: ["OutboundHTTP", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "HTTP1", "CLinuxIO"], swiftSettings: strictSettings),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "HTTP1", "CLinuxIO", .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
         // Depends on both executables so they are built next to the test bundle for its
         // end-to-end tests, which run them as child processes.
         .testTarget(name: "ConfigServerTests", dependencies: ["ConfigServer", "ServerCore", "Webhooks", "ConfigCore", "ConfigClient", "OutboundHTTP", "remote-config-server", "rcctl", "ConfigStore", "CLinuxIO", "CZlib", "TestSupport", "ServerTestSupport", "PostgresStore", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: strictSettings),

@@ -234,10 +234,17 @@ public final class EventLoop: @unchecked Sendable {
             }
             if index % Self.urgentCheckInterval == Self.urgentCheckInterval - 1 {
                 for source in urgentSources { source.handle(events: UInt32(RCS_EPOLLIN)) }
-                for check in urgentChecks { check() }
-                if inboxPending.load(ordering: .acquiring) { runInbox() }
+                makeUrgentChecks()
             }
         }
+    }
+
+    /// Makes the urgent checks and runs the work other threads handed over: between events of a
+    /// batch, and between the units of any other long stretch of loop work (a burst of accepts).
+    func makeUrgentChecks() {
+        preconditionInLoop()
+        for check in urgentChecks { check() }
+        if inboxPending.load(ordering: .acquiring) { runInbox() }
     }
 
     private static let urgentCheckInterval = 16

@@ -116,7 +116,10 @@ public final class HTTPServer: @unchecked Sendable {
     /// flood of SDK requests.
     fileprivate func acceptConnections(from listener: Listener) {
         var peer = [CChar](repeating: 0, count: 64)
-        for _ in 0..<Self.acceptsPerEvent {
+        for accepted in 0..<Self.acceptsPerEvent {
+            // A refetch storm fills the accept queue: the looks a busy loop makes between events
+            // are made between accepts too.
+            if accepted % 16 == 15 { loop.makeUrgentChecks() }
             let fd = rcs_accept(listener.fd, &peer, peer.count)
             if fd < 0 {
                 switch errno {
