@@ -65,6 +65,21 @@ import Testing
         #expect(!everything.contains(secret) && !everything.contains(key), "never a secret")
     }
 
+    /// The worker that answers a publish diffs its version against the one before from memory
+    /// (the versions it installed last): the entry holds exactly what `:diff` reads from the store.
+    @Test func aPublishsDiffIsWhatDiffReadsFromTheStore() throws {
+        try server.publish(Templates.basic)
+        try server.publish(Templates.basic.replacingOccurrences(of: "hi pro", with: "hi pro!")
+            .replacingOccurrences(of: #""limit":{"defaultValue":{"value":"10"},"valueType":"NUMBER"},"#, with: ""))
+        let entry = try #require(try entries("?action=template.publish").first { $0["versionNumber"] as? String == "2" })
+        let kept = try JSONSerialization.data(withJSONObject: try #require(entry["diff"]), options: .sortedKeys)
+        let read = try server.admin("GET", "/v1/projects/demo/remoteConfig:diff?from=1&to=2")
+        #expect(read.status == 200, "\(read.text)")
+        let answered = try JSONSerialization.data(withJSONObject: try read.json(), options: .sortedKeys)
+        #expect(String(decoding: kept, as: UTF8.self) == String(decoding: answered, as: UTF8.self))
+        #expect(String(decoding: kept, as: UTF8.self).contains("limit"), "the removed parameter is in it")
+    }
+
     @Test func filtersPagesAndExports() throws {
         for value in ["a", "b", "c"] { try server.publish(Templates.single(value)) }
         #expect(try server.admin("POST", "/v1/principals", body: #"{"displayName":"CI"}"#).status == 200)

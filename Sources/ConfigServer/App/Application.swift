@@ -98,7 +98,8 @@ public final class Application: HTTPRequestHandler, Sendable {
                                             projects: projects, templates: templates, reloads: reloads, updates: updates,
                                             logger: logger)
         let applier = ChangeRequestApplier(store: store, updates: updates, clock: clock)
-        let audit = AuditTrail(store: store, projects: projects, storeQueue: storeExecutor.requests, clock: clock, logger: logger)
+        let audit = AuditTrail(store: store, projects: projects, storeQueue: storeExecutor.requests,
+                               recentVersions: templates.recentVersions, clock: clock, logger: logger)
         metricsEndpoint = MetricsEndpoint(metrics: metrics, peerGather: peerGather)
         adoption = AdoptionEndpoint(realtime: realtime, templates: templates, peerGather: peerGather)
         let routes = Self.routes(

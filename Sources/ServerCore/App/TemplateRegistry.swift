@@ -35,6 +35,8 @@ package final class TemplateRegistry: Sendable {
     private let usage: UsageLedger?
     private let logger: Logger
     private let entries = Mutex<[TemplateKey: Entry]>([:])
+    /// The stored versions installed last, for the diffs of the audit log.
+    package let recentVersions = RecentVersions()
 
     /// - Parameter usage: where the versions this worker compiles are counted (docs/insights.md).
     package init(store: any TemplateStore, projects: ProjectDirectory, counters: ChangeCounters, usage: UsageLedger? = nil,
@@ -217,6 +219,7 @@ package final class TemplateRegistry: Sendable {
     @discardableResult
     func install(_ stored: StoredVersion, compiled: CompiledTemplate? = nil) -> ActiveTemplate? {
         let key = TemplateKey(project: stored.project, namespace: stored.namespace)
+        recentVersions.remember(stored)
         if let current = active(key), current.versionNumber >= stored.versionNumber {
             return current
         }

@@ -18,9 +18,13 @@ package final class AuditTrail: Sendable {
     private let storeQueue: StoreQueue
     private let logger: Logger
     private let clock: any WallClock
+    /// Where a publish's diff finds its two versions without reading the store.
+    private let recentVersions: RecentVersions
 
-    package init(store: any ConfigDatabase, projects: ProjectDirectory, storeQueue: StoreQueue, clock: any WallClock, logger: Logger) {
+    package init(store: any ConfigDatabase, projects: ProjectDirectory, storeQueue: StoreQueue, recentVersions: RecentVersions,
+                 clock: any WallClock, logger: Logger) {
         self.store = store
+        self.recentVersions = recentVersions
         self.projects = projects
         self.storeQueue = storeQueue
         self.clock = clock
@@ -109,7 +113,8 @@ package final class AuditTrail: Sendable {
         if let version = entry.versionNumber, version > 1, let project = entry.project,
            let namespace = entry.namespace.flatMap(TemplateNamespace.init(rawValue:)) {
             let key = TemplateKey(project: project, namespace: namespace)
-            entry.diff = VersionDiff.read(from: version - 1, to: version, of: key, in: store.templates).map { Array(TemplateJSON.encode($0)) }
+            entry.diff = VersionDiff.read(from: version - 1, to: version, of: key, in: store.templates, recent: recentVersions)
+                .map { Array(TemplateJSON.encode($0)) }
         }
         do {
             try store.audit.append(entry)
