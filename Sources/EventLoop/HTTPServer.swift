@@ -118,8 +118,12 @@ public final class HTTPServer: @unchecked Sendable {
         var peer = [CChar](repeating: 0, count: 64)
         for accepted in 0..<Self.acceptsPerEvent {
             // A refetch storm fills the accept queue: the looks a busy loop makes between events
-            // are made between accepts too.
-            if accepted % 16 == 15 { loop.makeUrgentChecks() }
+            // are made between accepts too. The work they run may have begun the shutdown,
+            // which closed the listening socket.
+            if accepted % 16 == 15 {
+                loop.makeUrgentChecks()
+                guard self.listener === listener else { return }
+            }
             let fd = rcs_accept(listener.fd, &peer, peer.count)
             if fd < 0 {
                 switch errno {
