@@ -265,6 +265,12 @@ int64_t rcs_atomic_add(int64_t *p, int64_t delta) { return __atomic_add_fetch(p,
 
 void rcs_atomic_store(int64_t *p, int64_t value) { __atomic_store_n(p, value, __ATOMIC_SEQ_CST); }
 
+void rcs_atomic_raise(int64_t *p, int64_t value) {
+    int64_t seen = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+    while (seen < value && !__atomic_compare_exchange_n(p, &seen, value, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+    }
+}
+
 int rcs_atomic_increment_below(int64_t *p, int64_t limit) {
     int64_t current = __atomic_load_n(p, __ATOMIC_SEQ_CST);
     while (current < limit) {

@@ -112,7 +112,7 @@ import TestSupport
     @Test func whileTheStoreIsKnownUnreachableARequestWaitsOnlyBriefly() throws {
         // A time-out far longer than a loaded machine can delay a 30 ms timer.
         let gate = ReloadGate(loop: loop, queue: DispatchQueue(label: "reloads"), timeout: .seconds(60), board: board)
-        board.storeUnreachable = true
+        board.storeFailed(attemptBegan: CatchUpBoard.now)
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }
         let answer = try awaitAnswer(ask(gate, read(blockingOn: release)))
@@ -122,7 +122,7 @@ import TestSupport
 
     @Test func whileTheStoreIsKnownUnreachableARequestBehindAHangingReadIsAnsweredAtOnce() throws {
         let gate = ReloadGate(loop: loop, queue: DispatchQueue(label: "reloads"), timeout: .seconds(60), board: board)
-        board.storeUnreachable = true
+        board.storeFailed(attemptBegan: CatchUpBoard.now)
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }
         let firstBegan = DispatchSemaphore(value: 0)
@@ -140,5 +140,33 @@ import TestSupport
         // The read it could not wait for still follows the one in flight.
         release.signal()
         #expect(followed.wait(timeout: .now() + 30) == .success, "a read followed the one in flight")
+    }
+
+    /// Right after a cut heals, a read stuck since the cut (its connection's TCP backing off)
+    /// fails after a sibling's read, begun later, was answered: the store is reachable, so the
+    /// next request waits for a read of its own instead of being answered from memory at once
+    /// while that sibling tells its streams of what it read.
+    @Test func aReadStuckSinceACutThatFailsAfterASiblingReachedTheStoreLeavesItReachable() throws {
+        let gate = ReloadGate(loop: loop, queue: DispatchQueue(label: "reloads"), timeout: .seconds(60), board: board)
+        board.storeFailed(attemptBegan: CatchUpBoard.now)  // the cut
+        let releaseStuck = DispatchSemaphore(value: 0), stuckBegan = DispatchSemaphore(value: 0)
+        defer { releaseStuck.signal() }
+        let stuck = ask(gate, read(blockingOn: releaseStuck, started: stuckBegan, result: false))
+        stuckBegan.wait()
+        #expect(try !awaitAnswer(stuck).reloaded, "in the cut: from memory")
+        letTimePass(seconds: 0.01)  // the clock counts milliseconds: the sibling's read begins later
+        board.storeAnswered(attemptBegan: CatchUpBoard.now)  // the link healed: a sibling's read is answered
+        #expect(!board.storeUnreachable)
+        let releaseNext = DispatchSemaphore(value: 0), nextBegan = DispatchSemaphore(value: 0)
+        defer { releaseNext.signal() }
+        let next = ask(gate, read(blockingOn: releaseNext, started: nextBegan))
+        releaseStuck.signal()
+        // The next read begins once the stuck one's failure is recorded (one queue).
+        #expect(nextBegan.wait(timeout: .now() + 30) == .success)
+        #expect(!board.storeUnreachable, "the failure of a read begun before the sibling's says nothing of the store now")
+        #expect(!next.wasGivenAtOnce && next.value.withLock { $0 } == nil, "waiting for its own read, not from memory")
+        releaseNext.signal()
+        let answer = try awaitAnswer(next)
+        #expect(answer.reloaded && answer.readsEnded == 2, "\(answer)")
     }
 }

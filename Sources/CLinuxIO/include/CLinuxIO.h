@@ -73,6 +73,8 @@ void *rcs_map_shared(int fd, size_t size);
 int64_t rcs_atomic_load(int64_t *p);
 int64_t rcs_atomic_add(int64_t *p, int64_t delta);
 void rcs_atomic_store(int64_t *p, int64_t value);
+/// Raises *p to value if it is lower.
+void rcs_atomic_raise(int64_t *p, int64_t value);
 /// Adds one to *p if that keeps it at or below limit; returns 1 on success.
 int rcs_atomic_increment_below(int64_t *p, int64_t limit);
 

@@ -86,7 +86,8 @@ public final class Application: HTTPRequestHandler, Sendable {
         self.webhooks = webhooks
         // A commit pokes webhook delivery, which sends the events it wrote at once.
         updates = TemplateUpdates(store: store.templates, templates: templates, counters: counters, reloads: reloads,
-                                  realtime: realtime, peers: peers, metrics: metrics, onCommit: { webhooks.poke() }, logger: logger)
+                                  realtime: realtime, peers: peers, metrics: metrics, board: board,
+                                  onCommit: { webhooks.poke() }, logger: logger)
         controlPlane = ControlPlane(store: store, projects: projects, access: access, policies: policies, counters: counters,
                                     declarations: configuration.projects)
         let sessions = ConsoleSessions(store: store.access, access: access, counters: counters, controlPlane: controlPlane,

@@ -121,8 +121,9 @@ package final class ReloadGate: Sendable {
                 table[target]!.since = .now
                 return (reads.next, reads.reload)
             }
+            let began = CatchUpBoard.now
             let reloaded = StoreDeadline.run(until: .now + timeout, reload)
-            board.storeUnreachable = !reloaded
+            if reloaded { board.storeAnswered(attemptBegan: began) } else { board.storeFailed(attemptBegan: began) }
             let again = reads.withLock { table in
                 let reads = table[target]!
                 guard reads.next.isEmpty, !reads.wanted else { return true }

@@ -27,11 +27,14 @@ package final class TemplateUpdates: Sendable {
     /// delivery's poke, which sends the events the commit wrote (wired by the composition).
     private let onCommit: @Sendable () -> Void
     private let logger: Logger
+    /// Where a read that the store answered is recorded for the node (``CatchUpBoard/storeUnreachable``).
+    private let board: CatchUpBoard
 
     package init(store: any TemplateStore, templates: TemplateRegistry, counters: ChangeCounters, reloads: ReloadGate,
-         realtime: RealtimeHub, peers: PeerChannel?, metrics: ServerMetrics, onCommit: @escaping @Sendable () -> Void,
-         logger: Logger) {
+         realtime: RealtimeHub, peers: PeerChannel?, metrics: ServerMetrics, board: CatchUpBoard,
+         onCommit: @escaping @Sendable () -> Void, logger: Logger) {
         self.store = store
+        self.board = board
         self.templates = templates
         self.counters = counters
         self.reloads = reloads
@@ -120,7 +123,12 @@ package final class TemplateUpdates: Sendable {
     /// held streams when it moved on; false when the store could not be read.
     func reload(_ key: TemplateKey) -> Bool {
         let before = templates.progress(key)
+        let began = CatchUpBoard.now
         let reloaded = templates.reload(key)
+        // Known to every worker before any stream is told of what was read: a sibling whose
+        // own read is stuck since a cut then waits for a read of its own rather than answering
+        // from memory what these streams are past.
+        if reloaded { board.storeAnswered(attemptBegan: began) }
         if templates.progress(key) > before {
             let realtime = realtime
             realtime.loop.execute { realtime.notify(key) }

@@ -19,9 +19,10 @@ package final class CatchUpBoard: @unchecked Sendable {
     // never unmapped while the process runs.
     static let maxWorkers = 64
     private static let epochSlot = 0
-    private static let storeUnreachableSlot = 1
+    private static let lastFailureSlot = 1
     private static let behindSlot = 2
-    private static let firstWorkerSlot = 3
+    private static let lastAnswerSlot = 3
+    private static let firstWorkerSlot = 4
     static let regionBytes = (firstWorkerSlot + maxWorkers) * MemoryLayout<Int64>.size
 
     private let slots: UnsafeMutablePointer<Int64>
@@ -76,16 +77,35 @@ package final class CatchUpBoard: @unchecked Sendable {
 
     // MARK: What the node knows
 
-    /// The last attempt of any worker or of the listener to reach the store failed (or ran out of
-    /// time): a request that needs the store then waits only briefly before it is answered from
-    /// memory. A hint, not a promise: the next success clears it.
+    /// Of the attempts of any worker or of the listener to reach the store that ended, the one
+    /// that *began* last failed (or ran out of time): a request that needs the store then waits
+    /// only briefly before it is answered from memory. A hint, not a promise: the next answer
+    /// clears it. Attempts count by when they began, not when they ended: right after a cut
+    /// heals, a read stuck since the cut on a connection of its own (TCP backing off) fails
+    /// after a sibling's later read was answered, and must not make the node answer from
+    /// memory while that sibling tells its streams of what it read; in a new cut, the read that
+    /// began before it and was answered says nothing of the reads that began after.
     var storeUnreachable: Bool {
-        get { rcs_atomic_load(slots + Self.storeUnreachableSlot) != 0 }
-        set {
-            // Most calls find it as it is: no write to a line every worker reads.
-            guard newValue != storeUnreachable else { return }
-            rcs_atomic_store(slots + Self.storeUnreachableSlot, newValue ? 1 : 0)
-        }
+        rcs_atomic_load(slots + Self.lastFailureSlot) > rcs_atomic_load(slots + Self.lastAnswerSlot)
+    }
+
+    /// The store answered an attempt to reach it that began at `began` (``now``).
+    func storeAnswered(attemptBegan began: Int64) {
+        raise(Self.lastAnswerSlot, to: began)
+    }
+
+    /// An attempt to reach the store that began at `began` (``now``) failed or ran out of time.
+    func storeFailed(attemptBegan began: Int64) {
+        raise(Self.lastFailureSlot, to: began)
+    }
+
+    /// Monotonic milliseconds, one clock for every process of the host: when an attempt began.
+    static var now: Int64 { rcs_monotonic_millis() }
+
+    private func raise(_ slot: Int, to time: Int64) {
+        // Most calls find it there already: no write to a line every worker reads.
+        guard rcs_atomic_load(slots + slot) < time else { return }
+        rcs_atomic_raise(slots + slot, time)
     }
 
     /// The listener gave up waiting for its workers: the node acknowledges nothing (its peers do

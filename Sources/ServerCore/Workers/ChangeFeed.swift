@@ -64,12 +64,12 @@ package final class ChangeFeed: Sendable {
                     // A node behind its store serves what it holds without asking the store
                     // (it acknowledged nothing newer); one whose listener is away asks first.
                     counters.setListenerAbsent(!present && !board.isBehind)
-                    if present { board.storeUnreachable = false }
+                    if present { board.storeAnswered(attemptBegan: CatchUpBoard.now) }
                 },
                 workers: nodeWorkers,
                 // A lost connection (an error, a heartbeat unanswered): requests needing the
                 // store wait for it only briefly until it answers again.
-                lost: { [board] in board.storeUnreachable = true }
+                lost: { [board] in board.storeFailed(attemptBegan: CatchUpBoard.now) }
             ) { [self] change in relay(change) }.start()
         }
         // The listener's call to catch up, seen between the events of a busy loop rather than
@@ -133,10 +133,10 @@ package final class ChangeFeed: Sendable {
     }
 
     /// Logs only when the store's state changes: an outage must not flood the log.
-    private func storeAvailable(_ available: Bool, error: StoreError?) {
+    private func storeAvailable(_ available: Bool, error: StoreError?, attemptBegan began: Int64) {
         metrics.setStoreAvailable(available)
         health.isAvailable = available
-        board.storeUnreachable = !available
+        if available { board.storeAnswered(attemptBegan: began) } else { board.storeFailed(attemptBegan: began) }
         guard wasAvailable.exchange(available, ordering: .relaxed) != available else { return }
         if let error {
             logger.error("the store cannot be read; serving the versions known", metadata: ["error": "\(error)"])
@@ -149,11 +149,12 @@ package final class ChangeFeed: Sendable {
     /// job's deadline).
     private func poll() {
         let token: StoreChangeToken
+        let began = CatchUpBoard.now
         do throws(StoreError) { token = try store.changeToken() } catch {
-            storeAvailable(false, error: error)
+            storeAvailable(false, error: error, attemptBegan: began)
             return
         }
-        storeAvailable(true, error: nil)
+        storeAvailable(true, error: nil, attemptBegan: began)
         let changed = lastToken.withLock { last in
             defer { last = token }
             return last != nil && last != token

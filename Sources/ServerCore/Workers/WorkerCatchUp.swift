@@ -68,8 +68,12 @@ package final class WorkerCatchUp: Sendable {
             let epoch = board.epoch
             guard epoch > board.caughtUp(worker) ?? -1 else { return }
             attempted.store(epoch, ordering: .relaxed)
+            let began = CatchUpBoard.now
             if StoreDeadline.run(until: .now + timeout, { readEverythingMarked() }) {
                 board.report(worker, caughtUpTo: epoch)
+                // The store answered (a failed pass may fail on a version it cannot compile: the
+                // reads that time out say when the store does not answer).
+                board.storeAnswered(attemptBegan: began)
             }
             // A raise during the pass, or a failed pass: the tick or the next datagram asks again.
         }
