@@ -32,7 +32,8 @@ public enum PercentBucket {
         return seed.withUTF8 { seedBytes in randomizationId.withUTF8 { idBytes in microPercentile(seedBytes, idBytes) } }
     }
 
-    private static func microPercentile(_ seedBytes: UnsafeBufferPointer<UInt8>, _ idBytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    /// As ``microPercentile(seed:randomizationId:)``, over the UTF-8 bytes of both.
+    static func microPercentile(_ seedBytes: UnsafeBufferPointer<UInt8>, _ idBytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let length = seedBytes.isEmpty ? idBytes.count : seedBytes.count + 1 + idBytes.count
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { input in
             var offset = 0

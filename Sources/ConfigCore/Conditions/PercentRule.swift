@@ -34,10 +34,12 @@ struct PercentRule: Sendable, Hashable {
         }
     }
 
+    /// Whether some client can be inside: false without an operator or with an unknown one.
+    var canMatch: Bool { percentOperator != nil && percentOperator != .unknown }
+
     /// Evaluates the rule for a client; no randomization id means false (§5.3, step 1).
     func matches(seed: String, randomizationId: String?) -> Bool {
-        guard percentOperator != nil, percentOperator != .unknown,
-              let randomizationId, !randomizationId.isEmpty else { return false }
+        guard canMatch, let randomizationId, !randomizationId.isEmpty else { return false }
         return contains(PercentBucket.microPercentile(seed: seed, randomizationId: randomizationId))
     }
 

@@ -17,10 +17,11 @@ public final class CompiledTemplate: Sendable {
     /// Condition names in template (priority) order; index `i` is bit `i` of `ConditionOutcomes`.
     public let conditionNames: [String]
     private let conditions: [CompiledCondition]
-    /// Conditions that read only inputs many clients share, and the others (percent rules,
-    /// installation ids, time), by index.
+    /// Conditions that read only inputs many clients share, by index.
     private let stableIndices: [Int]
-    private let volatileIndices: [Int]
+    /// The others, which read the client's id or the time: the single percent rules as plain
+    /// data, the rest (other percent rules, installation ids, time) by index.
+    private let volatile: PercentChecks
     /// Every input the stable conditions read, in a fixed order.
     private let stableInputList: [ConditionInput]
     /// Whether each condition (by index) has a percent rule: its clients are split by a hash.
@@ -65,7 +66,7 @@ public final class CompiledTemplate: Sendable {
             return reads
         }
         stableIndices = reads.indices.filter { !reads[$0].isVolatile }
-        volatileIndices = reads.indices.filter { reads[$0].isVolatile }
+        volatile = PercentChecks(conditions: compiled, volatile: reads.indices.filter { reads[$0].isVolatile })
         // Any fixed order will do: the list is read the same way for every client of this version.
         stableInputList = Array(Set(stableIndices.flatMap { reads[$0].inputs }))
         splitsByPercent = reads.map(\.readsPercent)
@@ -91,7 +92,7 @@ public final class CompiledTemplate: Sendable {
         conditionNames = other.conditionNames
         conditions = other.conditions
         stableIndices = other.stableIndices
-        volatileIndices = other.volatileIndices
+        volatile = other.volatile
         stableInputList = other.stableInputList
         splitsByPercent = other.splitsByPercent
         readsTime = other.readsTime
@@ -125,7 +126,8 @@ public final class CompiledTemplate: Sendable {
     /// `stableInputs(of:)`: only the volatile conditions and the assignments are evaluated.
     public func conditionOutcomes(for context: EvaluationContext, stable: ConditionOutcomes) -> ConditionOutcomes {
         checkCount(stable)
-        var outcomes = evaluate(volatileIndices, for: context, into: stable)
+        var outcomes = evaluate(volatile.others, for: context, into: stable)
+        volatile.evaluate(into: &outcomes, id: context.clientInstanceId, defaultSeed: context.defaultPercentSeed)
         if !slots.isEmpty { slots.assign(&outcomes, appInstanceId: context.appInstanceId) }
         return outcomes
     }
