@@ -61,57 +61,70 @@ package struct ClientRequest {
     }
 
     /// The evaluation context this request describes, read in one pass over the members (in
-    /// order, so the last duplicate wins, as with `string(_:)`).
+    /// order, so the last duplicate wins, as with `string(_:)`). Gathered in locals and built
+    /// once: every fetch runs this, and a context filled field by field is copied on the way.
     package func evaluationContext(now: Date, defaultPercentSeed: String) -> EvaluationContext {
-        var context = EvaluationContext(now: now, defaultPercentSeed: defaultPercentSeed)
-        var firstOpenTime: String?
+        var appId: String?, appVersion: String?, appBuild: String?, platform: String?
+        var countryCode: String?, languageCode: String?, appInstanceId: String?, randomizationId: String?
+        var customSignals: [String: String] = [:], userProperties: [String: String] = [:]
+        var timeZone: String?, firstOpenTime: String?
         for member in members {
             switch member.name {
-            case "appInstanceId": context.appInstanceId = Self.text(member.value)
-            case "appId": context.appId = Self.text(member.value)
-            case "appVersion": context.appVersion = Self.text(member.value)
-            case "appBuild": context.appBuild = Self.text(member.value)
-            case "countryCode": context.countryCode = Self.text(member.value)
-            case "languageCode": context.languageCode = Self.text(member.value)
-            case "platform": context.platform = Self.text(member.value)
-            case "customSignals": context.customSignals = Self.textMap(member.value)
-            case "analyticsUserProperties": context.userProperties = Self.textMap(member.value)
-            case "timeZone": context.timeZone = Self.text(member.value)
+            case "appInstanceId": appInstanceId = Self.text(member.value)
+            case "appId": appId = Self.text(member.value)
+            case "appVersion": appVersion = Self.text(member.value)
+            case "appBuild": appBuild = Self.text(member.value)
+            case "countryCode": countryCode = Self.text(member.value)
+            case "languageCode": languageCode = Self.text(member.value)
+            case "platform": platform = Self.text(member.value)
+            case "customSignals": customSignals = Self.textMap(member.value)
+            case "analyticsUserProperties": userProperties = Self.textMap(member.value)
+            case "timeZone": timeZone = Self.text(member.value)
             case "firstOpenTime": firstOpenTime = Self.text(member.value)
-            case "randomizationId": context.randomizationId = Self.text(member.value)
+            case "randomizationId": randomizationId = Self.text(member.value)
             default: break
             }
         }
-        if context.platform == nil { context.platform = context.appId.flatMap(Self.platform(ofAppId:)) }
-        context.firstOpenTime = firstOpenTime.flatMap { Timestamp(rfc3339: $0)?.date }
-        return context
+        return EvaluationContext(
+            appId: appId, appVersion: appVersion, appBuild: appBuild,
+            platform: platform ?? appId.flatMap(Self.platform(ofAppId:)),
+            countryCode: countryCode, languageCode: languageCode, appInstanceId: appInstanceId,
+            randomizationId: randomizationId, customSignals: customSignals, userProperties: userProperties,
+            firstOpenTime: firstOpenTime.flatMap { Timestamp(rfc3339: $0)?.date }, timeZone: timeZone,
+            now: now, defaultPercentSeed: defaultPercentSeed)
     }
 
     /// `1:123456789012:android:0a1b…` → `android` (the app id format, spec §1.2).
     package static func platform(ofAppId appId: String) -> String? {
+        // Over the string's own bytes (a native string has them; a copy is the fallback).
+        if let platform = appId.utf8.withContiguousStorageIfAvailable(platform(ofAppIdBytes:)) { return platform }
         var appId = appId
-        return appId.withUTF8 { bytes -> String? in
-            // The third of four `:`-separated fields.
-            let colon = UInt8(ascii: ":")
-            guard let first = bytes.firstIndex(of: colon),
-                  let second = bytes[(first + 1)...].firstIndex(of: colon),
-                  let third = bytes[(second + 1)...].firstIndex(of: colon) else { return nil }
-            let field = UnsafeBufferPointer(rebasing: bytes[(second + 1)..<third])
-            for name in knownPlatforms where name.utf8.count == field.count {
-                if name.utf8.elementsEqual(field, by: { $0 == $1 | 0x20 }) { return name }
-            }
-            return nil
-        }
+        return appId.withUTF8(platform(ofAppIdBytes:))
     }
 
-    private static let knownPlatforms = ["android", "ios", "web"]
+    /// The third of four `:`-separated fields, when it names a known platform (any case).
+    private static func platform(ofAppIdBytes bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let colon = UInt8(ascii: ":")
+        guard let first = bytes.firstIndex(of: colon),
+              let second = bytes[(first + 1)...].firstIndex(of: colon),
+              let third = bytes[(second + 1)...].firstIndex(of: colon) else { return nil }
+        let field = UnsafeBufferPointer(rebasing: bytes[(second + 1)..<third])
+        func names(_ name: StaticString) -> Bool {
+            name.utf8CodeUnitCount == field.count
+                && name.withUTF8Buffer { $0.elementsEqual(field) { $0 == $1 | 0x20 } }
+        }
+        if names("android") { return "android" }
+        if names("ios") { return "ios" }
+        if names("web") { return "web" }
+        return nil
+    }
 
     /// Snake_case names in their lowerCamelCase spelling, except where the camelCase member
     /// was sent too (it wins), so each lookup compares one spelling.
     private static func camelCased(_ members: [(name: String, value: JSONValue)]) -> [(name: String, value: JSONValue)] {
+        // Over the name's own bytes (a native string has them): neither copied nor decoded.
         let isSnake = { (name: String) in
-            var name = name
-            return name.withUTF8 { $0.contains(UInt8(ascii: "_")) }
+            name.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "_")) } ?? name.utf8.contains(UInt8(ascii: "_"))
         }
         guard members.contains(where: { isSnake($0.name) }) else { return members }
         var result = members.filter { !isSnake($0.name) }
