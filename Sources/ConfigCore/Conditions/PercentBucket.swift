@@ -51,13 +51,21 @@ public enum PercentBucket {
     }
 
     /// The big-endian integer in `digest` modulo `microPercentScale`, four bytes at a time:
-    /// `(r * 2^32 + word) mod m` with `r < m < 2^27` never exceeds 2^59, so no bignum is needed.
+    /// word `i` counts `2^(32 * (7 - i)) mod m` times, and the eight products, each below
+    /// 2^32 * 2^27, add up below 2^62, so one division ends it and no bignum is needed. The
+    /// products do not wait for one another, where a running remainder would divide eight
+    /// times in a chain (ten hashes a fetch).
     private static func remainder(ofBigEndian digest: UnsafeRawBufferPointer) -> UInt64 {
-        var remainder: UInt64 = 0
-        for offset in stride(from: 0, to: digest.count, by: 4) {
-            let word = UInt64(UInt32(bigEndian: digest.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-            remainder = (remainder << 32 | word) % microPercentScale
+        precondition(digest.count == 32, "a SHA-256 digest has 32 bytes")
+        // 2^(32k) mod 10^8 for k = 7, 6, ..., 0, the weight of each word in turn.
+        let weights: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+            (10_249_216, 34_512_896, 32_542_976, 68_211_456, 43_950_336, 9_551_616, 94_967_296, 1)
+        func word(_ index: Int) -> UInt64 {
+            UInt64(UInt32(bigEndian: digest.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)))
         }
-        return remainder
+        // Wrapping operators: the bounds above leave nothing to check.
+        let high = word(0) &* weights.0 &+ word(1) &* weights.1 &+ word(2) &* weights.2 &+ word(3) &* weights.3
+        let low = word(4) &* weights.4 &+ word(5) &* weights.5 &+ word(6) &* weights.6 &+ word(7) &* weights.7
+        return (high &+ low) % microPercentScale
     }
 }
