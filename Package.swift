@@ -149,7 +149,7 @@ let package = Package(
         ),
 
         // Helpers shared by test targets (and compiled into the HTTP fuzz target by scripts/fuzz).
-        .target(name: "TestSupport", dependencies: ["CLinuxIO"], path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .target(name: "TestSupport", dependencies: ["CLinuxIO", "CZlib"], path: "Tests/TestSupport", swiftSettings: strictSettings),
         // The real server started in-process, for the end-to-end tests of the server and the client.
         .target(
             name: "ServerTestSupport",

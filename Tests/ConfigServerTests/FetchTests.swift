@@ -1,9 +1,9 @@
-import CZlib
 import ConfigCore
 import ConfigServer
 import ServerCore
 import Foundation
 import Testing
+import TestSupport
 
 @Suite(.timeLimit(.minutes(1))) final class FetchTests {
     let server: TestServer

@@ -14,13 +14,38 @@ extension ClientRequest {
     ///
     /// - Throws: 400 on `firebase` without a non-empty `appInstanceId`.
     func fetchingInstance(namespace: TemplateNamespace) throws(APIError) -> String? {
+        try Self.fetchingInstance(namespace: namespace, appInstanceId: string("appInstanceId"),
+                                  randomizationId: string("randomizationId"))
+    }
+
+    /// As ``fetchingInstance(namespace:)``, from the two members' text.
+    static func fetchingInstance(namespace: TemplateNamespace, appInstanceId: String?, randomizationId: String?)
+        throws(APIError) -> String? {
         guard namespace.kind == .server else {
-            guard let instance = string("appInstanceId"), !instance.isEmpty else {
-                throw APIError.badRequest("appInstanceId is required.")
-            }
-            return instance
+            guard let appInstanceId, !appInstanceId.isEmpty else { throw APIError.badRequest("appInstanceId is required.") }
+            return appInstanceId
         }
-        guard let id = string("randomizationId") ?? string("appInstanceId"), !id.isEmpty else { return nil }
+        guard let id = randomizationId ?? appInstanceId, !id.isEmpty else { return nil }
         return id
+    }
+
+    /// A fetch's body read straight into the members of its evaluation context: the same
+    /// answer, and the same errors, as ``parseBody(_:limit:)`` then reading them, without a
+    /// string made of any name or of a value the context does not keep (every fetch reads one).
+    static func parseContext(_ body: [UInt8], limit: Int) throws(APIError) -> ContextMembers {
+        do throws(Invalid) {
+            var members = ContextMembers()
+            guard let bytes = try decoded(body, maxInflatedBytes: limit) else { return members }
+            let isObject = try readingJSON { () throws(LenientJSON.SyntaxError) in
+                try LenientJSON.visitMembers(bytes) { name, reader throws(LenientJSON.SyntaxError) in
+                    let value = try reader.value()
+                    if let slot = ContextMembers.slot(named: name) { members.keep(value, at: slot) }
+                }
+            }
+            guard isObject else { throw notAnObject }
+            return members
+        } catch {
+            throw APIError.badRequest(error.message)
+        }
     }
 }

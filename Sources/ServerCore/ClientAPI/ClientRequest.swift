@@ -13,6 +13,18 @@ package struct ClientRequest {
 
     /// Reads a request body: gzip or not (sniffed, spec §1.5), strict or lenient JSON.
     init(body: [UInt8], maxInflatedBytes: Int) throws(Invalid) {
+        guard let bytes = try Self.decoded(body, maxInflatedBytes: maxInflatedBytes) else {
+            members = []
+            return
+        }
+        let parsed = try Self.readingJSON { () throws(LenientJSON.SyntaxError) in try LenientJSON.parseMembers(bytes) }
+        guard let parsed else { throw Self.notAnObject }
+        members = Self.camelCased(parsed)
+    }
+
+    /// The JSON of a body, inflated if it came compressed; nil when it is empty or only
+    /// whitespace (a body with nothing to say).
+    static func decoded(_ body: [UInt8], maxInflatedBytes: Int) throws(Invalid) -> [UInt8]? {
         var bytes = body
         if Gzip.isCompressed(body) {
             do {
@@ -21,19 +33,19 @@ package struct ClientRequest {
                 throw Invalid(message: error.message)
             }
         }
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            members = []
-            return
-        }
-        let parsed: [(name: String, value: JSONValue)]?
+        return bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) ? nil : bytes
+    }
+
+    /// `read`'s result, its syntax error told as the client is told one.
+    static func readingJSON<Result>(_ read: () throws(LenientJSON.SyntaxError) -> Result) throws(Invalid) -> Result {
         do {
-            parsed = try LenientJSON.parseMembers(bytes)
+            return try read()
         } catch {
             throw Invalid(message: "Invalid JSON payload: \(error.message) at byte \(error.offset).")
         }
-        guard let parsed else { throw Invalid(message: "The request body must be a JSON object.") }
-        members = Self.camelCased(parsed)
     }
+
+    static let notAnObject = Invalid(message: "The request body must be a JSON object.")
 
     /// The field named `camelName` or its snake_case spelling, as text (numbers rendered as written).
     package func string(_ camelName: String) -> String? {
@@ -60,38 +72,12 @@ package struct ClientRequest {
         string(camelName).flatMap { Int64($0) }
     }
 
-    /// The evaluation context this request describes, read in one pass over the members (in
-    /// order, so the last duplicate wins, as with `string(_:)`). Gathered in locals and built
-    /// once: every fetch runs this, and a context filled field by field is copied on the way.
+    /// The evaluation context this request describes (the last member of each name wins, as
+    /// with `string(_:)`).
     package func evaluationContext(now: Date, defaultPercentSeed: String) -> EvaluationContext {
-        var appId: String?, appVersion: String?, appBuild: String?, platform: String?
-        var countryCode: String?, languageCode: String?, appInstanceId: String?, randomizationId: String?
-        var customSignals: [String: String] = [:], userProperties: [String: String] = [:]
-        var timeZone: String?, firstOpenTime: String?
-        for member in members {
-            switch member.name {
-            case "appInstanceId": appInstanceId = Self.text(member.value)
-            case "appId": appId = Self.text(member.value)
-            case "appVersion": appVersion = Self.text(member.value)
-            case "appBuild": appBuild = Self.text(member.value)
-            case "countryCode": countryCode = Self.text(member.value)
-            case "languageCode": languageCode = Self.text(member.value)
-            case "platform": platform = Self.text(member.value)
-            case "customSignals": customSignals = Self.textMap(member.value)
-            case "analyticsUserProperties": userProperties = Self.textMap(member.value)
-            case "timeZone": timeZone = Self.text(member.value)
-            case "firstOpenTime": firstOpenTime = Self.text(member.value)
-            case "randomizationId": randomizationId = Self.text(member.value)
-            default: break
-            }
-        }
-        return EvaluationContext(
-            appId: appId, appVersion: appVersion, appBuild: appBuild,
-            platform: platform ?? appId.flatMap(Self.platform(ofAppId:)),
-            countryCode: countryCode, languageCode: languageCode, appInstanceId: appInstanceId,
-            randomizationId: randomizationId, customSignals: customSignals, userProperties: userProperties,
-            firstOpenTime: firstOpenTime.flatMap { Timestamp(rfc3339: $0)?.date }, timeZone: timeZone,
-            now: now, defaultPercentSeed: defaultPercentSeed)
+        var context = ContextMembers()
+        for member in members { context.keepCamelCased(name: member.name, value: member.value) }
+        return context.context(now: now, defaultPercentSeed: defaultPercentSeed)
     }
 
     /// `1:123456789012:android:0a1b…` → `android` (the app id format, spec §1.2).
@@ -138,21 +124,27 @@ package struct ClientRequest {
 
     /// `app_instance_id` → `appInstanceId` (ASCII only: field names are).
     static func camelCase(_ snake: String) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(snake.utf8.count)
+        var snake = snake
+        return snake.withUTF8 { snake in
+            String(unsafeUninitializedCapacity: snake.count) { camelCase(snake, into: $0) }
+        }
+    }
+
+    /// Writes the lowerCamelCase spelling of `snake` into `camel` (at least as long); returns
+    /// its length. A `_` is dropped and upper-cases the letter after it, unless nothing precedes it.
+    static func camelCase(_ snake: UnsafeBufferPointer<UInt8>, into camel: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var count = 0
         var upperNext = false
-        for byte in snake.utf8 {
+        for byte in snake {
             if byte == UInt8(ascii: "_") {
-                upperNext = !bytes.isEmpty
-            } else if upperNext, byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") {
-                bytes.append(byte - 32)
-                upperNext = false
+                upperNext = count > 0
             } else {
-                bytes.append(byte)
+                camel[count] = upperNext && byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte
+                count += 1
                 upperNext = false
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return count
     }
 
     /// A string, boolean or number as text (integral numbers without a fraction); nil otherwise.

@@ -27,9 +27,12 @@ package struct FetchEndpoint: Sendable {
     /// Answers a fetch whose API key was checked.
     func answer(_ exchange: Exchange, project: StoredProject, key: TemplateKey) throws {
         let namespace = key.namespace
-        let request = try ClientRequest.parseBody(exchange.request.body, limit: maxBodyBytes)
-        let instance = try request.fetchingInstance(namespace: namespace)
-        guard request.string("appId")?.isEmpty == false || namespace.kind == .server else {
+        // The body straight into the evaluation context: every fetch reads one.
+        let context = try ClientRequest.parseContext(exchange.request.body, limit: maxBodyBytes)
+            .context(now: clock.now, defaultPercentSeed: project.percentSeed)
+        let instance = try ClientRequest.fetchingInstance(namespace: namespace, appInstanceId: context.appInstanceId,
+                                                          randomizationId: context.randomizationId)
+        guard context.appId?.isEmpty == false || namespace.kind == .server else {
             throw APIError.badRequest("appId is required.")
         }
         // Read-your-writes (docs/consistency.md), checked here rather than at routing so that
@@ -53,7 +56,6 @@ package struct FetchEndpoint: Sendable {
         }
         let answer: FetchAnswer
         if let active {
-            let context = request.evaluationContext(now: clock.now, defaultPercentSeed: project.percentSeed)
             answer = active.fetchAnswer(for: active.conditionOutcomes(for: context), client: context, metrics: metrics)
         } else {
             answer = FetchAnswer.noTemplate(projectNumber: project.number, namespace: namespace)

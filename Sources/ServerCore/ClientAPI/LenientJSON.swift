@@ -42,6 +42,16 @@ package struct LenientJSON {
         }
     }
 
+    /// Reads an input that must be one object, handing each top-level member's name (its UTF-8
+    /// bytes) to `visit` with the reader at the member's value, which `visit` must read with
+    /// ``value()``: no string is made of a name, nor of a value `visit` does not keep. False
+    /// when the input is another kind of value.
+    static func visitMembers(
+        _ bytes: [UInt8], _ visit: (UnsafeBufferPointer<UInt8>, inout LenientJSON) throws(SyntaxError) -> Void
+    ) throws(SyntaxError) -> Bool {
+        try readObject(bytes) { reader throws(SyntaxError) in try reader.visitMembers(visit) } != nil
+    }
+
     /// `read`'s result for an input that must be one object (the reader is at its opening
     /// brace); nil when the input is another kind of value.
     private static func readObject<Result>(
@@ -83,7 +93,8 @@ package struct LenientJSON {
         }
     }
 
-    private mutating func value() throws(SyntaxError) -> JSONValue {
+    /// The value at the reader.
+    mutating func value() throws(SyntaxError) -> JSONValue {
         skipWhitespace()
         guard position < bytes.count else { throw error("unexpected end of input") }
         switch bytes[position] {
@@ -120,6 +131,26 @@ package struct LenientJSON {
     /// `listed` is read into `list` instead, and handed on empty.
     private mutating func members(listing listed: String?, into list: inout [(name: String, value: JSONValue)]?,
                                   _ add: (String, JSONValue) -> Void) throws(SyntaxError) {
+        try visitMembers { name, reader throws(SyntaxError) in
+            let key = String(decoding: name, as: UTF8.self)
+            if let listed, key == listed, reader.position < reader.bytes.count, reader.bytes[reader.position] == UInt8(ascii: "{") {
+                var entries: [(name: String, value: JSONValue)] = []
+                entries.reserveCapacity(8)
+                try reader.members { entries.append((name: $0, value: $1)) }
+                list = entries
+                add(key, .object([:]))
+            } else {
+                add(key, try reader.value())
+            }
+        }
+    }
+
+    /// Reads `{ name: value, ... }`: hands each member's name (its UTF-8 bytes, escapes
+    /// resolved) to `visit` with the reader at the member's value, which `visit` reads
+    /// (``value()``). No string is made of a name unless `visit` makes one.
+    private mutating func visitMembers(
+        _ visit: (UnsafeBufferPointer<UInt8>, inout LenientJSON) throws(SyntaxError) -> Void
+    ) throws(SyntaxError) {
         try enter()
         defer { depth -= 1 }
         position += 1
@@ -131,25 +162,21 @@ package struct LenientJSON {
         while true {
             skipWhitespace()
             guard position < bytes.count else { throw error("unterminated object") }
-            let key: String
+            let name: StringBytes
             if bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'") {
-                key = try string()
+                name = try stringBytes()
             } else {
-                key = identifier()
-                guard !key.isEmpty else { throw error("expected a member name") }
+                let word = identifierRange()
+                guard !word.isEmpty else { throw error("expected a member name") }
+                name = .input(word)
             }
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
             position += 1
             skipWhitespace()
-            if let listed, key == listed, position < bytes.count, bytes[position] == UInt8(ascii: "{") {
-                var entries: [(name: String, value: JSONValue)] = []
-                entries.reserveCapacity(8)
-                try members { entries.append((name: $0, value: $1)) }
-                list = entries
-                add(key, .object([:]))
-            } else {
-                add(key, try value())
+            switch name {
+            case .input(let range): try visit(UnsafeBufferPointer(rebasing: bytes[range]), &self)
+            case .unescaped(let text): try text.withUnsafeBufferPointer { text throws(SyntaxError) in try visit(text, &self) }
             }
             skipWhitespace()
             guard position < bytes.count else { throw error("unterminated object") }
@@ -194,6 +221,11 @@ package struct LenientJSON {
     }
 
     private mutating func identifier() -> String {
+        String(decoding: bytes[identifierRange()], as: UTF8.self)
+    }
+
+    /// Where the unquoted word at the reader is (JSON5's member names, `true`, `null`).
+    private mutating func identifierRange() -> Range<Int> {
         let start = position
         while position < bytes.count {
             let byte = bytes[position]
@@ -204,7 +236,7 @@ package struct LenientJSON {
             guard isWordByte else { break }
             position += 1
         }
-        return String(decoding: bytes[start..<position], as: UTF8.self)
+        return start..<position
     }
 
     private mutating func number() throws(SyntaxError) -> JSONValue {
@@ -216,6 +248,20 @@ package struct LenientJSON {
     }
 
     private mutating func string() throws(SyntaxError) -> String {
+        switch try stringBytes() {
+        case .input(let range): String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        case .unescaped(let text): String(decoding: text, as: UTF8.self)
+        }
+    }
+
+    /// A quoted string's UTF-8 bytes: where they are in the input, or, when it has escapes,
+    /// the bytes they stand for.
+    private enum StringBytes {
+        case input(Range<Int>)
+        case unescaped([UInt8])
+    }
+
+    private mutating func stringBytes() throws(SyntaxError) -> StringBytes {
         let quote = bytes[position]
         position += 1
         // Most strings have no escapes: they are read straight from the input.
@@ -223,13 +269,13 @@ package struct LenientJSON {
         while position < bytes.count, bytes[position] != quote, bytes[position] != UInt8(ascii: "\\") { position += 1 }
         if position < bytes.count, bytes[position] == quote {
             position += 1
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position - 1]), as: UTF8.self)
+            return .input(start..<position - 1)
         }
         var scalars = Array(bytes[start..<position])
         while position < bytes.count {
             let byte = bytes[position]
             position += 1
-            if byte == quote { return String(decoding: scalars, as: UTF8.self) }
+            if byte == quote { return .unescaped(scalars) }
             guard byte == UInt8(ascii: "\\") else {
                 scalars.append(byte)
                 continue

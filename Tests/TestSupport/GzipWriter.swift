@@ -1,9 +1,8 @@
 import CZlib
-import TestSupport
 
 /// gzip-compresses test bodies, as the iOS SDK sends them.
-enum GzipWriter {
-    static func compress(_ input: [UInt8]) throws -> [UInt8] {
+public enum GzipWriter {
+    public static func compress(_ input: [UInt8]) throws -> [UInt8] {
         var stream = z_stream()
         guard rcs_deflate_init2(&stream, Z_DEFAULT_COMPRESSION, 16 + MAX_WBITS) == Z_OK else { throw TestFailure("deflateInit2") }
         defer { deflateEnd(&stream) }
