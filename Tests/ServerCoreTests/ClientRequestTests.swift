@@ -93,11 +93,17 @@ import Testing
     /// The client namespace needs an app instance id; the server namespace takes the id its
     /// percent conditions hash, and has none for an anonymous request.
     @Test func theFetchingInstanceOfEachNamespace() throws {
-        for body in ["{}", #"{"appInstanceId": ""}"#, #"{"randomizationId": "r"}"#] {
-            #expect(throws: APIError.self) { try request(body).fetchingInstance(namespace: .client) }
+        // As a fetch reads it: its body's context, then the instance.
+        func instance(_ body: String, _ namespace: TemplateNamespace) throws(APIError) -> String? {
+            let context = try ClientRequest.parseContext(Array(body.utf8), limit: 1 << 20).context(now: Date(), defaultPercentSeed: "")
+            return try ClientRequest.fetchingInstance(namespace: namespace, appInstanceId: context.appInstanceId,
+                                                      randomizationId: context.randomizationId)
         }
-        #expect(try request(#"{"randomizationId": "r", "appInstanceId": "i"}"#).fetchingInstance(namespace: .client) == "i")
-        let server = { (body: String) in try self.request(body).fetchingInstance(namespace: .server) }
+        for body in ["{}", #"{"appInstanceId": ""}"#, #"{"randomizationId": "r"}"#] {
+            #expect(throws: APIError.self) { try instance(body, .client) }
+        }
+        #expect(try instance(#"{"randomizationId": "r", "appInstanceId": "i"}"#, .client) == "i")
+        let server = { (body: String) throws(APIError) in try instance(body, .server) }
         #expect(try server(#"{"randomizationId": "r", "appInstanceId": "i"}"#) == "r")
         #expect(try server(#"{"randomization_id": "r"}"#) == "r")
         #expect(try server(#"{"appInstanceId": "i"}"#) == "i")

@@ -23,13 +23,8 @@ public enum PercentBucket {
     ///   - randomizationId: Who is asking (the randomization id or the app instance id).
     public static func microPercentile(seed: String, randomizationId: String) -> UInt64 {
         // One contiguous input, one hash call and no heap: this runs for every percent
-        // condition of every fetch. The strings' own bytes are read in place (native strings
-        // always have them), so neither is copied.
-        if let bucket = seed.utf8.withContiguousStorageIfAvailable({ seedBytes in
-            randomizationId.utf8.withContiguousStorageIfAvailable { idBytes in microPercentile(seedBytes, idBytes) }
-        }), let bucket { return bucket }
-        var seed = seed, randomizationId = randomizationId
-        return seed.withUTF8 { seedBytes in randomizationId.withUTF8 { idBytes in microPercentile(seedBytes, idBytes) } }
+        // condition of every fetch. The strings' own bytes are read in place.
+        seed.withUTF8Bytes { seedBytes in randomizationId.withUTF8Bytes { idBytes in microPercentile(seedBytes, idBytes) } }
     }
 
     /// As ``microPercentile(seed:randomizationId:)``, over the UTF-8 bytes of both.

@@ -19,10 +19,8 @@ enum Text {
     /// Whether `needle` occurs in `haystack` (byte-wise on UTF-8, so code-point exact).
     static func contains(_ haystack: String, _ needle: String) -> Bool {
         guard !needle.isEmpty else { return true }
-        var haystack = haystack
-        var needle = needle
-        return haystack.withUTF8 { hay in
-            needle.withUTF8 { pin in
+        return haystack.withUTF8Bytes { hay in
+            needle.withUTF8Bytes { pin in
                 guard pin.count <= hay.count else { return false }
                 let first = pin[0]
                 var start = 0
@@ -48,6 +46,17 @@ enum Text {
             rhs.utf8.withContiguousStorageIfAvailable { right in left.elementsEqual(right, by: equal) }
         }
         return (overBytes ?? nil) ?? lhs.utf8.elementsEqual(rhs.utf8, by: equal)
+    }
+}
+
+extension String {
+    /// `body` over the string's UTF-8 bytes: in place when they are contiguous (a native
+    /// string's always are), else over a copy's. For the scanners that run on every fetch.
+    @inlinable
+    package func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = self
+        return try copy.withUTF8(body)
     }
 }
 

@@ -44,8 +44,8 @@ struct PercentChecks: Sendable {
     /// none holds without an id (§5.3, step 1).
     func evaluate(into outcomes: inout ConditionOutcomes, id: String?, defaultSeed: String) {
         guard !checks.isEmpty, let id, !id.isEmpty else { return }
-        Self.withBytes(of: id) { id in
-            Self.withBytes(of: defaultSeed) { defaultSeed in
+        id.withUTF8Bytes { id in
+            defaultSeed.withUTF8Bytes { defaultSeed in
                 seeds.withUnsafeBufferPointer { seeds in
                     checks.withUnsafeBufferPointer { checks in
                         // A rule that can never match (no operator, or an unknown one) stays false, unhashed.
@@ -57,12 +57,5 @@ struct PercentChecks: Sendable {
                 }
             }
         }
-    }
-
-    /// The string's UTF-8 bytes in place (a native string has them), else a copy's.
-    private static func withBytes<Result>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
-        var string = string
-        return string.withUTF8(body)
     }
 }

@@ -12,13 +12,8 @@ extension ClientRequest {
     /// Such a fetch has no instance and is not throttled, since one bucket shared by every
     /// anonymous fetch would throttle all of a backend's visitors as one client.
     ///
+    /// - Parameters: the text of the request's two members (its evaluation context's).
     /// - Throws: 400 on `firebase` without a non-empty `appInstanceId`.
-    func fetchingInstance(namespace: TemplateNamespace) throws(APIError) -> String? {
-        try Self.fetchingInstance(namespace: namespace, appInstanceId: string("appInstanceId"),
-                                  randomizationId: string("randomizationId"))
-    }
-
-    /// As ``fetchingInstance(namespace:)``, from the two members' text.
     static func fetchingInstance(namespace: TemplateNamespace, appInstanceId: String?, randomizationId: String?)
         throws(APIError) -> String? {
         guard namespace.kind == .server else {

@@ -82,10 +82,7 @@ package struct ClientRequest {
 
     /// `1:123456789012:android:0a1b…` → `android` (the app id format, spec §1.2).
     package static func platform(ofAppId appId: String) -> String? {
-        // Over the string's own bytes (a native string has them; a copy is the fallback).
-        if let platform = appId.utf8.withContiguousStorageIfAvailable(platform(ofAppIdBytes:)) { return platform }
-        var appId = appId
-        return appId.withUTF8(platform(ofAppIdBytes:))
+        appId.withUTF8Bytes(platform(ofAppIdBytes:))
     }
 
     /// The third of four `:`-separated fields, when it names a known platform (any case).
@@ -108,10 +105,7 @@ package struct ClientRequest {
     /// Snake_case names in their lowerCamelCase spelling, except where the camelCase member
     /// was sent too (it wins), so each lookup compares one spelling.
     private static func camelCased(_ members: [(name: String, value: JSONValue)]) -> [(name: String, value: JSONValue)] {
-        // Over the name's own bytes (a native string has them): neither copied nor decoded.
-        let isSnake = { (name: String) in
-            name.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "_")) } ?? name.utf8.contains(UInt8(ascii: "_"))
-        }
+        let isSnake = { (name: String) in name.withUTF8Bytes { $0.contains(UInt8(ascii: "_")) } }
         guard members.contains(where: { isSnake($0.name) }) else { return members }
         var result = members.filter { !isSnake($0.name) }
         let sentInCamelCase = result.count
