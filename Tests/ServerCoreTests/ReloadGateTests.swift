@@ -112,7 +112,7 @@ import TestSupport
     @Test func whileTheStoreIsKnownUnreachableARequestWaitsOnlyBriefly() throws {
         // A time-out far longer than a loaded machine can delay a 30 ms timer.
         let gate = ReloadGate(loop: loop, queue: DispatchQueue(label: "reloads"), timeout: .seconds(60), board: board)
-        board.storeFailed(attemptBegan: CatchUpBoard.now)
+        board.recordAttempt(began: CatchUpBoard.now, answered: false)
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }
         let answer = try awaitAnswer(ask(gate, read(blockingOn: release)))
@@ -122,7 +122,7 @@ import TestSupport
 
     @Test func whileTheStoreIsKnownUnreachableARequestBehindAHangingReadIsAnsweredAtOnce() throws {
         let gate = ReloadGate(loop: loop, queue: DispatchQueue(label: "reloads"), timeout: .seconds(60), board: board)
-        board.storeFailed(attemptBegan: CatchUpBoard.now)
+        board.recordAttempt(began: CatchUpBoard.now, answered: false)
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }
         let firstBegan = DispatchSemaphore(value: 0)
@@ -148,14 +148,14 @@ import TestSupport
     /// while that sibling tells its streams of what it read.
     @Test func aReadStuckSinceACutThatFailsAfterASiblingReachedTheStoreLeavesItReachable() throws {
         let gate = ReloadGate(loop: loop, queue: DispatchQueue(label: "reloads"), timeout: .seconds(60), board: board)
-        board.storeFailed(attemptBegan: CatchUpBoard.now)  // the cut
+        board.recordAttempt(began: CatchUpBoard.now, answered: false)  // the cut
         let releaseStuck = DispatchSemaphore(value: 0), stuckBegan = DispatchSemaphore(value: 0)
         defer { releaseStuck.signal() }
         let stuck = ask(gate, read(blockingOn: releaseStuck, started: stuckBegan, result: false))
         stuckBegan.wait()
         #expect(try !awaitAnswer(stuck).reloaded, "in the cut: from memory")
         letTimePass(seconds: 0.01)  // the clock counts milliseconds: the sibling's read begins later
-        board.storeAnswered(attemptBegan: CatchUpBoard.now)  // the link healed: a sibling's read is answered
+        board.recordAttempt(began: CatchUpBoard.now, answered: true)  // the link healed: a sibling's read is answered
         #expect(!board.storeUnreachable)
         let releaseNext = DispatchSemaphore(value: 0), nextBegan = DispatchSemaphore(value: 0)
         defer { releaseNext.signal() }

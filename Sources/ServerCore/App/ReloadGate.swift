@@ -123,7 +123,7 @@ package final class ReloadGate: Sendable {
             }
             let began = CatchUpBoard.now
             let reloaded = StoreDeadline.run(until: .now + timeout, reload)
-            if reloaded { board.storeAnswered(attemptBegan: began) } else { board.storeFailed(attemptBegan: began) }
+            board.recordAttempt(began: began, answered: reloaded)
             let again = reads.withLock { table in
                 let reads = table[target]!
                 guard reads.next.isEmpty, !reads.wanted else { return true }

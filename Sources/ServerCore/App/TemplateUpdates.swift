@@ -128,7 +128,7 @@ package final class TemplateUpdates: Sendable {
         // Known to every worker before any stream is told of what was read: a sibling whose
         // own read is stuck since a cut then waits for a read of its own rather than answering
         // from memory what these streams are past.
-        if reloaded { board.storeAnswered(attemptBegan: began) }
+        if reloaded { board.recordAttempt(began: began, answered: true) }
         if templates.progress(key) > before {
             let realtime = realtime
             realtime.loop.execute { realtime.notify(key) }

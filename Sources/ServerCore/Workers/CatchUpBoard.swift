@@ -89,14 +89,10 @@ package final class CatchUpBoard: @unchecked Sendable {
         rcs_atomic_load(slots + Self.lastFailureSlot) > rcs_atomic_load(slots + Self.lastAnswerSlot)
     }
 
-    /// The store answered an attempt to reach it that began at `began` (``now``).
-    func storeAnswered(attemptBegan began: Int64) {
-        raise(Self.lastAnswerSlot, to: began)
-    }
-
-    /// An attempt to reach the store that began at `began` (``now``) failed or ran out of time.
-    func storeFailed(attemptBegan began: Int64) {
-        raise(Self.lastFailureSlot, to: began)
+    /// Records an attempt to reach the store that began at `began` (``now``): the store
+    /// `answered` it, or it failed or ran out of time.
+    func recordAttempt(began: Int64, answered: Bool) {
+        raise(answered ? Self.lastAnswerSlot : Self.lastFailureSlot, to: began)
     }
 
     /// Monotonic milliseconds, one clock for every process of the host: when an attempt began.

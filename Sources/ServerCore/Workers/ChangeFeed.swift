@@ -64,12 +64,12 @@ package final class ChangeFeed: Sendable {
                     // A node behind its store serves what it holds without asking the store
                     // (it acknowledged nothing newer); one whose listener is away asks first.
                     counters.setListenerAbsent(!present && !board.isBehind)
-                    if present { board.storeAnswered(attemptBegan: CatchUpBoard.now) }
+                    if present { board.recordAttempt(began: CatchUpBoard.now, answered: true) }
                 },
                 workers: nodeWorkers,
                 // A lost connection (an error, a heartbeat unanswered): requests needing the
                 // store wait for it only briefly until it answers again.
-                lost: { [board] in board.storeFailed(attemptBegan: CatchUpBoard.now) }
+                lost: { [board] in board.recordAttempt(began: CatchUpBoard.now, answered: false) }
             ) { [self] change in relay(change) }.start()
         }
         // The listener's call to catch up, seen between the events of a busy loop rather than
@@ -136,7 +136,7 @@ package final class ChangeFeed: Sendable {
     private func storeAvailable(_ available: Bool, error: StoreError?, attemptBegan began: Int64) {
         metrics.setStoreAvailable(available)
         health.isAvailable = available
-        if available { board.storeAnswered(attemptBegan: began) } else { board.storeFailed(attemptBegan: began) }
+        board.recordAttempt(began: began, answered: available)
         guard wasAvailable.exchange(available, ordering: .relaxed) != available else { return }
         if let error {
             logger.error("the store cannot be read; serving the versions known", metadata: ["error": "\(error)"])

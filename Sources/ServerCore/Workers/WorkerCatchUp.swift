@@ -73,7 +73,7 @@ package final class WorkerCatchUp: Sendable {
                 board.report(worker, caughtUpTo: epoch)
                 // The store answered (a failed pass may fail on a version it cannot compile: the
                 // reads that time out say when the store does not answer).
-                board.storeAnswered(attemptBegan: began)
+                board.recordAttempt(began: began, answered: true)
             }
             // A raise during the pass, or a failed pass: the tick or the next datagram asks again.
         }
