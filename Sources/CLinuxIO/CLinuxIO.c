@@ -4,6 +4,8 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -18,6 +20,7 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <time.h>
@@ -269,6 +272,28 @@ void rcs_atomic_raise(int64_t *p, int64_t value) {
     int64_t seen = __atomic_load_n(p, __ATOMIC_SEQ_CST);
     while (seen < value && !__atomic_compare_exchange_n(p, &seen, value, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
     }
+}
+
+/* The 32 bits of a counter that move with every raise, where a futex can wait. */
+static uint32_t *counter_low_half(int64_t *p) {
+    return (uint32_t *)p + (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 1 : 0);
+}
+
+void rcs_counter_wake(int64_t *p) {
+    /* Not FUTEX_PRIVATE_FLAG: the waiters may be other processes mapping the same memory. */
+    syscall(SYS_futex, counter_low_half(p), FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+int64_t rcs_counter_raise(int64_t *p) {
+    int64_t raised = __atomic_add_fetch(p, 1, __ATOMIC_SEQ_CST);
+    rcs_counter_wake(p);
+    return raised;
+}
+
+void rcs_counter_wait(int64_t *p, int64_t seen, int timeout_ms) {
+    struct timespec timeout = {.tv_sec = timeout_ms / 1000, .tv_nsec = (long)(timeout_ms % 1000) * 1000000L};
+    /* The kernel compares the word with `seen` before it sleeps: a raise in between is never missed. */
+    syscall(SYS_futex, counter_low_half(p), FUTEX_WAIT, (uint32_t)seen, &timeout, NULL, 0);
 }
 
 int rcs_atomic_increment_below(int64_t *p, int64_t limit) {

@@ -219,8 +219,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Handles a batch of events in order. Every `urgentCheckInterval` events it also polls the
     /// urgent sources (a listening socket: a publish waiting to be accepted), makes the urgent
-    /// checks (the node's listener asking this worker to catch up) and runs the work other
-    /// threads handed over (a response a store job computed), so that none waits for a whole
+    /// checks (``onUrgentCheck(_:)``) and runs the work other threads handed over (a response a store job computed), so that none waits for a whole
     /// batch of a busy loop. Bulk work cut in pieces (`deferUntilEndOfIteration`) waits
     /// for the end of the iteration.
     private func dispatch(_ batch: ArraySlice<rcs_event>) {

@@ -8,7 +8,8 @@ import Synchronization
 import Testing
 
 /// A refetch storm fills the accept queue: a loop accepting a burst of connections still makes
-/// its urgent checks (its node's call to catch up) between accepts, not after the burst.
+/// its urgent checks (and runs the answers other threads handed over) between accepts, not
+/// after the burst.
 @Suite struct AcceptBurstTests {
     struct Silent: HTTPRequestHandler {
         func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {}

@@ -51,8 +51,7 @@ import Testing
         try expectLooksWithinOneBatch(of: loop, log: log, look: "u")
     }
 
-    /// The look a worker makes at its node's catch-up board in shared memory: between events,
-    /// not after the batch, which in a refetch storm holds every writer of every node.
+    /// A look at shared memory that must not wait for the batch: between events, not after it.
     @Test func urgentChecksAreMadeWithinABatch() throws {
         let loop = try EventLoop()
         let log = Log()

@@ -10,7 +10,6 @@ import Testing
         .question(from: 0, id: 8, .adoption(TemplateKey(project: "demo", namespace: .server))),
         .answer(from: 1, id: 9, payload: Array("line one\nline two\n".utf8)),
         .answer(from: 1, id: 10, payload: []),
-        .catchUp,
     ])
     func roundTrips(_ message: PeerMessage) {
         #expect(PeerMessage(ArraySlice(message.encoded)) == message)

@@ -77,6 +77,14 @@ void rcs_atomic_store(int64_t *p, int64_t value);
 void rcs_atomic_raise(int64_t *p, int64_t value);
 /// Adds one to *p if that keeps it at or below limit; returns 1 on success.
 int rcs_atomic_increment_below(int64_t *p, int64_t limit);
+/// Adds one to the counter at *p and wakes every thread, of any process sharing the memory,
+/// waiting in `rcs_counter_wait` for it to move; returns the new value.
+int64_t rcs_counter_raise(int64_t *p);
+/// Sleeps until the counter at *p no longer holds `seen`, a raise wakes it, or `timeout_ms`
+/// passed (a futex on the counter's low half: it returns at once if the counter moved).
+void rcs_counter_wait(int64_t *p, int64_t seen, int timeout_ms);
+/// Wakes the threads waiting on *p without moving it (a thread that must stop).
+void rcs_counter_wake(int64_t *p);
 
 /// Ask the kernel to send SIGTERM to this process when its parent dies.
 int rcs_die_with_parent(void);

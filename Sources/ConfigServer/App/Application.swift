@@ -32,8 +32,8 @@ public final class Application: HTTPRequestHandler, Sendable {
     let router: Router
     private let loop: EventLoop
     let counters: ChangeCounters
-    private let board: CatchUpBoard
-    private let catchUp: WorkerCatchUp
+    let board: CatchUpBoard
+    let catchUp: WorkerCatchUp
     private let peers: PeerChannel?
     private let peerGather: PeerGather
     /// Whether the store answered this worker's last poll (`/readyz`, without a store call on
@@ -93,7 +93,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         let sessions = ConsoleSessions(store: store.access, access: access, counters: counters, controlPlane: controlPlane,
                                        settings: configuration.signIn, storeQueue: storeExecutor.requests, clock: clock)
         catchUp = WorkerCatchUp(board: board, worker: peers?.worker ?? 0, store: store.templates, templates: templates,
-                                controlPlane: controlPlane, updates: updates, queue: storeExecutor.catchUp, timeout: timeout,
+                                controlPlane: controlPlane, updates: updates, timeout: timeout,
                                 logger: logger)
         let readYourWrites = ReadYourWrites(controlPlane: controlPlane, counters: counters, access: access, sessions: sessions,
                                             projects: projects, templates: templates, reloads: reloads, updates: updates,
@@ -114,7 +114,7 @@ public final class Application: HTTPRequestHandler, Sendable {
                         services: ExchangeServices(metrics: metrics, audit: audit, storeQueue: storeExecutor.requests, board: board,
                                                    logger: logger))
         changeFeed = ChangeFeed(store: store, updates: updates, templates: templates, controlPlane: controlPlane,
-                                counters: counters, board: board, catchUp: catchUp, peers: peers, health: storeHealth,
+                                counters: counters, board: board, peers: peers, health: storeHealth,
                                 metrics: metrics, logger: logger, loop: loop, settings: configuration.store)
         jobs.add(changeFeed.pollJob)
         jobs.add(DueChanges(store: store, applier: applier, templates: templates, projects: projects, updates: updates,
@@ -193,7 +193,7 @@ public final class Application: HTTPRequestHandler, Sendable {
         changeFeed.start(listener: listener)
         if let peers {
             let (metrics, adoption) = (metricsEndpoint, adoption)
-            try PeerMailbox(channel: peers, updates: updates, catchUp: catchUp, gather: peerGather) { question in
+            try PeerMailbox(channel: peers, updates: updates, gather: peerGather) { question in
                 switch question {
                 case .metrics: metrics.localAnswer()
                 case .adoption(let key): adoption.localAnswer(key)

@@ -73,13 +73,14 @@ public final class ServerInstance: Sendable {
 
     /// Stops accepting, says goodbye to held streams, drains (bounded), stops the background
     /// jobs and lets the webhook attempts under way end (bounded), writes the usage counted
-    /// since the last write, closes the store.
+    /// since the last write, stops catching up, closes the store.
     public func shutdown() {
         server.shutdown()
         application.jobs.stop(waitingAtMost: application.configuration.webhooks.timeoutSeconds + 1)
         // What was counted since the last write, now that no request is answered any more.
         application.usage.flush(now: application.clock.now, served: application.templates.servedTemplates)
         application.storeQueue.drain()
+        application.catchUp.stop()
         store.close()
     }
 

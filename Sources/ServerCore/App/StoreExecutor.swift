@@ -15,8 +15,8 @@ package final class StoreExecutor: Sendable {
         case requests
         /// Reads of what changed, off the loop (``ReloadGate``).
         case reloads
-        /// Catch-up passes, for the node's listener (``WorkerCatchUp``): never behind a
-        /// request's reads.
+        /// Catch-up passes, for the node's listener, on the worker's catch-up thread
+        /// (``WorkerCatchUp``): never behind a request's reads.
         case catchUp
         /// Background jobs, webhook deliveries' store calls included (``JobRuntime``).
         case jobs
@@ -26,14 +26,12 @@ package final class StoreExecutor: Sendable {
 
     package let requests: StoreQueue
     package let reloads: DispatchQueue
-    package let catchUp: DispatchQueue
     package let jobs: DispatchQueue
 
     /// - Parameter timeout: how long a request's store work may take (`store.requestTimeoutSeconds`).
     package init(timeout: Duration) {
         requests = StoreQueue(queue: Self.queue(.requests), timeout: timeout)
         reloads = Self.queue(.reloads)
-        catchUp = Self.queue(.catchUp)
         jobs = Self.queue(.jobs)
     }
 

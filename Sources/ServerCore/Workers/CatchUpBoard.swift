@@ -44,8 +44,9 @@ package final class CatchUpBoard: @unchecked Sendable {
     var epoch: Int64 { rcs_atomic_load(slots + Self.epochSlot) }
 
     /// After the counters of what the listener heard moved: the epoch every serving worker must
-    /// reach before the listener acknowledges.
-    func raiseEpoch() -> Int64 { rcs_atomic_add(slots + Self.epochSlot, 1) }
+    /// reach before the listener acknowledges. Wakes every worker's catch-up thread at once
+    /// (``waitForRaise(from:timeoutMillis:)``), however busy its event loop.
+    func raiseEpoch() -> Int64 { rcs_counter_raise(slots + Self.epochSlot) }
 
     /// The serving workers (of `workers`) that have not reached `epoch`.
     func workersBehind(_ epoch: Int64, workers: Int) -> [Int] {
@@ -57,6 +58,18 @@ package final class CatchUpBoard: @unchecked Sendable {
 
     // MARK: A worker's side
 
+    /// Sleeps until the epoch is no longer `epoch` (returning at once if it already moved), or
+    /// `timeoutMillis` passed, or ``wakeWaiters()``.
+    func waitForRaise(from epoch: Int64, timeoutMillis: Int32) {
+        rcs_counter_wait(slots + Self.epochSlot, epoch, timeoutMillis)
+    }
+
+    /// Wakes the threads in ``waitForRaise(from:timeoutMillis:)`` (of every worker) without a
+    /// raise: one that must stop.
+    func wakeWaiters() {
+        rcs_counter_wake(slots + Self.epochSlot)
+    }
+
     /// The epoch `worker` last reported (nil while it is not serving).
     func caughtUp(_ worker: Int) -> Int64? {
         let slot = rcs_atomic_load(slots + Self.firstWorkerSlot + worker)
@@ -66,7 +79,7 @@ package final class CatchUpBoard: @unchecked Sendable {
     /// `worker` read everything the counters marked as of `epoch`, and serves.
     func report(_ worker: Int, caughtUpTo epoch: Int64) {
         let slot = slots + Self.firstWorkerSlot + worker
-        // One writer per slot (the worker's reload queue); the slot only grows.
+        // One writer per slot (the worker's catch-up thread, or its start); the slot only grows.
         if rcs_atomic_load(slot) < epoch + 1 { rcs_atomic_store(slot, epoch + 1) }
     }
 

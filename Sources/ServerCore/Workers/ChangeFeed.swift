@@ -19,7 +19,6 @@ package final class ChangeFeed: Sendable {
     private let controlPlane: ControlPlane
     private let counters: ChangeCounters
     private let board: CatchUpBoard
-    private let catchUp: WorkerCatchUp
     private let peers: PeerChannel?
     private let health: StoreHealth
     private let metrics: ServerMetrics
@@ -30,7 +29,7 @@ package final class ChangeFeed: Sendable {
     private let wasAvailable = Atomic<Bool>(true)
 
     package init(store: any ConfigDatabase, updates: TemplateUpdates, templates: TemplateRegistry, controlPlane: ControlPlane,
-         counters: ChangeCounters, board: CatchUpBoard, catchUp: WorkerCatchUp, peers: PeerChannel?, health: StoreHealth, metrics: ServerMetrics, logger: Logger,
+         counters: ChangeCounters, board: CatchUpBoard, peers: PeerChannel?, health: StoreHealth, metrics: ServerMetrics, logger: Logger,
          loop: EventLoop, settings: StoreSettings) {
         self.store = store
         self.updates = updates
@@ -38,7 +37,6 @@ package final class ChangeFeed: Sendable {
         self.controlPlane = controlPlane
         self.counters = counters
         self.board = board
-        self.catchUp = catchUp
         self.peers = peers
         self.health = health
         self.metrics = metrics
@@ -72,13 +70,9 @@ package final class ChangeFeed: Sendable {
                 lost: { [board] in board.recordAttempt(began: CatchUpBoard.now, answered: false) }
             ) { [self] change in relay(change) }.start()
         }
-        // The listener's call to catch up, seen between the events of a busy loop rather than
-        // after its batch, where the datagram waits.
-        loop.onUrgentCheck { [catchUp] in catchUp.requestPassIfRaised() }
         // Loop work, not a job: it reads the group's counters in shared memory and makes no
         // store call, so a lost datagram is noticed within a tick, never behind the jobs' store calls.
         loop.onTick { [self] in
-            catchUp.requestPass()
             for key in templates.changedKeys { updates.heard(key, version: nil) }
         }
     }
@@ -110,10 +104,8 @@ package final class ChangeFeed: Sendable {
         NodeWorkers(
             beginCatchUp: { [self] afterConnect in
                 if afterConnect { counters.bumpAll() }
-                let epoch = board.raiseEpoch()
-                peers?.broadcast(.catchUp)
-                catchUp.requestPass()
-                return epoch
+                // Wakes every worker's catch-up thread (`WorkerCatchUp`).
+                return board.raiseEpoch()
             },
             workersBehind: { [board, peers] epoch in board.workersBehind(epoch, workers: peers?.workers ?? 1) },
             setBehind: { [self] behind, late in

@@ -7,9 +7,6 @@ import Glibc
 enum PeerMessage: Equatable {
     /// A version was committed: peers reload it and notify their held streams.
     case published(TemplateKey, version: Int64)
-    /// The node's listener raised the catch-up epoch: peers read what moved and report
-    /// (`CatchUpBoard`).
-    case catchUp
     /// `from` asks for its numbers; it waits for one `answer` with the same id from each peer.
     case question(from: Int, id: UInt64, PeerQuestion)
     case answer(from: Int, id: UInt64, payload: [UInt8])
@@ -19,8 +16,6 @@ enum PeerMessage: Equatable {
         switch self {
         case .published(let key, let version):
             Array("published\n\(key.project)\n\(key.namespace.rawValue)\n\(version)".utf8)
-        case .catchUp:
-            Array("catch-up\n-\n-".utf8)
         case .question(let from, let id, .metrics):
             Array("metrics?\n\(from)\n\(id)".utf8)
         case .question(let from, let id, .adoption(let key)):
@@ -34,10 +29,6 @@ enum PeerMessage: Equatable {
         let parts = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 3, omittingEmptySubsequences: false)
         guard parts.count >= 3 else { return nil }
         let kind = String(decoding: parts[0], as: UTF8.self)
-        if kind == "catch-up" {
-            self = .catchUp
-            return
-        }
         if kind == "published" {
             guard parts.count == 4, let version = Int64(String(decoding: parts[3], as: UTF8.self)) else { return nil }
             guard let namespace = TemplateNamespace(rawValue: String(decoding: parts[2], as: UTF8.self)) else { return nil }
@@ -117,7 +108,7 @@ package final class PeerChannel: @unchecked Sendable {
     /// name anyone could bind) is never answered or trusted.
     private func isFromPeer(_ message: PeerMessage) -> Bool {
         switch message {
-        case .published, .catchUp: true
+        case .published: true
         case .question(let from, _, _), .answer(let from, _, _): from != worker && (0..<workers).contains(from)
         }
     }

@@ -1,21 +1,19 @@
 package import EventLoop
 
 /// Reads the worker's peer datagrams on its loop: a peer's commit goes to the one path for
-/// changes, the listener's call to catch up to the worker's catch-up, a peer's question (its numbers for `/metrics` or adoption) is answered with this
+/// changes, a peer's question (its numbers for `/metrics` or adoption) is answered with this
 /// worker's, and an answer goes to the gather that asked.
 package struct PeerMailbox: Sendable {
     let channel: PeerChannel
     let updates: TemplateUpdates
-    let catchUp: WorkerCatchUp
     let gather: PeerGather
     /// This worker's answer to a question.
     let answer: @Sendable (PeerQuestion) -> [UInt8]
 
-    package init(channel: PeerChannel, updates: TemplateUpdates, catchUp: WorkerCatchUp, gather: PeerGather,
+    package init(channel: PeerChannel, updates: TemplateUpdates, gather: PeerGather,
                  answer: @escaping @Sendable (PeerQuestion) -> [UInt8]) {
         self.channel = channel
         self.updates = updates
-        self.catchUp = catchUp
         self.gather = gather
         self.answer = answer
     }
@@ -27,8 +25,6 @@ package struct PeerMailbox: Sendable {
                 switch message {
                 case .published(let key, let version):
                     updates.heard(key, version: version)
-                case .catchUp:
-                    catchUp.requestPass()
                 case .question(let from, let id, let question):
                     channel.send(.answer(from: channel.worker, id: id, payload: answer(question)), to: from)
                 case .answer(let from, let id, let payload):

@@ -1,14 +1,16 @@
 import ConfigCore
 package import ConfigStore
-package import Dispatch
+import Dispatch
+import Foundation
 package import Logging
 import Synchronization
 
-/// A worker's side of the ``CatchUpBoard``: when the node's listener raised the epoch, reads
-/// again (off the loop) everything whose change counter moved, the projects and any template
-/// with a head it never loaded, then reports the epoch it read before it began. Asked by the
-/// listener's datagram, by the listener itself in its worker, and on every tick in case a
-/// datagram was lost.
+/// A worker's side of the ``CatchUpBoard``: a thread of its own that sleeps on the board's epoch.
+/// When the node's listener raises it, the thread wakes at once, reads again everything whose
+/// change counter moved, the projects and any template with a head it never loaded, then reports
+/// the epoch it read before it began. Nothing of the worker's event loop stands in between: a loop
+/// busy with a refetch storm would look at the epoch only between its events, tens of
+/// milliseconds later, and every writer on every node waits for the slowest worker.
 package final class WorkerCatchUp: Sendable {
     private let board: CatchUpBoard
     private let worker: Int
@@ -18,19 +20,16 @@ package final class WorkerCatchUp: Sendable {
     private let updates: TemplateUpdates
     private let timeout: Duration
     private let logger: Logger
-    /// Its own lane of the store executor: neither waits behind the other's reads, a request's
-    /// or a catch-up's.
-    private let queue: DispatchQueue
-    /// A pass is queued or running; another request then only makes it look again.
-    private let scheduled = Atomic(false)
-    /// The epoch the last pass began at: a pass that failed is tried again on the tick, not
-    /// at every look between events.
-    private let attempted = Atomic<Int64>(-1)
+    private let started = Atomic(false)
+    private let stopping = Atomic(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// How long a failed pass waits before it is tried again, unless the epoch moves first.
+    static let retryMillis: Int32 = 1000
 
     package init(board: CatchUpBoard, worker: Int, store: any TemplateStore, templates: TemplateRegistry, controlPlane: ControlPlane,
-         updates: TemplateUpdates, queue: DispatchQueue, timeout: Duration, logger: Logger) {
+         updates: TemplateUpdates, timeout: Duration, logger: Logger) {
         self.board = board
-        self.queue = queue
         self.worker = worker
         self.store = store
         self.templates = templates
@@ -41,42 +40,44 @@ package final class WorkerCatchUp: Sendable {
     }
 
     /// Loads every template, then starts serving as caught up to the epoch read before the
-    /// loads (blocking: at start, before the loop runs). A listener that raised the epoch in
-    /// between waits for this worker, which looks again at once.
+    /// loads (blocking: at start, before the loop runs), and starts the thread. A listener that
+    /// raised the epoch in between waits for this worker, whose thread catches up at once.
     package func preloadAndRegister() {
         let epoch = board.epoch
         templates.preload()
         board.report(worker, caughtUpTo: epoch)
-        requestPass()
+        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let thread = Thread { [self] in run() }
+        thread.name = "rcs-catch-up"
+        thread.start()
     }
 
-    /// As ``requestPass()``, only when the epoch moved past the last pass's: a look cheap enough
-    /// to make between the events of a busy loop, which would otherwise hear the listener's
-    /// datagram only after its whole batch (tens of milliseconds in a refetch storm, each one
-    /// a wait for every writer on every node).
-    func requestPassIfRaised() {
-        guard board.epoch > attempted.load(ordering: .relaxed) else { return }
-        requestPass()
+    /// Ends the thread; a pass under way ends first (bounded by the store's time-out).
+    package func stop() {
+        guard started.load(ordering: .acquiring), !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        board.wakeWaiters()
+        finished.wait()
     }
 
-    /// Catches up off the loop if the epoch moved past this worker's report (any thread).
-    func requestPass() {
-        guard board.epoch > board.caughtUp(worker) ?? -1, !scheduled.exchange(true, ordering: .acquiringAndReleasing)
-        else { return }
-        queue.async { [self] in
-            scheduled.store(false, ordering: .releasing)
+    private func run() {
+        while !stopping.load(ordering: .acquiring) {
             let epoch = board.epoch
-            guard epoch > board.caughtUp(worker) ?? -1 else { return }
-            attempted.store(epoch, ordering: .relaxed)
+            guard epoch > board.caughtUp(worker) ?? -1 else {
+                // The timeout only bounds how long a stop could go unseen: a raise wakes it.
+                board.waitForRaise(from: epoch, timeoutMillis: Self.retryMillis)
+                continue
+            }
             let began = CatchUpBoard.now
             if StoreDeadline.run(until: .now + timeout, { readEverythingMarked() }) {
                 board.report(worker, caughtUpTo: epoch)
                 // The store answered (a failed pass may fail on a version it cannot compile: the
                 // reads that time out say when the store does not answer).
                 board.recordAttempt(began: began, answered: true)
+            } else {
+                board.waitForRaise(from: epoch, timeoutMillis: Self.retryMillis)
             }
-            // A raise during the pass, or a failed pass: the tick or the next datagram asks again.
         }
+        finished.signal()
     }
 
     /// Reads what moved; false when some of it could not be read.
