@@ -206,8 +206,10 @@ public final class PostgresConfigDatabase: ConfigDatabase, DatabaseEngine {
     static let unlistenAllowance: Duration = .milliseconds(25)
 
     /// Waits until no live listener of this database has acknowledged less than `revision`, or
-    /// `deadline` passed: checks again each time a listener says it recorded an acknowledgement
-    /// (`acknowledgementChannel`), and when the first of those behind stops counting as live.
+    /// `deadline` passed. It asks the database once which live listeners are behind, then
+    /// counts their acknowledgements off as they arrive (`acknowledgementChannel`, each sent by
+    /// the listener's own server process), without asking again after each; it asks again only
+    /// when the first of those still behind stops counting as live.
     ///
     /// A listener is live while its last heartbeat or acknowledgement (`listener_acks.seen_at`,
     /// or its session's start until it wrote one) is within `ListenerLiveness.window`, by the
@@ -216,22 +218,30 @@ public final class PostgresConfigDatabase: ConfigDatabase, DatabaseEngine {
     private func waitForListeners(revision: Int64, until deadline: ContinuousClock.Instant, on connection: PostgresConnection) throws {
         let windowMilliseconds = Int64(ListenerLiveness.window / .milliseconds(1))
         while ContinuousClock.now < deadline {
-            let (behind, staleInMilliseconds) = try connection.queryFirst(
+            let behind = try connection.query(
                 """
                 WITH behind AS (
-                    SELECT coalesce(k.seen_at, a.backend_start) + $3::bigint * interval '1 millisecond' AS stale_at
+                    SELECT a.pid, coalesce(k.seen_at, a.backend_start) + $3::bigint * interval '1 millisecond' AS stale_at
                     FROM pg_stat_activity a LEFT JOIN listener_acks k ON k.pid = a.pid
                     WHERE a.datname = current_database() AND a.application_name LIKE $1 || '%'
                         AND coalesce(k.revision, 0) < $2
                 )
-                SELECT count(*), coalesce(ceil(extract(epoch FROM min(stale_at) - clock_timestamp()) * 1000), 0)::bigint
+                SELECT pid, ceil(extract(epoch FROM stale_at - clock_timestamp()) * 1000)::bigint
                 FROM behind WHERE stale_at > clock_timestamp()
                 """,
                 [.text(Self.listenerNamePrefix), .integer(revision), .integer(windowMilliseconds)]
-            ) { ($0.int64(at: 0), $0.int64(at: 1)) } ?? (0, 0)
-            guard behind > 0 else { return }
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            _ = try connection.waitForNotifications(timeout: min(remaining, .milliseconds(max(1, staleInMilliseconds))))
+            ) { (pid: Int32(truncatingIfNeeded: $0.int64(at: 0)), staleInMilliseconds: $0.int64(at: 1)) }
+            var waitingFor = Set(behind.map(\.pid))
+            guard let firstStale = behind.map(\.staleInMilliseconds).min() else { return }
+            let recheck = min(deadline, ContinuousClock.now + .milliseconds(max(1, firstStale)))
+            while !waitingFor.isEmpty, ContinuousClock.now < recheck {
+                let remaining = ContinuousClock.now.duration(to: recheck)
+                for notification in try connection.waitForNotifications(timeout: remaining)
+                where notification.channel == Self.acknowledgementChannel && (Int64(notification.payload) ?? 0) >= revision {
+                    waitingFor.remove(notification.senderPID)
+                }
+            }
+            guard !waitingFor.isEmpty else { return }
         }
     }
 }
