@@ -126,16 +126,20 @@ public final class PostgresConfigDatabase: ConfigDatabase, DatabaseEngine {
         try withPooledConnection { connection in try body(PostgresStoreConnection(connection: connection)) }
     }
 
-    /// Runs `body` in a transaction. An announced one also increments `store_revision` and
-    /// notifies what it changed, both taking effect only if it commits, and returns once the
-    /// nodes applied it (`waitForNodes`); an unannounced one does none of that.
+    /// Runs `body` in a transaction, `lock` taken as a transaction-level advisory lock with its
+    /// `BEGIN`. An announced one also increments `store_revision` and notifies what it changed,
+    /// both taking effect only if it commits, and returns once the nodes applied it
+    /// (`waitForNodes`); an unannounced one does none of that.
     @discardableResult
     package func write<Result: Sendable>(
-        announcing announcement: Announcement<Result>, _ body: @Sendable (PostgresStoreConnection) throws -> Result
+        announcing announcement: Announcement<Result>, holding lock: WriteLock?,
+        _ body: @Sendable (PostgresStoreConnection) throws -> Result
     ) throws(StoreError) -> Result {
+        // The lock's number is the store's own constant: safe to write into the statement.
+        let locking = lock.map { ["SELECT pg_advisory_xact_lock(\($0.rawValue))"] } ?? []
         guard announcement.isAnnounced else {
             return try withPooledConnection { connection in
-                try connection.inTransaction {
+                try connection.inTransaction(opening: locking) {
                     let result = try body(PostgresStoreConnection(connection: connection))
                     try Self.claimCommit()
                     return result
@@ -144,9 +148,8 @@ public final class PostgresConfigDatabase: ConfigDatabase, DatabaseEngine {
         }
         let end = ContinuousClock.now + acknowledgementTimeout
         return try withPooledConnection { connection in
-            let (result, revision) = try connection.inTransaction {
-                // Takes effect with the commit: no acknowledgement of this write can be missed.
-                try connection.listen(Self.acknowledgementChannel)
+            // The LISTEN takes effect with the commit: no acknowledgement of this write can be missed.
+            let (result, revision) = try connection.inTransaction(opening: [PostgresConnection.listenStatement(Self.acknowledgementChannel)] + locking) {
                 let result = try body(PostgresStoreConnection(connection: connection))
                 let change = announcement.change(for: result)?.payload ?? ""
                 let revision = try connection.queryFirst(

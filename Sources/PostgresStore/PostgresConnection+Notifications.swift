@@ -25,7 +25,12 @@ extension PostgresConnection {
     /// Starts listening to `channel` (autocommit; folded to lower case like any identifier
     /// unless quoted, so use lower-case names).
     public func listen(_ channel: String) throws(PostgresError) {
-        try execute("LISTEN \"\(channel.replacingOccurrences(of: "\"", with: "\"\""))\"")
+        try execute(Self.listenStatement(channel))
+    }
+
+    /// `LISTEN` for `channel`, its name quoted.
+    public static func listenStatement(_ channel: String) -> String {
+        "LISTEN \"\(channel.replacingOccurrences(of: "\"", with: "\"\""))\""
     }
 
     /// Stops listening to `channel` and forgets the notifications already received from it.

@@ -11,11 +11,14 @@ extension PostgresConnection {
     /// after it was sent (no answer by the deadline, or lost) throws with `uncertainty`
     /// `.commitOutcomeUnknown`: the server may have committed, and the caller must not run the
     /// transaction again as if it had not.
+    ///
+    /// - Parameter opening: statements without parameters whose results are not needed (a
+    ///   `LISTEN`, a lock), sent with `BEGIN` as one simple query: one round trip for both.
     @discardableResult
-    public func inTransaction<Result>(_ body: () throws -> Result) throws -> Result {
+    public func inTransaction<Result>(opening: [String] = [], _ body: () throws -> Result) throws -> Result {
         let handle = try openHandle()
         precondition(PQtransactionStatus(handle) == PQTRANS_IDLE, "nested transaction on \(settings)")
-        try execute("BEGIN")
+        try executeScript((["BEGIN"] + opening).joined(separator: "; "))
         let result: Result
         do {
             result = try body()

@@ -3,7 +3,7 @@ package import ConfigStore
 
 /// A connection of `PostgresConfigDatabase`, in a READ COMMITTED transaction or on its own (one
 /// statement, one snapshot). Writers of one template are kept apart by the lock on its
-/// `template_heads` row (`lockHeadRow`), other writers by advisory locks (`hold`), on any number
+/// `template_heads` row (`lockHeadRow`), other writers by advisory locks (`WriteLock`), on any number
 /// of nodes. Statements are written with `?`, which it numbers as PostgreSQL wants.
 package struct PostgresStoreConnection: StoreConnection {
     let connection: PostgresConnection
@@ -34,11 +34,6 @@ package struct PostgresStoreConnection: StoreConnection {
             throw error
         }
         return try lock()
-    }
-
-    /// A transaction-level advisory lock, released at commit.
-    package func hold(_ lock: WriteLock) throws {
-        try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(lock.rawValue)])
     }
 
     package func run(_ sql: String, _ values: [StoreValue]) throws -> Int {

@@ -19,10 +19,22 @@ package protocol DatabaseEngine: ConfigDatabase {
     /// Runs `body` in one write transaction and commits it, as `announcement` says: an announced
     /// commit moves the change token and, where nodes share the database, is told to each of
     /// them, and the write returns once they applied it; an unannounced one does neither.
+    /// - Parameter lock: held from the transaction's start (with its first statement, where the
+    ///   engine can) to its end: every other write holding it, on any node, waits meanwhile.
     @discardableResult
     func write<Result: Sendable>(
-        announcing announcement: Announcement<Result>, _ body: @Sendable (Connection) throws -> Result
+        announcing announcement: Announcement<Result>, holding lock: WriteLock?, _ body: @Sendable (Connection) throws -> Result
     ) throws(StoreError) -> Result
+}
+
+extension DatabaseEngine {
+    /// A write that holds no ``WriteLock`` (`write(announcing:holding:_:)`).
+    @discardableResult
+    package func write<Result: Sendable>(
+        announcing announcement: Announcement<Result>, _ body: @Sendable (Connection) throws -> Result
+    ) throws(StoreError) -> Result {
+        try write(announcing: announcement, holding: nil, body)
+    }
 }
 
 /// Whom a write tells when it commits: the workers and nodes that keep what it changed in
@@ -74,9 +86,6 @@ package protocol StoreConnection: StoreStatements {
     ///   the commit.
     /// - Throws: `StoreError.projectNotFound` for an unknown project, where the engine finds out.
     func lockHeadRow(of key: TemplateKey, creatingIt: Bool) throws -> Int64?
-
-    /// Keeps every other transaction that holds `lock`, on any node, waiting until this one ends.
-    func hold(_ lock: WriteLock) throws
 }
 
 /// Writes that run one at a time across nodes beyond a template's own (whose head row keeps its

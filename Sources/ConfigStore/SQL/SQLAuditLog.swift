@@ -14,17 +14,19 @@ package struct SQLAuditLog<Engine: DatabaseEngine>: AuditLog {
     /// could miss it.
     @discardableResult
     package func append(_ entry: AuditEntry) throws(StoreError) -> Int64 {
-        try engine.write(announcing: .none) { connection in
-            try connection.hold(.audit)
-            let previous = try connection.rows("SELECT time FROM audit_log ORDER BY id DESC LIMIT 1", []) { $0.int64(at: 0) }.first
-            let time = max(TemplateStoreRules.milliseconds(entry.time), previous ?? .min)
-            return try connection.rows(
+        let time = StoreValue.integer(TemplateStoreRules.milliseconds(entry.time))
+        // The lock keeps appends in turn, so ids are taken and committed in the order of the
+        // times: an entry is timed no earlier than the one before, read in the same statement.
+        return try engine.write(announcing: .none, holding: .audit) { connection in
+            try connection.rows(
                 """
                 INSERT INTO audit_log (time, actor_id, actor_name, origin, request_id, client_address, action, project,
                     namespace, target, version_number, diff, outcome)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                SELECT CASE WHEN previous.time > ? THEN previous.time ELSE ? END, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+                FROM (SELECT (SELECT time FROM audit_log ORDER BY id DESC LIMIT 1) AS time) AS previous
+                RETURNING id
                 """,
-                [.integer(time), .text(entry.actorID), .text(entry.actorName), .text(entry.origin), .text(entry.requestID),
+                [time, time, .text(entry.actorID), .text(entry.actorName), .text(entry.origin), .text(entry.requestID),
                  .text(entry.clientAddress), .text(entry.action), .text(entry.project), .text(entry.namespace),
                  .text(entry.target), .integer(entry.versionNumber), .bytes(entry.diff), .text(entry.outcome)]
             ) { $0.int64(at: 0) }.first ?? 0

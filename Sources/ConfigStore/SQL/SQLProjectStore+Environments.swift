@@ -15,10 +15,9 @@ extension SQLProjectStore {
     package func createEnvironment(project: String, id: EnvironmentID, displayName: String) throws(StoreError) -> StoredEnvironment {
         guard id != .production else { throw StoreError.invalidArgument("every project has 'production' already") }
         let now = engine.clock()
-        return try engine.write(announcing: .projects) { connection in
+        // Held, so that another node's environment of the same id, just committed, is seen.
+        return try engine.write(announcing: .projects, holding: .projects) { connection in
             try connection.requireProject(project)
-            // Another node's environment of the same id, just committed, is seen.
-            try connection.hold(.projects)
             guard try !connection.hasEnvironment(id, of: project) else { throw StoreError.environmentExists(project: project, id: id.rawValue) }
             let last = try connection.rows(
                 "SELECT max(position) FROM environments WHERE project = ? AND position < ?",
@@ -56,8 +55,7 @@ extension SQLProjectStore {
         guard id != .production else {
             throw StoreError.environmentInUse(project: project, id: id.rawValue, reason: "every project keeps production")
         }
-        try engine.write(announcing: .projects) { connection in
-            try connection.hold(.projects)
+        try engine.write(announcing: .projects, holding: .projects) { connection in
             guard try connection.hasEnvironment(id, of: project) else {
                 throw StoreError.environmentNotFound(project: project, id: id.rawValue)
             }

@@ -14,9 +14,8 @@ package struct SQLProjectStore<Engine: DatabaseEngine>: ProjectStore {
             throw StoreError.invalidArgument(problem)
         }
         let createdAt = TemplateStoreRules.milliseconds(engine.clock())
-        try engine.write(announcing: .projects) { connection in
-            // So that the number check sees a project another node just committed.
-            try connection.hold(.projects)
+        // Held, so that the number check sees a project another node just committed.
+        try engine.write(announcing: .projects, holding: .projects) { connection in
             let owner = try connection.rows("SELECT id FROM projects WHERE number = ?", [.text(project.number)]) {
                 $0.text(at: 0)
             }.first

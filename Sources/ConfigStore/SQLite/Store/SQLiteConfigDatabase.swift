@@ -93,12 +93,13 @@ public final class SQLiteConfigDatabase: ConfigDatabase, DatabaseEngine {
         }
     }
 
-    /// Runs `body` in an IMMEDIATE transaction on the writer connection. Nothing is sent: on
-    /// one machine the workers announce their own writes, and poll the change token, which an
-    /// announced write moves here, for the others'.
+    /// Runs `body` in an IMMEDIATE transaction on the writer connection, which already runs
+    /// every write alone (no `lock` to take). Nothing is sent: on one machine the workers
+    /// announce their own writes, and poll the change token, which an announced write moves
+    /// here, for the others'.
     @discardableResult
     package func write<Result: Sendable>(
-        announcing announcement: Announcement<Result>, _ body: @Sendable (SQLiteStoreConnection) throws -> Result
+        announcing announcement: Announcement<Result>, holding lock: WriteLock?, _ body: @Sendable (SQLiteStoreConnection) throws -> Result
     ) throws(StoreError) -> Result {
         do {
             return try writer.withLock { database in

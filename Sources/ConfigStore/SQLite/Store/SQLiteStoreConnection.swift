@@ -16,8 +16,6 @@ package struct SQLiteStoreConnection: StoreConnection {
             [.text(key.project), .text(key.namespace.rawValue)]) { $0.int64(at: 0) }
     }
 
-    package func hold(_ lock: WriteLock) {}
-
     package func run(_ sql: String, _ values: [StoreValue]) throws -> Int {
         try database.execute(sql, values.map(SQLiteValue.init))
     }
