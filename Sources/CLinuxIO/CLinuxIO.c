@@ -304,6 +304,15 @@ int rcs_atomic_increment_below(int64_t *p, int64_t limit) {
     return 0;
 }
 
+int rcs_raise_thread_nice(int increment) {
+    /* PRIO_PROCESS with a thread id: Linux keeps the nice value per thread. */
+    id_t thread = (id_t)syscall(SYS_gettid);
+    errno = 0;
+    int current = getpriority(PRIO_PROCESS, thread);
+    if (current == -1 && errno != 0) return -1;
+    return setpriority(PRIO_PROCESS, thread, current + increment);
+}
+
 int rcs_die_with_parent(void) { return prctl(PR_SET_PDEATHSIG, SIGTERM); }
 
 int rcs_inherit_fd(int fd) {

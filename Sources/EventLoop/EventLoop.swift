@@ -69,8 +69,13 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Runs the loop on a new thread.
-    public func start(name: String) {
-        let thread = Thread { [self] in run() }
+    /// - Parameter niceIncrement: how much lower than its creator's the thread's scheduling
+    ///   priority is (its nice value is raised by it; threads it creates inherit it).
+    public func start(name: String, niceIncrement: Int32 = 0) {
+        let thread = Thread { [self] in
+            if niceIncrement != 0 { _ = rcs_raise_thread_nice(niceIncrement) }
+            run()
+        }
         thread.name = name
         thread.stackSize = 1 << 20
         thread.start()

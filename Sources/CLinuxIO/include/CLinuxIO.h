@@ -86,6 +86,10 @@ void rcs_counter_wait(int64_t *p, int64_t seen, int timeout_ms);
 /// Wakes the threads waiting on *p without moving it (a thread that must stop).
 void rcs_counter_wake(int64_t *p);
 
+/// Raises the calling thread's nice value by `increment` (threads it creates inherit it); 0 on
+/// success.
+int rcs_raise_thread_nice(int increment);
+
 /// Ask the kernel to send SIGTERM to this process when its parent dies.
 int rcs_die_with_parent(void);
 /// Clear the FD_CLOEXEC flag so a spawned child inherits fd.
