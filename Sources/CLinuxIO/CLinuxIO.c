@@ -313,6 +313,12 @@ int rcs_raise_thread_nice(int increment) {
     return setpriority(PRIO_PROCESS, thread, current + increment);
 }
 
+void rcs_name_this_thread(const char *name) {
+    char shortened[16];
+    snprintf(shortened, sizeof shortened, "%s", name);
+    prctl(PR_SET_NAME, shortened, 0, 0, 0);
+}
+
 int rcs_die_with_parent(void) { return prctl(PR_SET_PDEATHSIG, SIGTERM); }
 
 int rcs_inherit_fd(int fd) {

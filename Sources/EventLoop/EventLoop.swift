@@ -73,10 +73,10 @@ public final class EventLoop: @unchecked Sendable {
     ///   priority is (its nice value is raised by it; threads it creates inherit it).
     public func start(name: String, niceIncrement: Int32 = 0) {
         let thread = Thread { [self] in
+            rcs_name_this_thread(name)
             if niceIncrement != 0 { _ = rcs_raise_thread_nice(niceIncrement) }
             run()
         }
-        thread.name = name
         thread.stackSize = 1 << 20
         thread.start()
     }

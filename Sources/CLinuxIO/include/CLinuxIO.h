@@ -90,6 +90,10 @@ void rcs_counter_wake(int64_t *p);
 /// success.
 int rcs_raise_thread_nice(int increment);
 
+/// Names the calling thread as `top -H`, `ps -L` and `perf` show it (its first 15 bytes):
+/// Foundation's `Thread.name` does not reach the kernel on Linux.
+void rcs_name_this_thread(const char *name);
+
 /// Ask the kernel to send SIGTERM to this process when its parent dies.
 int rcs_die_with_parent(void);
 /// Clear the FD_CLOEXEC flag so a spawned child inherits fd.

@@ -163,7 +163,11 @@ enum WorkerProcess {
     /// Expects `StopSignals` blocked since the process started.
     static func run(_ settings: ServerConfiguration, membership: ServerInstance.GroupMembership?, readyFD: Int32?,
                     clock: any WallClock, logger: Logger) throws {
-        if membership != nil { _ = rcs_die_with_parent() }
+        if let membership {
+            _ = rcs_die_with_parent()
+            // As `ps` and `top` show the process (spawned as /proc/self/exe, it would be "exe").
+            rcs_name_this_thread("rcs-worker-\(membership.index)")
+        }
         let instance = try ServerInstance(configuration: settings, membership: membership, clock: clock, logger: logger)
         logger.info("listening", metadata: ["address": "\(settings.host):\(instance.port)"])
         if let readyFD {

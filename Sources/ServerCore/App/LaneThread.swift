@@ -1,3 +1,4 @@
+import CLinuxIO
 import Dispatch
 import Foundation
 
@@ -12,8 +13,10 @@ package final class LaneThread: Sendable {
     package init(name: String) {
         let items = LaneItems()
         self.items = items
-        let thread = Thread { items.run() }
-        thread.name = name
+        let thread = Thread {
+            rcs_name_this_thread(name)
+            items.run()
+        }
         thread.start()
     }
 

@@ -72,8 +72,10 @@ final class NodeListener: @unchecked Sendable {
     func start() {
         present(false)
         metrics.setListenerConnected(false)
-        let thread = Thread { [self] in run() }
-        thread.name = "rcs-listener"
+        let thread = Thread { [self] in
+            rcs_name_this_thread("rcs-listener")
+            run()
+        }
         thread.start()
     }
 

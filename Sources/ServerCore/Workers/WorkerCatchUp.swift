@@ -1,3 +1,4 @@
+import CLinuxIO
 import ConfigCore
 package import ConfigStore
 import Dispatch
@@ -47,8 +48,10 @@ package final class WorkerCatchUp: Sendable {
         templates.preload()
         board.report(worker, caughtUpTo: epoch)
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let thread = Thread { [self] in run() }
-        thread.name = "rcs-catch-up"
+        let thread = Thread { [self] in
+            rcs_name_this_thread("rcs-catch-up")
+            run()
+        }
         thread.start()
     }
 
