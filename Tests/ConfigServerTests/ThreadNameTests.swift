@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A worker's threads carry their names where `top -H`, `ps -L` and `perf` show them, so that
-/// an operator can tell the event loop from the store's lanes and the catch-up.
+/// an operator can tell the event loop from the catch-up.
 @Suite struct ThreadNameTests {
     @Test func aServersThreadsAreNamedForTheKernel() throws {
         let server = try TestServer()
@@ -12,7 +12,7 @@ import Testing
             try String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         })
-        for expected in ["rcs-loop-0", "rcs-catch-up", "rcs-requests", "rcs-reloads"] {
+        for expected in ["rcs-loop-0", "rcs-catch-up"] {
             #expect(names.contains(expected), "no thread named \(expected) among \(names.sorted())")
         }
     }

@@ -78,7 +78,7 @@ import TestSupport
     }
 
     @Test func aRequestArrivingWhileAReadIsUnderWayWaitsForTheNextRead() throws {
-        let gate = ReloadGate(loop: loop, queue: LaneThread(name: "reloads"), timeout: .seconds(5), board: board)
+        let gate = ReloadGate(loop: loop, queue: DispatchQueue(label: "reloads"), timeout: .seconds(5), board: board)
         let firstStarted = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), queued = DispatchSemaphore(value: 0)
         let first = ask(gate, read(blockingOn: release, started: firstStarted))
         firstStarted.wait()
@@ -92,7 +92,7 @@ import TestSupport
     }
 
     @Test func aRequestIsAnsweredFromMemoryAtItsDeadlineWhateverTheReadStillDoes() throws {
-        let gate = ReloadGate(loop: loop, queue: LaneThread(name: "reloads"), timeout: .milliseconds(300), board: board)
+        let gate = ReloadGate(loop: loop, queue: DispatchQueue(label: "reloads"), timeout: .milliseconds(300), board: board)
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }
         let answer = try awaitAnswer(ask(gate, read(blockingOn: release)))
@@ -101,7 +101,7 @@ import TestSupport
     }
 
     @Test func afterAFailedReadTheNextRequestStillWaitsForAReadOfItsOwn() throws {
-        let gate = ReloadGate(loop: loop, queue: LaneThread(name: "reloads"), timeout: .seconds(5), board: board)
+        let gate = ReloadGate(loop: loop, queue: DispatchQueue(label: "reloads"), timeout: .seconds(5), board: board)
         #expect(try !awaitAnswer(ask(gate, read(result: false))).reloaded)
         // The store is back: the next request gets what it holds, not memory at once.
         let answer = try awaitAnswer(ask(gate, read()))
@@ -111,7 +111,7 @@ import TestSupport
 
     @Test func whileTheStoreIsKnownUnreachableARequestWaitsOnlyBriefly() throws {
         // A time-out far longer than a loaded machine can delay a 30 ms timer.
-        let gate = ReloadGate(loop: loop, queue: LaneThread(name: "reloads"), timeout: .seconds(60), board: board)
+        let gate = ReloadGate(loop: loop, queue: DispatchQueue(label: "reloads"), timeout: .seconds(60), board: board)
         board.recordAttempt(began: CatchUpBoard.now, answered: false)
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }
@@ -121,7 +121,7 @@ import TestSupport
     }
 
     @Test func whileTheStoreIsKnownUnreachableARequestBehindAHangingReadIsAnsweredAtOnce() throws {
-        let gate = ReloadGate(loop: loop, queue: LaneThread(name: "reloads"), timeout: .seconds(60), board: board)
+        let gate = ReloadGate(loop: loop, queue: DispatchQueue(label: "reloads"), timeout: .seconds(60), board: board)
         board.recordAttempt(began: CatchUpBoard.now, answered: false)
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }
@@ -147,7 +147,7 @@ import TestSupport
     /// next request waits for a read of its own instead of being answered from memory at once
     /// while that sibling tells its streams of what it read.
     @Test func aReadStuckSinceACutThatFailsAfterASiblingReachedTheStoreLeavesItReachable() throws {
-        let gate = ReloadGate(loop: loop, queue: LaneThread(name: "reloads"), timeout: .seconds(60), board: board)
+        let gate = ReloadGate(loop: loop, queue: DispatchQueue(label: "reloads"), timeout: .seconds(60), board: board)
         board.recordAttempt(began: CatchUpBoard.now, answered: false)  // the cut
         let releaseStuck = DispatchSemaphore(value: 0), stuckBegan = DispatchSemaphore(value: 0)
         defer { releaseStuck.signal() }

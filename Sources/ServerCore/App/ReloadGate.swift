@@ -37,7 +37,7 @@ package final class ReloadGate: Sendable {
     private let loop: EventLoop
     /// Reads only (its lane of the store executor), so that a reload never waits behind a
     /// publish's commit.
-    private let queue: LaneThread
+    private let queue: DispatchQueue
     private let reads = Mutex<[ReloadTarget: Reads]>([:])
     /// How long a reload may take, and a request may wait (`store.requestTimeoutSeconds`).
     private let timeout: Duration
@@ -56,7 +56,7 @@ package final class ReloadGate: Sendable {
         var reload: @Sendable () -> Bool
     }
 
-    package init(loop: EventLoop, queue: LaneThread, timeout: Duration, board: CatchUpBoard) {
+    package init(loop: EventLoop, queue: DispatchQueue, timeout: Duration, board: CatchUpBoard) {
         self.loop = loop
         self.queue = queue
         self.timeout = timeout

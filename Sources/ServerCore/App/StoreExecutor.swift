@@ -1,8 +1,7 @@
 package import Dispatch
 
 /// Where a worker calls its store: a few serial lanes, each making one store call at a time and
-/// so holding at most one connection. A lane that requests wait on is a thread of its own
-/// (``LaneThread``), woken directly by the work that arrives. The PostgreSQL pool is sized from them
+/// so holding at most one connection. The PostgreSQL pool is sized from them
 /// (``connections(holdingListener:)``), so that no lane ever waits for another's connection: a
 /// publish never queues behind a webhook attempt or a reload.
 ///
@@ -26,16 +25,14 @@ package final class StoreExecutor: Sendable {
     }
 
     package let requests: StoreQueue
-    /// A thread of its own, as the requests' lane: a request waits on either.
-    package let reloads: LaneThread
-    /// Background work, which no request waits for: a dispatch queue.
+    package let reloads: DispatchQueue
     package let jobs: DispatchQueue
 
     /// - Parameter timeout: how long a request's store work may take (`store.requestTimeoutSeconds`).
     package init(timeout: Duration) {
-        requests = StoreQueue(lane: LaneThread(name: Self.name(.requests)), timeout: timeout)
-        reloads = LaneThread(name: Self.name(.reloads))
-        jobs = DispatchQueue(label: Self.name(.jobs))
+        requests = StoreQueue(queue: Self.queue(.requests), timeout: timeout)
+        reloads = Self.queue(.reloads)
+        jobs = Self.queue(.jobs)
     }
 
     /// How many connections a worker's store needs: one per lane, the listener's only in the
@@ -44,7 +41,7 @@ package final class StoreExecutor: Sendable {
         Lane.allCases.filter { $0 != .listener || holdingListener }.count
     }
 
-    private static func name(_ lane: Lane) -> String {
-        "rcs-\(lane.rawValue)"
+    private static func queue(_ lane: Lane) -> DispatchQueue {
+        DispatchQueue(label: "remote-config.store.\(lane.rawValue)")
     }
 }

@@ -8,13 +8,13 @@ import Dispatch
 /// work stuck on a store that went quiet, and a write whose client was told it failed never
 /// happens later.
 package final class StoreQueue: Sendable {
-    private let lane: LaneThread
+    private let queue: DispatchQueue
     /// How long an item may take from the moment it is queued (`store.requestTimeoutSeconds`).
     let timeout: Duration
 
-    /// - Parameter lane: its lane of the store executor.
-    init(lane: LaneThread, timeout: Duration) {
-        self.lane = lane
+    /// - Parameter queue: its lane of the store executor.
+    init(queue: DispatchQueue, timeout: Duration) {
+        self.queue = queue
         self.timeout = timeout
     }
 
@@ -22,7 +22,7 @@ package final class StoreQueue: Sendable {
     /// makes bounded by `timeout` from now.
     package func async(_ work: @escaping @Sendable () -> Void) {
         let deadline = ContinuousClock.now + timeout
-        lane.async { StoreDeadline.run(until: deadline, work) }
+        queue.async { StoreDeadline.run(until: deadline, work) }
     }
 
     /// Runs a request's work by `deadline`; at the deadline, unless the work already answered
@@ -37,7 +37,7 @@ package final class StoreQueue: Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) {
             if claim.takeForRefusal() { refuse() }
         }
-        lane.async {
+        queue.async {
             guard !claim.isRefused else { return }
             StoreDeadline.run(until: deadline, commitPermit: claim.takeForWork) { work(claim) }
         }
@@ -45,6 +45,6 @@ package final class StoreQueue: Sendable {
 
     /// Waits until everything queued before has run.
     package func drain() {
-        lane.drain()
+        queue.sync {}
     }
 }
