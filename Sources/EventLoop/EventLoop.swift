@@ -72,13 +72,10 @@ public final class EventLoop: @unchecked Sendable {
     /// - Parameter niceIncrement: how much lower than its creator's the thread's scheduling
     ///   priority is (its nice value is raised by it; threads it creates inherit it).
     public func start(name: String, niceIncrement: Int32 = 0) {
-        let thread = Thread { [self] in
-            rcs_name_this_thread(name)
+        startNamedThread(name, stackSize: 1 << 20) { [self] in
             if niceIncrement != 0 { _ = rcs_raise_thread_nice(niceIncrement) }
             run()
         }
-        thread.stackSize = 1 << 20
-        thread.start()
     }
 
     /// Asks the loop to stop after its current iteration; waits until it has.
@@ -224,8 +221,8 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Handles a batch of events in order. Every `urgentCheckInterval` events it also polls the
     /// urgent sources (a listening socket: a publish waiting to be accepted), makes the urgent
-    /// checks (``onUrgentCheck(_:)``) and runs the work other threads handed over (a response a store job computed), so that none waits for a whole
-    /// batch of a busy loop. Bulk work cut in pieces (`deferUntilEndOfIteration`) waits
+    /// checks (``onUrgentCheck(_:)``) and runs the work other threads handed over (a response a
+    /// store job computed), so that none waits for a whole batch of a busy loop. Bulk work cut in pieces (`deferUntilEndOfIteration`) waits
     /// for the end of the iteration.
     private func dispatch(_ batch: ArraySlice<rcs_event>) {
         for (index, event) in batch.enumerated() {

@@ -1,5 +1,6 @@
 import CLinuxIO
 import ConfigStore
+import EventLoop
 import Foundation
 import Glibc
 import Logging
@@ -72,11 +73,7 @@ final class NodeListener: @unchecked Sendable {
     func start() {
         present(false)
         metrics.setListenerConnected(false)
-        let thread = Thread { [self] in
-            rcs_name_this_thread("rcs-listener")
-            run()
-        }
-        thread.start()
+        startNamedThread("rcs-listener") { [self] in run() }
     }
 
     /// Ends the thread and closes the connection; waits for it (a connect in progress ends at

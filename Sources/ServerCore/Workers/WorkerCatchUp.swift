@@ -1,8 +1,7 @@
-import CLinuxIO
 import ConfigCore
 package import ConfigStore
 import Dispatch
-import Foundation
+import EventLoop
 package import Logging
 import Synchronization
 
@@ -48,11 +47,7 @@ package final class WorkerCatchUp: Sendable {
         templates.preload()
         board.report(worker, caughtUpTo: epoch)
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let thread = Thread { [self] in
-            rcs_name_this_thread("rcs-catch-up")
-            run()
-        }
-        thread.start()
+        startNamedThread("rcs-catch-up") { [self] in run() }
     }
 
     /// Ends the thread; a pass under way ends first (bounded by the store's time-out).
