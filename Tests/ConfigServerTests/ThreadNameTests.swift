@@ -5,9 +5,9 @@ import Testing
 /// an operator can tell the event loop from the catch-up.
 @Suite struct ThreadNameTests {
     @Test func aServersThreadsAreNamedForTheKernel() throws {
+        // Named before the server is returned: nothing to wait for.
         let server = try TestServer()
-        // Answered by the loop: its thread has run.
-        #expect(try server.request("GET", "/healthz").status == 200)
+        _ = server.port
         let names = try Set(FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").map { task in
             try String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
